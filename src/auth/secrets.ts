@@ -1,0 +1,36 @@
+const KEY_PREFIX = 'crm_';
+const KEY_PATTERN = /^crm_[A-Za-z0-9_-]{43}$/;
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** A new API key: the `crm_` prefix and 256 random bits. Only its hash is ever stored. */
+export function newApiKey(): string {
+  return KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(value);
+
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Constant-time comparison: both sides are hashed first so their lengths never leak either. */
+export async function secretsEqual(given: string, expected: string): Promise<boolean> {
+  const encoder = new TextEncoder();
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(given)),
+    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
+  ]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer +([^\s]+) *$/i);
+  return match?.[1];
+}

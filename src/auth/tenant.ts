@@ -1,0 +1,53 @@
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
+import { createMiddleware } from 'hono/factory';
+import type { Db } from '../db/client';
+import { apiKeys, type companies, type contacts, type deals, type users } from '../db/schema';
+import type { AppEnv } from '../env';
+import { unauthorized } from '../http/problem';
+import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
+
+/**
+ * `/v1` authentication costs no round trip of its own: the middleware only hashes the key, and
+ * the key lookup travels in the same D1 batch as the request's first queries (see `scoped`).
+ */
+export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearerToken(c.req.header('Authorization'));
+  if (!token || !looksLikeApiKey(token)) throw unauthorized();
+  c.set('keyHash', await sha256Hex(token));
+  await next();
+});
+
+/**
+ * The caller's account id as a scalar subquery. Queries scoped by it return nothing for an unknown
+ * or revoked key, so data can never leak even before the key check's result is read.
+ */
+export const accountOf = (keyHash: string): SQL<number> =>
+  sql<number>`(select ${apiKeys.accountId} from ${apiKeys} where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null)`;
+
+type Items = readonly BatchItem<'sqlite'>[];
+
+/**
+ * Runs `queries` in one batch with the key lookup and returns the account id and their results.
+ * A missing or revoked key is a 401.
+ */
+export async function scoped<T extends Items>(
+  db: Db,
+  keyHash: string,
+  ...queries: T
+): Promise<[number, ...BatchResponse<T>]> {
+  const keyLookup = db
+    .select({ accountId: apiKeys.accountId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  const [keys, ...results] = await db.batch([keyLookup, ...queries]);
+  const accountId = keys[0]?.accountId;
+  if (accountId === undefined) throw unauthorized();
+  return [accountId, ...(results as BatchResponse<T>)];
+}
+
+type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals;
+
+/** WHERE for "row `id` of the caller's account". */
+export const ownRow = (table: TenantTable, keyHash: string, id: number): SQL | undefined =>
+  and(eq(table.accountId, accountOf(keyHash)), eq(table.id, id));

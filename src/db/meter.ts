@@ -1,0 +1,64 @@
+/**
+ * Counts D1 round trips and their wall time for one request. Round trips are the main cost at the
+ * edge, so they are measured where they happen and exposed as `Server-Timing`.
+ */
+export class D1Meter {
+  roundTrips = 0;
+  ms = 0;
+
+  async time<T>(call: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await call();
+    } finally {
+      this.roundTrips += 1;
+      this.ms += performance.now() - start;
+    }
+  }
+
+  serverTiming(totalMs: number): string {
+    const trips = this.roundTrips === 1 ? 'round trip' : 'round trips';
+    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} ${trips}", total;dur=${totalMs.toFixed(1)}`;
+  }
+}
+
+class MeteredStatement {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    private readonly meter: D1Meter,
+  ) {}
+
+  bind(...values: unknown[]): MeteredStatement {
+    return new MeteredStatement(this.inner.bind(...values), this.meter);
+  }
+
+  first<T>(column?: string): Promise<T | null> {
+    return this.meter.time(() =>
+      column === undefined ? this.inner.first<T>() : this.inner.first<T>(column),
+    );
+  }
+
+  all<T>(): Promise<D1Result<T>> {
+    return this.meter.time(() => this.inner.all<T>());
+  }
+
+  run<T>(): Promise<D1Result<T>> {
+    return this.meter.time(() => this.inner.run<T>());
+  }
+
+  raw<T extends unknown[]>(): Promise<T[]> {
+    return this.meter.time(() => this.inner.raw<T>());
+  }
+}
+
+/** A D1 client whose every call through Drizzle (prepare + all/raw/run/first, batch) is metered. */
+export function meteredD1(db: D1Database | D1DatabaseSession, meter: D1Meter): D1Database {
+  const client = {
+    prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
+    batch: <T>(statements: MeteredStatement[]) =>
+      meter.time(() => db.batch<T>(statements.map((s) => s.inner))),
+    exec: (query: string) => meter.time(() => (db as D1Database).exec(query)),
+  };
+  // Drizzle only calls the methods above; the cast hides the D1 methods it never touches.
+  return client as unknown as D1Database;
+}

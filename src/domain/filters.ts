@@ -1,0 +1,92 @@
+import { z } from '@hono/zod-openapi';
+import { gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { normalizeText } from './text';
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Epoch ms of the start of a `YYYY-MM-DD` UTC day, or undefined when it is no real date. */
+export function parseDate(value: string): number | undefined {
+  const m = DATE_ONLY.exec(value);
+  if (!m) return undefined;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Date(ms).toISOString().slice(0, 10) === value ? ms : undefined;
+}
+
+/** Epoch ms of an ISO 8601 date-time with any offset (precision beyond ms is truncated). */
+export function parseDateTime(value: string): number | undefined {
+  const m = DATE_TIME.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s = '00'] = m;
+  if (parseDate(`${y}-${mo}-${d}`) === undefined || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    return undefined;
+  }
+  const ms = Date.parse(value.replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+type Op = 'gte' | 'lte' | 'gt' | 'lt';
+type Bound = { op: Op; ms: number };
+
+/**
+ * One comparison filter. A bare date covers the whole UTC day: `gte`/`lt` bound at its start,
+ * `lte`/`gt` at its end, so `__gte=D&__lte=D` is exactly day D.
+ */
+function bound(op: Op) {
+  return z
+    .string()
+    .transform((value, ctx): Bound => {
+      const day = parseDate(value);
+      if (day !== undefined) return { op, ms: op === 'lte' || op === 'gt' ? day + DAY_MS - 1 : day };
+      const ms = parseDateTime(value);
+      if (ms !== undefined) return { op, ms };
+      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time or a YYYY-MM-DD date.' });
+      return z.NEVER;
+    })
+    .optional()
+    .openapi({ type: 'string', description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})` });
+}
+
+/** The four comparison filters of a timestamp field, e.g. `created_at__gte`. */
+export function timeRange<const P extends string>(field: P) {
+  return {
+    [`${field}__gte`]: bound('gte'),
+    [`${field}__lte`]: bound('lte'),
+    [`${field}__gt`]: bound('gt'),
+    [`${field}__lt`]: bound('lt'),
+  } as Record<`${P}__${Op}`, ReturnType<typeof bound>>;
+}
+
+const compare = { gte, lte, gt, lt };
+
+export function rangeConditions(column: AnySQLiteColumn, bounds: (Bound | undefined)[]): SQL[] {
+  return bounds.filter((b) => b !== undefined).map((b) => compare[b.op](column, b.ms));
+}
+
+/** `owner_id=3,7`: at most 100 positive integer ids. */
+export const idList = z
+  .string()
+  .transform((value, ctx) => {
+    const parts = value.split(',');
+    const ids = parts.map((p) => (/^[1-9]\d{0,15}$/.test(p.trim()) ? Number(p.trim()) : Number.NaN));
+    if (parts.length > 100 || ids.some((id) => !Number.isSafeInteger(id))) {
+      ctx.addIssue({ code: 'custom', message: 'Expected up to 100 comma-separated positive integer ids.' });
+      return z.NEVER;
+    }
+    return [...new Set(ids)];
+  })
+  .optional()
+  .openapi({
+    type: 'string',
+    example: '3,7',
+    description: 'An id or a comma-separated list of ids (max 100)',
+  });
+
+export const textFilter = z.string().min(1).max(255).optional();
+
+/** Case-insensitive substring match on a normalised column; `%` and `_` are plain characters. */
+export const contains = (column: AnySQLiteColumn, value: string): SQL =>
+  sql`instr(${column}, ${normalizeText(value)}) > 0`;

@@ -1,0 +1,5 @@
+/**
+ * The searchable form of a text: Unicode-aware lower case (SQLite's lower() and NOCASE only fold
+ * ASCII). Stored beside the original so equality and `__contains` filters run on it.
+ */
+export const normalizeText = (value: string): string => value.normalize('NFC').toLowerCase();

@@ -1,0 +1,20 @@
+import type { Db } from './db/client';
+import type { D1Meter } from './db/meter';
+
+export type Bindings = {
+  DB: D1Database;
+  EVENTS: Queue<unknown>;
+  /** Worker secret; when unset every /admin route answers 404. */
+  ADMIN_TOKEN?: string;
+  PUBLIC_BASE_URL: string;
+};
+
+export type Variables = {
+  requestId: string;
+  meter: D1Meter;
+  db: Db;
+  /** SHA-256 of the bearer API key; checked against D1 inside the request's first batch. */
+  keyHash: string;
+};
+
+export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -1,0 +1,65 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { every } from 'hono/combine';
+import { createMiddleware } from 'hono/factory';
+import { createDb } from '../db/client';
+import { D1Meter } from '../db/meter';
+import type { AppEnv } from '../env';
+import { ApiError, badRequest } from './problem';
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** X-Request-Id on every response (the client's when it sent a sane one) and Server-Timing. */
+export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+  const started = performance.now();
+  const given = c.req.header('X-Request-Id');
+  const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  const meter = new D1Meter();
+  c.set('requestId', requestId);
+  c.set('meter', meter);
+  c.set('db', createDb(c.env.DB, meter));
+  await next();
+  c.res.headers.set('X-Request-Id', requestId);
+  c.res.headers.set('Server-Timing', meter.serverTiming(performance.now() - started));
+});
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * For routes that take a JSON body: 415 without a JSON content type, 413 over 1 MiB, 400 for
+ * malformed JSON or a body that is not an object. The parsed body stays cached for the validator.
+ */
+export const jsonGuard: MiddlewareHandler<AppEnv> = every(
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!JSON_TYPE.test(c.req.header('Content-Type') ?? '')) {
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the body as JSON with Content-Type: application/json.',
+      );
+    }
+    await next();
+  }),
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'body_too_large', `The body is over ${MAX_BODY_BYTES} bytes.`);
+    },
+  }),
+  createMiddleware<AppEnv>(async (c, next) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch (err) {
+      // Anything but a parse failure (such as the body limit tripping mid-stream) passes through.
+      if (err instanceof SyntaxError) throw badRequest('malformed_json', 'The body is not valid JSON.');
+      throw err;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest('body_not_object', 'The body must be a JSON object.');
+    }
+    await next();
+  }),
+);

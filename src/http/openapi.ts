@@ -1,0 +1,93 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { ZodError } from 'zod';
+import type { AppEnv } from '../env';
+import { ApiError, badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
+
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const dotted = (path: PropertyKey[]) => path.map(String).join('.');
+
+export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        path: dotted([...issue.path, key]),
+        code: 'unknown_field',
+        message: `Unknown field "${key}".`,
+      }));
+    }
+    const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
+    return [
+      {
+        path: dotted(issue.path),
+        code: missing
+          ? 'required'
+          : issue.code === 'custom'
+            ? String(issue.params?.code ?? 'invalid')
+            : issue.code,
+        message: missing ? 'This field is required.' : issue.message,
+      },
+    ];
+  });
+}
+
+/**
+ * Routers share one validation policy: a bad path id is a 404 (no such resource), a bad query
+ * is a 400, and a well-formed body that breaks a rule is a 422.
+ */
+export function router() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: async (result, c) => {
+      if (result.success) return;
+      if (result.target === 'param') throw notFound();
+      if (result.target === 'json') throw invalid(fieldErrors(result.error, await c.req.json()));
+      const errors = fieldErrors(result.error, c.req.query());
+      throw badRequest('invalid_query', 'The query string is not valid; see errors.', errors);
+    },
+  });
+}
+
+export const IdParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/)
+    .transform(Number)
+    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
+    .openapi({ param: { name: 'id', in: 'path' }, type: 'integer', example: 42 }),
+});
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ProblemSchema } },
+});
+
+/** Error responses shared by every authenticated route, keyed by status. */
+export const errorResponses = {
+  400: problem('Malformed JSON, a body that is not an object, or a bad query'),
+  401: problem('Missing, malformed, unknown or revoked API key'),
+  404: problem('Unknown route or id (ids of other accounts included)'),
+  409: problem('Uniqueness conflict'),
+  413: problem('Body over 1 MiB'),
+  415: problem('POST/PUT without a JSON content type'),
+  422: problem('A well-formed body that breaks a rule'),
+  500: problem('Unexpected failure, logged with the request id'),
+} as const;
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;

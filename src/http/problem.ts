@@ -1,0 +1,79 @@
+import { z } from '@hono/zod-openapi';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export const FieldErrorSchema = z
+  .object({
+    path: z.string().openapi({ example: 'cnpj' }),
+    code: z.string().openapi({ example: 'invalid' }),
+    message: z.string(),
+  })
+  .openapi('FieldError');
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: '/problems/validation_failed' }),
+    title: z.string().openapi({ example: 'Unprocessable Content' }),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z
+      .string()
+      .openapi({ description: 'Stable machine-readable error code', example: 'validation_failed' }),
+    request_id: z.string().optional(),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .openapi('Problem');
+
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+export type Problem = z.infer<typeof ProblemSchema>;
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+};
+
+/** Every expected failure is thrown as an ApiError and rendered once, by the app's error handler. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+
+  toProblem(requestId?: string): Problem {
+    return {
+      type: `/problems/${this.code}`,
+      title: titles[this.status] ?? 'Error',
+      status: this.status,
+      detail: this.message,
+      code: this.code,
+      ...(requestId ? { request_id: requestId } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export const badRequest = (code: string, detail: string, errors?: FieldError[]) =>
+  new ApiError(400, code, detail, errors);
+
+export const notFound = (detail = 'No such resource.') => new ApiError(404, 'not_found', detail);
+
+export const unauthorized = () =>
+  new ApiError(401, 'unauthorized', 'A valid API key is required: Authorization: Bearer <key>.', undefined, {
+    'WWW-Authenticate': 'Bearer',
+  });
+
+export const invalid = (errors: FieldError[]) =>
+  new ApiError(422, 'validation_failed', 'The request body breaks one or more rules; see errors.', errors);
+
+export const conflict = (path: string, detail: string) =>
+  new ApiError(409, 'conflict', detail, [{ path, code: 'taken', message: detail }]);

@@ -1,0 +1,70 @@
+import { createRoute, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { list, one } from '../schemas/common';
+import { jsonGuard } from './middleware';
+import { errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
+
+const security = [{ bearerAuth: [] }];
+
+/** The four routes every `/v1` resource has, described once for the OpenAPI document. */
+export function resourceRoutes<
+  R extends z.ZodType,
+  Q extends z.ZodObject,
+  C extends z.ZodType,
+  U extends z.ZodType,
+>(names: { tag: string; one: string }, schemas: { resource: R; query: Q; create: C; update: U }) {
+  const tags = [names.tag];
+  return {
+    list: createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      summary: `List ${names.tag.toLowerCase()}`,
+      request: { query: schemas.query },
+      responses: { 200: jsonContent(list(schemas.resource), 'One page'), ...errorResponses },
+    }),
+    get: createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      summary: `Get a ${names.one}`,
+      request: { params: IdParam },
+      responses: { 200: jsonContent(one(schemas.resource), `The ${names.one}`), ...errorResponses },
+    }),
+    create: createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      summary: `Create a ${names.one}`,
+      middleware: [jsonGuard] as const,
+      request: { body: jsonBody(schemas.create) },
+      responses: {
+        201: {
+          ...jsonContent(one(schemas.resource), `Created; Location names it`),
+          headers: { Location: { schema: { type: 'string' } } },
+        },
+        ...errorResponses,
+      },
+    }),
+    update: createRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      security,
+      summary: `Update a ${names.one} (partial: absent fields stay, null clears)`,
+      middleware: [jsonGuard] as const,
+      request: { params: IdParam, body: jsonBody(schemas.update) },
+      responses: { 200: jsonContent(one(schemas.resource), `The updated ${names.one}`), ...errorResponses },
+    }),
+  };
+}
+
+/** Absolute URL of a path of this API, for Location and Link headers. */
+export function urlOf(c: Context<AppEnv>, path: string): string {
+  const base = c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin;
+  return `${base.replace(/\/$/, '')}${path}`;
+}

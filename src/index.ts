@@ -1,0 +1,88 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { apiKeyAuth } from './auth/tenant';
+import type { Bindings } from './env';
+import { requestContext } from './http/middleware';
+import { router } from './http/openapi';
+import { ApiError } from './http/problem';
+import { consume } from './queue/consumer';
+import { adminRouter } from './routes/admin';
+import { contactsRouter } from './routes/contacts';
+import { dealsRouter } from './routes/deals';
+import { usersRouter } from './routes/users';
+
+const app = router();
+
+app.use('*', requestContext);
+app.use('/v1/*', apiKeyAuth);
+
+app.get('/health', (c) => c.json({ status: 'ok' }));
+
+const routes = app
+  .route('/v1/users', usersRouter)
+  .route('/v1/contacts', contactsRouter)
+  .route('/v1/deals', dealsRouter)
+  .route('/admin', adminRouter);
+
+app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'An API key of the account (`crm_…`), issued by the admin API',
+});
+app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'The operator token (Worker secret ADMIN_TOKEN)',
+});
+
+app.doc31('/openapi.json', {
+  openapi: '3.1.0',
+  info: {
+    title: 'CRM Service',
+    version: '1.0.0',
+    description:
+      'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
+  },
+});
+app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'CRM Service API' }));
+
+const problem = (err: ApiError, requestId: string | undefined) =>
+  new Response(JSON.stringify(err.toProblem(requestId)), {
+    status: err.status,
+    headers: { 'Content-Type': 'application/problem+json', ...err.headers },
+  });
+
+app.notFound((c) => problem(new ApiError(404, 'not_found', 'No such route.'), c.get('requestId')));
+
+app.onError((err, c) => {
+  const requestId = c.get('requestId');
+  if (err instanceof ApiError) return problem(err, requestId);
+  if (err instanceof HTTPException && err.status < 500) {
+    return problem(new ApiError(err.status as ContentfulStatusCode, 'bad_request', err.message), requestId);
+  }
+  // Only the error's class and the root cause's message: Drizzle's own message carries query params.
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause) cause = cause.cause;
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      request_id: requestId,
+      error: err.name,
+      cause: cause instanceof Error ? cause.message : String(cause),
+    }),
+  );
+  return problem(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), requestId);
+});
+
+/** For Hono's typed client: `hc<AppType>(baseUrl)`. */
+export type AppType = typeof routes;
+
+export default {
+  fetch: app.fetch,
+  queue: consume,
+  // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
+  async scheduled(_controller, env) {
+    await env.DB.exec('PRAGMA optimize');
+  },
+} satisfies ExportedHandler<Bindings>;

@@ -1,0 +1,131 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { eq, sql } from 'drizzle-orm';
+import { createMiddleware } from 'hono/factory';
+import { bearerToken, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
+import { accounts, apiKeys } from '../db/schema';
+import type { AppEnv } from '../env';
+import { jsonGuard } from '../http/middleware';
+import { errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
+import { notFound, unauthorized } from '../http/problem';
+import { Id, iso, Name, one, Timestamp } from '../schemas/common';
+
+/** Without an ADMIN_TOKEN secret the admin API does not exist (404), so it cannot be guessed at. */
+const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.env.ADMIN_TOKEN;
+  if (!expected) throw notFound();
+  const token = bearerToken(c.req.header('Authorization'));
+  if (!token || !(await secretsEqual(token, expected))) throw unauthorized();
+  await next();
+});
+
+const ApiKey = z
+  .object({
+    id: Id,
+    key: z
+      .string()
+      .openapi({ description: 'The plaintext key: shown only in this response', example: 'crm_…' }),
+    created_at: Timestamp,
+  })
+  .openapi('ApiKey');
+
+const Account = z.object({ id: Id, name: z.string(), created_at: Timestamp }).openapi('Account');
+
+const tags = ['Admin'];
+const security = [{ adminToken: [] }];
+
+const createAccount = createRoute({
+  method: 'post',
+  path: '/accounts',
+  tags,
+  security,
+  summary: 'Create an account and its first API key',
+  middleware: [jsonGuard] as const,
+  request: { body: jsonBody(z.strictObject({ name: Name }).openapi('AccountCreate')) },
+  responses: {
+    201: jsonContent(one(z.object({ account: Account, api_key: ApiKey })), 'The account and its key'),
+    ...errorResponses,
+  },
+});
+
+const createKey = createRoute({
+  method: 'post',
+  path: '/accounts/{id}/api-keys',
+  tags,
+  security,
+  summary: 'Issue another API key for an account',
+  request: { params: IdParam },
+  responses: { 201: jsonContent(one(ApiKey), 'The new key'), ...errorResponses },
+});
+
+const revokeKey = createRoute({
+  method: 'delete',
+  path: '/api-keys/{id}',
+  tags,
+  security,
+  summary: 'Revoke an API key: it answers 401 from then on',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Revoked' }, ...errorResponses },
+});
+
+const base = router();
+base.use('*', adminAuth);
+
+export const adminRouter = base
+  .openapi(createAccount, async (c) => {
+    const { name } = c.req.valid('json');
+    const db = c.get('db');
+    const key = newApiKey();
+    const now = Date.now();
+    // One atomic batch: the key row takes the account id from the insert just before it.
+    const [[account], [apiKey]] = await db.batch([
+      db.insert(accounts).values({ name, createdAt: now }).returning(),
+      db
+        .insert(apiKeys)
+        .values({ accountId: sql`last_insert_rowid()`, keyHash: await sha256Hex(key), createdAt: now })
+        .returning({ id: apiKeys.id }),
+    ]);
+    if (!account || !apiKey) throw new Error('account insert returned no row');
+    return c.json(
+      {
+        data: {
+          account: { id: account.id, name: account.name, created_at: iso(account.createdAt) },
+          api_key: { id: apiKey.id, key, created_at: iso(now) },
+        },
+      },
+      201,
+    );
+  })
+  .openapi(createKey, async (c) => {
+    const { id } = c.req.valid('param');
+    const db = c.get('db');
+    const key = newApiKey();
+    const now = Date.now();
+    const keyHash = await sha256Hex(key);
+    const [apiKey] = await db
+      .insert(apiKeys)
+      .select(
+        db
+          .select({
+            accountId: accounts.id,
+            keyHash: sql<string>`${keyHash}`.as('key_hash'),
+            createdAt: sql<number>`${now}`.as('created_at'),
+          })
+          .from(accounts)
+          .where(eq(accounts.id, id)),
+      )
+      .returning({ id: apiKeys.id });
+    if (!apiKey) throw notFound('No such account.');
+    return c.json({ data: { id: apiKey.id, key, created_at: iso(now) } }, 201);
+  })
+  .openapi(revokeKey, async (c) => {
+    const { id } = c.req.valid('param');
+    const db = c.get('db');
+    // Revoking twice is fine; only an unknown key id is a 404.
+    const [revoked] = await db
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${Date.now()})` })
+      .where(eq(apiKeys.id, id))
+      .returning({ id: apiKeys.id });
+    if (!revoked) throw notFound('No such API key.');
+    return c.body(null, 204);
+  });

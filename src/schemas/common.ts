@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi';
+import { normalizePhone } from '../domain/phone';
+import { MetaSchema } from '../http/pagination';
+
+export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T17:30:00.000Z' });
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+export const Name = z.string().trim().min(1).max(255);
+
+export const Email = z.string().trim().max(254).pipe(z.email());
+
+export const Phone = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    const phone = normalizePhone(value);
+    if (phone === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Expected a Brazilian or international (+CC) phone number.' });
+      return z.NEVER;
+    }
+    return phone;
+  })
+  .openapi({ type: 'string', example: '+55 11 98765-4321', description: 'Returned in E.164' });
+
+export const CustomFields = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
+  .refine((fields) => Object.keys(fields).length <= 100, 'At most 100 custom fields.')
+  .openapi('CustomFields', { description: 'String keys to string, number, boolean or null' });
+
+const ReadOnly = z
+  .unknown()
+  .optional()
+  .openapi({ readOnly: true, description: 'Read-only; ignored on write' });
+
+/**
+ * A write body: exactly the writable fields (anything unknown is a 422) plus the resource's
+ * read-only fields, accepted and ignored so a client can PUT back what it GETs.
+ */
+export function writeBody<S extends z.ZodRawShape, K extends string = never>(
+  shape: S,
+  readOnly: readonly K[] = [],
+) {
+  const ignored = Object.fromEntries(readOnly.map((key) => [key, ReadOnly])) as Record<K, typeof ReadOnly>;
+  return z.strictObject({ ...shape, ...ignored, id: ReadOnly, created_at: ReadOnly, updated_at: ReadOnly });
+}
+
+export const one = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+export const list = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), meta: MetaSchema });

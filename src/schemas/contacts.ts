@@ -1,0 +1,42 @@
+import { z } from '@hono/zod-openapi';
+import { idList, textFilter, timeRange } from '../domain/filters';
+import { pageQuery } from '../http/pagination';
+import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBody } from './common';
+
+const fields = {
+  name: Name,
+  email: Email.nullable().optional(),
+  phone: Phone.nullable().optional(),
+  company_id: Id.nullable().optional().openapi({ description: 'A company of the account' }),
+  owner_id: Id.nullable().optional().openapi({ description: 'A user of the account' }),
+  custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
+};
+
+export const ContactCreate = writeBody(fields).openapi('ContactCreate');
+export const ContactUpdate = writeBody(fields).partial().openapi('ContactUpdate');
+
+export const Contact = z
+  .object({
+    id: Id,
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable().openapi({ example: '+5511987654321' }),
+    company_id: Id.nullable(),
+    owner_id: Id.nullable(),
+    custom_fields: CustomFields,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Contact');
+
+export const contactSorts = ['name', 'created_at'] as const;
+
+export const ContactQuery = z.strictObject({
+  ...pageQuery(contactSorts),
+  company_id: idList,
+  owner_id: idList,
+  email: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  phone: Phone.optional().openapi({ description: 'Exact match after normalising to E.164' }),
+  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  ...timeRange('created_at'),
+});

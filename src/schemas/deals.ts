@@ -1,0 +1,62 @@
+import { z } from '@hono/zod-openapi';
+import { dealStatuses } from '../db/schema';
+import { idList, timeRange } from '../domain/filters';
+import { pageQuery } from '../http/pagination';
+import { CustomFields, Id, Name, Timestamp, writeBody } from './common';
+
+export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
+
+const fields = {
+  name: Name,
+  company_id: Id.nullable().optional().openapi({ description: 'A company of the account' }),
+  contact_id: Id.nullable().optional().openapi({ description: 'A contact of the account' }),
+  owner_id: Id.nullable().optional().openapi({ description: 'A user of the account' }),
+  status: DealStatus.optional().openapi({ description: '`open` when created without it' }),
+  value: z.number().finite().min(-1e15).max(1e15).nullable().optional(),
+  custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
+};
+
+export const DealCreate = writeBody(fields).openapi('DealCreate');
+export const DealUpdate = writeBody(fields).partial().openapi('DealUpdate');
+
+export const Deal = z
+  .object({
+    id: Id,
+    name: z.string(),
+    company_id: Id.nullable(),
+    contact_id: Id.nullable(),
+    owner_id: Id.nullable(),
+    status: DealStatus,
+    value: z.number().nullable(),
+    custom_fields: CustomFields,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Deal');
+
+export const dealSorts = ['name', 'created_at', 'updated_at'] as const;
+
+const statusList = z
+  .string()
+  .transform((value, ctx) => {
+    const statuses = value.split(',').map((s) => DealStatus.safeParse(s.trim()));
+    if (statuses.some((s) => !s.success)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Expected ${dealStatuses.join(', ')} or a comma-separated list.`,
+      });
+      return z.NEVER;
+    }
+    return statuses.flatMap((s) => (s.success ? [s.data] : []));
+  })
+  .optional()
+  .openapi({ type: 'string', example: 'open,won' });
+
+export const DealQuery = z.strictObject({
+  ...pageQuery(dealSorts),
+  company_id: idList,
+  contact_id: idList,
+  owner_id: idList,
+  status: statusList,
+  ...timeRange('created_at'),
+});

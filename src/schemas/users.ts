@@ -1,0 +1,22 @@
+import { z } from '@hono/zod-openapi';
+import { textFilter, timeRange } from '../domain/filters';
+import { pageQuery } from '../http/pagination';
+import { Email, Id, Name, Timestamp, writeBody } from './common';
+
+const fields = { name: Name, email: Email };
+
+export const UserCreate = writeBody(fields).openapi('UserCreate');
+export const UserUpdate = writeBody(fields).partial().openapi('UserUpdate');
+
+export const User = z
+  .object({ id: Id, name: z.string(), email: z.string(), created_at: Timestamp, updated_at: Timestamp })
+  .openapi('User');
+
+export const userSorts = ['name', 'created_at'] as const;
+
+export const UserQuery = z.strictObject({
+  ...pageQuery(userSorts),
+  email: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  ...timeRange('created_at'),
+});

@@ -1,0 +1,74 @@
+import { env, exports } from 'cloudflare:workers';
+import { expect } from 'vitest';
+
+export const BASE = 'http://crm.test';
+
+type Options = { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> };
+
+/** A request through the Worker's own fetch handler, as a client would make it. */
+export async function call(path: string, options: Options = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set('Authorization', `Bearer ${options.key}`);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+  }
+  return exports.default.fetch(
+    new Request(`${BASE}${path}`, { method: options.method ?? 'GET', headers, body }),
+  );
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+export type Json = any;
+
+export async function json(res: Response): Promise<Json> {
+  return res.json();
+}
+
+/** Asserts an RFC 9457 problem response with the given status and code; returns its body. */
+export async function expectProblem(res: Response, status: number, code?: string): Promise<Json> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('Content-Type')).toBe('application/problem+json');
+  const body = await json(res);
+  expect(body).toMatchObject({
+    status,
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
+  if (code) expect(body.code).toBe(code);
+  return body;
+}
+
+export const adminHeaders = () => ({ Authorization: `Bearer ${env.ADMIN_TOKEN}` });
+
+/** A new account and its first API key, through the admin API. */
+export async function newAccount(name = 'Acme'): Promise<{ id: number; key: string; keyId: number }> {
+  const res = await call('/admin/accounts', { method: 'POST', body: { name }, headers: adminHeaders() });
+  expect(res.status).toBe(201);
+  const { data } = await json(res);
+  return { id: data.account.id, key: data.api_key.key, keyId: data.api_key.id };
+}
+
+/** POSTs a resource and returns its body's `data`, failing the test on anything but 201. */
+export async function create(key: string, path: string, body: unknown): Promise<Json> {
+  const res = await call(path, { method: 'POST', key, body });
+  if (res.status !== 201) throw new Error(`POST ${path} -> ${res.status}: ${await res.text()}`);
+  return (await json(res)).data;
+}
+
+/** Follows `next_cursor` to the end and returns every id, in order. */
+export async function allIds(key: string, path: string): Promise<number[]> {
+  const ids: number[] = [];
+  let url: string | null = path;
+  while (url) {
+    const res = await call(url, { key });
+    expect(res.status).toBe(200);
+    const page = await json(res);
+    ids.push(...page.data.map((row: { id: number }) => row.id));
+    const next: string | null = page.meta.next_cursor;
+    url = next ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(next)}` : null;
+  }
+  return ids;
+}

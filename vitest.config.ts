@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: {
+          ADMIN_TOKEN: 'test-admin-token',
+          TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('./drizzle', import.meta.url))),
+        },
+      },
+    })),
+  ],
+  test: {
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['./test/setup.ts'],
+  },
+});
