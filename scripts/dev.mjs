@@ -2,8 +2,12 @@
 // a shell one-liner so it works the same in sh and in Windows cmd.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
-const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+const wrangler = join(
+  dirname(createRequire(import.meta.url).resolve('wrangler/package.json')),
+  'bin/wrangler.js',
+);
 // Offline-friendly: no Request.cf download, no telemetry prompt.
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
 

@@ -1,8 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { invalid } from '../http/problem';
 import type { Db } from './client';
-import { companies, contacts, deals, users } from './schema';
+import { accounts, companies, contacts, deals, users } from './schema';
 
 const targets = { user: users, company: companies, contact: contacts, deal: deals } satisfies Record<
   string,
@@ -22,13 +22,18 @@ const present = (refs: Refs) =>
  * the request's first batch, so checking references costs no extra round trip.
  */
 export function refsQuery(db: Db, account: SQL<number> | number, refs: Refs) {
-  const checks = present(refs).map(
-    ([path, [target, id]]) =>
-      sql`exists(select 1 from ${targets[target]} where account_id = ${account} and id = ${id}) as ${sql.identifier(path)}`,
+  const checks = Object.fromEntries(
+    present(refs).map(([path, [target, id]]) => [
+      path,
+      sql<number>`exists(select 1 from ${targets[target]} where account_id = ${account} and id = ${id})`,
+    ]),
   );
-  return db.all<Record<string, number>>(
-    checks.length ? sql`select ${sql.join(checks, sql`, `)}` : sql`select 1 as ${sql.identifier('_')}`,
-  );
+  // Selected from the account's own row so the statement is a query builder: Drizzle cannot batch
+  // a raw SQL statement that has parameters.
+  return db
+    .select({ _: sql<number>`1`, ...checks })
+    .from(accounts)
+    .where(eq(accounts.id, account));
 }
 
 /** 422 naming every reference that is not a row of the account (other accounts' rows included). */
