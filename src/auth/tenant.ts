@@ -2,7 +2,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { createMiddleware } from 'hono/factory';
 import type { Db } from '../db/client';
-import { apiKeys, type companies, type contacts, type deals, type users } from '../db/schema';
+import { apiKeys, type TenantTable } from '../db/schema';
 import type { AppEnv } from '../env';
 import { unauthorized } from '../http/problem';
 import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
@@ -45,8 +45,6 @@ export async function scoped<T extends Items>(
   if (accountId === undefined) throw unauthorized();
   return [accountId, ...(results as BatchResponse<T>)];
 }
-
-type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals;
 
 /** WHERE for "row `id` of the caller's account". */
 export const ownRow = (table: TenantTable, keyHash: string, id: number): SQL | undefined =>

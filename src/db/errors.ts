@@ -16,16 +16,17 @@ export function brokenConstraint(err: unknown): 'unique' | 'foreign_key' | undef
 
 /**
  * Runs a write, turning constraint failures into API errors: a unique index is a 409 on
- * `uniquePath`; a composite foreign key (a reference into another account, or one that vanished
+ * `uniquePath` (the body field the index covers); a composite foreign key (a reference into another account, or one that vanished
  * since it was checked) is a 422.
  */
-export async function guardedWrite<T>(write: PromiseLike<T>, uniquePath: string): Promise<T> {
+export async function guardedWrite<T>(write: PromiseLike<T>, uniquePath?: string): Promise<T> {
   try {
     return await write;
   } catch (err) {
     const constraint = brokenConstraint(err);
-    if (constraint === 'unique')
-      throw conflict(uniquePath, `Another record of this account has this ${uniquePath}.`);
+    if (constraint === 'unique') {
+      throw conflict(`Another record of this account has this ${uniquePath ?? 'value'}.`, uniquePath);
+    }
     if (constraint === 'foreign_key') {
       throw invalid([
         { path: '', code: 'not_found', message: 'A referenced record is not in this account.' },

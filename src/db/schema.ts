@@ -134,3 +134,6 @@ export const deals = sqliteTable(
     index('deals_status_idx').on(t.accountId, t.status),
   ],
 );
+
+/** A table whose rows belong to one account. */
+export type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals;

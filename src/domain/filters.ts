@@ -62,8 +62,17 @@ export function timeRange<const P extends string>(field: P) {
 
 const compare = { gte, lte, gt, lt };
 
-export function rangeConditions(column: AnySQLiteColumn, bounds: (Bound | undefined)[]): SQL[] {
-  return bounds.filter((b) => b !== undefined).map((b) => compare[b.op](column, b.ms));
+/** The SQL of whichever of `field`'s four comparison filters the query has. */
+export function rangeConditions<P extends string>(
+  column: AnySQLiteColumn,
+  query: Partial<Record<`${P}__${Op}`, Bound | undefined>>,
+  field: P,
+): SQL[] {
+  const ops = ['gte', 'lte', 'gt', 'lt'] as const;
+  return ops.flatMap((op) => {
+    const bound = query[`${field}__${op}`];
+    return bound ? [compare[op](column, bound.ms)] : [];
+  });
 }
 
 /** `owner_id=3,7`: at most 100 positive integer ids. */

@@ -75,5 +75,5 @@ export const unauthorized = () =>
 export const invalid = (errors: FieldError[]) =>
   new ApiError(422, 'validation_failed', 'The request body breaks one or more rules; see errors.', errors);
 
-export const conflict = (path: string, detail: string) =>
-  new ApiError(409, 'conflict', detail, [{ path, code: 'taken', message: detail }]);
+export const conflict = (detail: string, path?: string) =>
+  new ApiError(409, 'conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);

@@ -1,21 +1,17 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, inArray } from 'drizzle-orm';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
-import { guardedWrite } from '../db/errors';
-import { assertRefs, type Refs, refsQuery } from '../db/refs';
+import { eq, inArray } from 'drizzle-orm';
+import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
+import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
-import { bumped } from '../db/updated';
 import { contains, rangeConditions } from '../domain/filters';
 import { normalizeText } from '../domain/text';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { notFound } from '../http/problem';
 import { resourceRoutes, urlOf } from '../http/routes';
 import { iso } from '../schemas/common';
 import { Contact, ContactCreate, ContactQuery, ContactUpdate } from '../schemas/contacts';
 
 type Row = typeof contacts.$inferSelect;
-type Create = z.infer<typeof ContactCreate>;
 type Update = z.infer<typeof ContactUpdate>;
 
 const present = (row: Row): z.infer<typeof Contact> => ({
@@ -30,10 +26,8 @@ const present = (row: Row): z.infer<typeof Contact> => ({
   updated_at: iso(row.updatedAt),
 });
 
-/** Body fields to columns; one mapping serves create (all fields) and update (the ones sent). */
-function columns(body: Create): Pick<Row, 'name' | 'nameNorm'> & Partial<Row>;
-function columns(body: Update): Partial<Row>;
-function columns(body: Update): Partial<Row> {
+/** The fields a body sent, as columns: serves create (all required ones present) and update. */
+function columns(body: Update): Partial<typeof contacts.$inferInsert> {
   return {
     ...(body.name !== undefined && { name: body.name, nameNorm: normalizeText(body.name) }),
     ...(body.email !== undefined && {
@@ -57,96 +51,38 @@ const routes = resourceRoutes(
   { resource: Contact, query: ContactQuery, create: ContactCreate, update: ContactUpdate },
 );
 
+const spec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
+
 export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
     const page = keyset<Row>(contacts, { name: 'nameNorm', created_at: 'createdAt' }, q);
-    const where = and(
-      eq(contacts.accountId, accountOf(keyHash)),
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), contacts, page, [
       q.company_id ? inArray(contacts.companyId, q.company_id) : undefined,
       q.owner_id ? inArray(contacts.ownerId, q.owner_id) : undefined,
       q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
       q.phone ? eq(contacts.phone, q.phone) : undefined,
       q.name__contains ? contains(contacts.nameNorm, q.name__contains) : undefined,
-      ...rangeConditions(contacts.createdAt, [
-        q.created_at__gte,
-        q.created_at__lte,
-        q.created_at__gt,
-        q.created_at__lt,
-      ]),
-      page.after,
-    );
-    const [, rows] = await scoped(
-      db,
-      keyHash,
-      db
-        .select()
-        .from(contacts)
-        .where(where)
-        .orderBy(...page.orderBy)
-        .limit(page.fetch),
-    );
+      ...rangeConditions(contacts.createdAt, q, 'created_at'),
+    ]);
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, async (c) => {
-    const { id } = c.req.valid('param');
-    const db = c.get('db');
-    const [, rows] = await scoped(
-      db,
-      c.get('keyHash'),
-      db
-        .select()
-        .from(contacts)
-        .where(ownRow(contacts, c.get('keyHash'), id)),
-    );
-    const row = rows[0];
-    if (!row) throw notFound();
+    const row = await getOwn(c.get('db'), c.get('keyHash'), contacts, c.req.valid('param').id);
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const body = c.req.valid('json');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs(body)));
-    assertRefs(found, refs(body));
-    const now = Date.now();
-    const [row] = await guardedWrite(
-      db
-        .insert(contacts)
-        .values({ accountId, ...columns(body), createdAt: now, updatedAt: now })
-        .returning(),
-      'email',
-    );
-    if (!row) throw new Error('insert returned no row');
+    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
     c.header('Location', urlOf(c, `/v1/contacts/${row.id}`));
     return c.json({ data: present(row) }, 201);
   })
   .openapi(routes.update, async (c) => {
-    const { id } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const [accountId, existing, found] = await scoped(
-      db,
-      keyHash,
-      db
-        .select({ id: contacts.id })
-        .from(contacts)
-        .where(ownRow(contacts, keyHash, id)),
-      refsQuery(db, accountOf(keyHash), refs(body)),
+    const row = await updateOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      spec,
+      c.req.valid('param').id,
+      c.req.valid('json'),
     );
-    if (!existing[0]) throw notFound();
-    assertRefs(found, refs(body));
-    const [row] = await guardedWrite(
-      db
-        .update(contacts)
-        .set({ ...columns(body), updatedAt: bumped(contacts.updatedAt) })
-        .where(and(eq(contacts.accountId, accountId), eq(contacts.id, id)))
-        .returning(),
-      'email',
-    );
-    if (!row) throw notFound();
     return c.json({ data: present(row) }, 200);
   });

@@ -1,21 +1,17 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, inArray } from 'drizzle-orm';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
-import { guardedWrite } from '../db/errors';
-import { assertRefs, type Refs, refsQuery } from '../db/refs';
+import { inArray } from 'drizzle-orm';
+import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
+import type { Refs } from '../db/refs';
 import { deals } from '../db/schema';
-import { bumped } from '../db/updated';
 import { rangeConditions } from '../domain/filters';
 import { normalizeText } from '../domain/text';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { notFound } from '../http/problem';
 import { resourceRoutes, urlOf } from '../http/routes';
 import { iso } from '../schemas/common';
 import { Deal, DealCreate, DealQuery, DealUpdate } from '../schemas/deals';
 
 type Row = typeof deals.$inferSelect;
-type Create = z.infer<typeof DealCreate>;
 type Update = z.infer<typeof DealUpdate>;
 
 const present = (row: Row): z.infer<typeof Deal> => ({
@@ -31,10 +27,8 @@ const present = (row: Row): z.infer<typeof Deal> => ({
   updated_at: iso(row.updatedAt),
 });
 
-/** Body fields to columns; one mapping serves create (all fields) and update (the ones sent). */
-function columns(body: Create): Pick<Row, 'name' | 'nameNorm'> & Partial<Row>;
-function columns(body: Update): Partial<Row>;
-function columns(body: Update): Partial<Row> {
+/** The fields a body sent, as columns: serves create (all required ones present) and update. */
+function columns(body: Update): Partial<typeof deals.$inferInsert> {
   return {
     ...(body.name !== undefined && { name: body.name, nameNorm: normalizeText(body.name) }),
     ...(body.company_id !== undefined && { companyId: body.company_id }),
@@ -57,99 +51,41 @@ const routes = resourceRoutes(
   { resource: Deal, query: DealQuery, create: DealCreate, update: DealUpdate },
 );
 
+const spec: WriteSpec<typeof deals, Update> = { table: deals, columns, refs };
+
 export const dealsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
     const page = keyset<Row>(
       deals,
       { name: 'nameNorm', created_at: 'createdAt', updated_at: 'updatedAt' },
       q,
     );
-    const where = and(
-      eq(deals.accountId, accountOf(keyHash)),
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), deals, page, [
       q.company_id ? inArray(deals.companyId, q.company_id) : undefined,
       q.contact_id ? inArray(deals.contactId, q.contact_id) : undefined,
       q.owner_id ? inArray(deals.ownerId, q.owner_id) : undefined,
       q.status ? inArray(deals.status, q.status) : undefined,
-      ...rangeConditions(deals.createdAt, [
-        q.created_at__gte,
-        q.created_at__lte,
-        q.created_at__gt,
-        q.created_at__lt,
-      ]),
-      page.after,
-    );
-    const [, rows] = await scoped(
-      db,
-      keyHash,
-      db
-        .select()
-        .from(deals)
-        .where(where)
-        .orderBy(...page.orderBy)
-        .limit(page.fetch),
-    );
+      ...rangeConditions(deals.createdAt, q, 'created_at'),
+    ]);
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, async (c) => {
-    const { id } = c.req.valid('param');
-    const db = c.get('db');
-    const [, rows] = await scoped(
-      db,
-      c.get('keyHash'),
-      db
-        .select()
-        .from(deals)
-        .where(ownRow(deals, c.get('keyHash'), id)),
-    );
-    const row = rows[0];
-    if (!row) throw notFound();
+    const row = await getOwn(c.get('db'), c.get('keyHash'), deals, c.req.valid('param').id);
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const body = c.req.valid('json');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs(body)));
-    assertRefs(found, refs(body));
-    const now = Date.now();
-    const [row] = await guardedWrite(
-      db
-        .insert(deals)
-        .values({ accountId, ...columns(body), createdAt: now, updatedAt: now })
-        .returning(),
-      'id',
-    );
-    if (!row) throw new Error('insert returned no row');
+    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
     c.header('Location', urlOf(c, `/v1/deals/${row.id}`));
     return c.json({ data: present(row) }, 201);
   })
   .openapi(routes.update, async (c) => {
-    const { id } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const [accountId, existing, found] = await scoped(
-      db,
-      keyHash,
-      db
-        .select({ id: deals.id })
-        .from(deals)
-        .where(ownRow(deals, keyHash, id)),
-      refsQuery(db, accountOf(keyHash), refs(body)),
+    const row = await updateOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      spec,
+      c.req.valid('param').id,
+      c.req.valid('json'),
     );
-    if (!existing[0]) throw notFound();
-    assertRefs(found, refs(body));
-    const [row] = await guardedWrite(
-      db
-        .update(deals)
-        .set({ ...columns(body), updatedAt: bumped(deals.updatedAt) })
-        .where(and(eq(deals.accountId, accountId), eq(deals.id, id)))
-        .returning(),
-      'id',
-    );
-    if (!row) throw notFound();
     return c.json({ data: present(row) }, 200);
   });
