@@ -1,10 +1,11 @@
 import { swaggerUI } from '@hono/swagger-ui';
+import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
 import type { Bindings } from './env';
 import { requestContext } from './http/middleware';
-import { router } from './http/openapi';
+import { jsonContent, router } from './http/openapi';
 import { ApiError } from './http/problem';
 import { consume } from './queue/consumer';
 import { adminRouter } from './routes/admin';
@@ -17,9 +18,16 @@ const app = router();
 app.use('*', requestContext);
 app.use('/v1/*', apiKeyAuth);
 
-app.get('/health', (c) => c.json({ status: 'ok' }));
+const health = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['Meta'],
+  summary: 'Liveness: no auth, no database access',
+  responses: { 200: jsonContent(z.object({ status: z.literal('ok') }), 'Up') },
+});
 
 const routes = app
+  .openapi(health, (c) => c.json({ status: 'ok' as const }, 200))
   .route('/v1/users', usersRouter)
   .route('/v1/contacts', contactsRouter)
   .route('/v1/deals', dealsRouter)
