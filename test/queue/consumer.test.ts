@@ -10,12 +10,12 @@ import worker from '../../src/index';
 
 describe('queue consumer', () => {
   it('retries messages it has no handler for, so they reach the dead-letter queue instead of vanishing', async () => {
-    const batch = createMessageBatch('crm-events', [
+    const batch = createMessageBatch<unknown>('crm-events', [
       { id: 'm1', timestamp: new Date(), attempts: 1, body: { type: 'unknown' } },
       { id: 'm2', timestamp: new Date(), attempts: 1, body: 'junk' },
     ]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
+    await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(['m1', 'm2']);
@@ -25,11 +25,7 @@ describe('queue consumer', () => {
 describe('cron', () => {
   it('runs PRAGMA optimize against D1 and leaves the data readable', async () => {
     await env.DB.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?)').bind('Cron', 1).run();
-    await worker.scheduled(
-      createScheduledController({ cron: '*/15 * * * *' }),
-      env,
-      createExecutionContext(),
-    );
+    await worker.scheduled(createScheduledController({ cron: '*/15 * * * *' }), env);
     const row = await env.DB.prepare('SELECT name FROM accounts WHERE name = ?').bind('Cron').first();
     expect(row).toEqual({ name: 'Cron' });
   });
