@@ -105,10 +105,13 @@ export const adminRouter = base
       .insert(apiKeys)
       .select(
         db
+          // Insert-from-select needs every column of the table, in its order.
           .select({
+            id: sql<number>`null`.as('id'),
             accountId: accounts.id,
             keyHash: sql<string>`${keyHash}`.as('key_hash'),
             createdAt: sql<number>`${now}`.as('created_at'),
+            revokedAt: sql<number | null>`null`.as('revoked_at'),
           })
           .from(accounts)
           .where(eq(accounts.id, id)),

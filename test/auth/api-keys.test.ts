@@ -1,0 +1,176 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, call, create, expectProblem, json, newAccount } from '../helpers';
+
+const KEY_FORMAT = /^crm_[A-Za-z0-9_-]{43}$/;
+
+async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Asserts a 401 problem that tells the client to use a bearer token. */
+async function expectUnauthorized(res: Response): Promise<void> {
+  expect(res.headers.get('WWW-Authenticate')).toBe('Bearer');
+  await expectProblem(res, 401, 'unauthorized');
+}
+
+async function issueKey(accountId: number): Promise<{ id: number; key: string; created_at: string }> {
+  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
+    method: 'POST',
+    headers: adminHeaders(),
+  });
+  expect(res.status).toBe(201);
+  return (await json(res)).data;
+}
+
+async function revoke(keyId: number): Promise<void> {
+  const res = await call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });
+  expect(res.status).toBe(204);
+}
+
+describe('/v1 authentication', () => {
+  it('answers 401 without an Authorization header', async () => {
+    await newAccount();
+    await expectUnauthorized(await call('/v1/users'));
+  });
+
+  it('answers 401 for a non-Bearer scheme', async () => {
+    const { key } = await newAccount();
+    await expectUnauthorized(await call('/v1/users', { headers: { Authorization: 'Basic xyz' } }));
+    // Even a valid key under another scheme is refused.
+    await expectUnauthorized(await call('/v1/users', { headers: { Authorization: `Basic ${key}` } }));
+  });
+
+  it('answers 401 for Bearer with a malformed key', async () => {
+    const { key } = await newAccount();
+    for (const token of ['', 'xyz', 'crm_short', `${key}x`, key.slice(0, -1), `CRM_${key.slice(4)}`]) {
+      const res = await call('/v1/users', { headers: { Authorization: `Bearer ${token}` } });
+      await expectUnauthorized(res);
+    }
+    await expectUnauthorized(await call('/v1/users', { headers: { Authorization: 'Bearer' } }));
+  });
+
+  it('answers 401 for a well-formed key that was never issued', async () => {
+    await newAccount();
+    const unknown = `crm_${'A'.repeat(43)}`;
+    expect(unknown).toMatch(KEY_FORMAT);
+    await expectUnauthorized(await call('/v1/users', { key: unknown }));
+    await expectUnauthorized(await call('/v1/users/1', { key: unknown }));
+    await expectUnauthorized(
+      await call('/v1/users', { method: 'POST', key: unknown, body: { name: 'X', email: 'x@example.com' } }),
+    );
+  });
+
+  it('answers 401 for a revoked key, on reads and writes', async () => {
+    const { key, keyId } = await newAccount();
+    expect((await call('/v1/users', { key })).status).toBe(200);
+    await revoke(keyId);
+    await expectUnauthorized(await call('/v1/users', { key }));
+    await expectUnauthorized(
+      await call('/v1/users', { method: 'POST', key, body: { name: 'X', email: 'x@example.com' } }),
+    );
+  });
+
+  it('accepts the scheme name in any case', async () => {
+    const { key } = await newAccount();
+    const res = await call('/v1/users', { headers: { Authorization: `bearer ${key}` } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('API keys', () => {
+  it('a second key sees the same account, and revoking one leaves the other working', async () => {
+    const first = await newAccount();
+    const second = await issueKey(first.id);
+    expect(second.key).toMatch(KEY_FORMAT);
+    expect(second.key).not.toBe(first.key);
+    expect(second.id).not.toBe(first.keyId);
+    expect(Number.isNaN(Date.parse(second.created_at))).toBe(false);
+
+    const user = await create(first.key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const seen = await call(`/v1/users/${user.id}`, { key: second.key });
+    expect(seen.status).toBe(200);
+    expect((await json(seen)).data).toEqual(user);
+    const list = await json(await call('/v1/users', { key: second.key }));
+    expect(list.data.map((u: { id: number }) => u.id)).toEqual([user.id]);
+
+    await revoke(first.keyId);
+    await expectUnauthorized(await call('/v1/users', { key: first.key }));
+    const still = await call(`/v1/users/${user.id}`, { key: second.key });
+    expect(still.status).toBe(200);
+    // And the other key can still write.
+    await create(second.key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+  });
+
+  it("a key never sees another account's data", async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    const user = await create(a.key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await expectProblem(await call(`/v1/users/${user.id}`, { key: b.key }), 404, 'not_found');
+    const list = await json(await call('/v1/users', { key: b.key }));
+    expect(list.data).toEqual([]);
+  });
+
+  it('keys start with crm_ and are long and random', async () => {
+    const accounts = await Promise.all([newAccount('One'), newAccount('Two'), newAccount('Three')]);
+    for (const { key } of accounts) {
+      expect(key.startsWith('crm_')).toBe(true);
+      expect(key).toMatch(KEY_FORMAT);
+      // 43 base64url characters are 256 bits; a random key has many distinct characters.
+      expect(new Set(key.slice(4)).size).toBeGreaterThan(15);
+    }
+    const keys = accounts.map((a) => a.key);
+    expect(new Set(keys).size).toBe(3);
+    // Not merely different: no shared prefix after crm_, as a counter or timestamp would give.
+    expect(new Set(keys.map((k) => k.slice(4, 12))).size).toBe(3);
+  });
+
+  it('a key issued later is just as random and distinct', async () => {
+    const { id, key } = await newAccount();
+    const extra = await issueKey(id);
+    expect(extra.key).toMatch(KEY_FORMAT);
+    expect(extra.key).not.toBe(key);
+    expect(extra.key.slice(4, 12)).not.toBe(key.slice(4, 12));
+  });
+
+  it('stores only the SHA-256 hash of a key, never the key itself', async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+
+    const { results } = await env.DB.prepare('SELECT key_hash FROM api_keys').all<{ key_hash: string }>();
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    for (const { key } of [a, b]) {
+      for (const row of results) {
+        expect(row.key_hash).not.toBe(key);
+        expect(row.key_hash).not.toContain(key.slice(4));
+      }
+    }
+
+    // No column of any key row holds the plaintext either.
+    const all = await env.DB.prepare('SELECT * FROM api_keys').all<Record<string, unknown>>();
+    for (const row of all.results) {
+      const text = JSON.stringify(row);
+      expect(text).not.toContain(a.key.slice(4));
+      expect(text).not.toContain(b.key.slice(4));
+    }
+
+    for (const { id, key, keyId } of [a, b]) {
+      const row = await env.DB.prepare('SELECT key_hash, account_id FROM api_keys WHERE id = ?')
+        .bind(keyId)
+        .first<{ key_hash: string; account_id: number }>();
+      expect(row).toEqual({ key_hash: await sha256Hex(key), account_id: id });
+      expect(row?.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('stores a later-issued key only as its SHA-256 hash too', async () => {
+    const { id } = await newAccount();
+    const extra = await issueKey(id);
+    const row = await env.DB.prepare('SELECT * FROM api_keys WHERE id = ?')
+      .bind(extra.id)
+      .first<Record<string, unknown>>();
+    expect(row).toMatchObject({ key_hash: await sha256Hex(extra.key), account_id: id, revoked_at: null });
+    expect(JSON.stringify(row)).not.toContain(extra.key.slice(4));
+  });
+});

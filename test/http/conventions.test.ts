@@ -1,0 +1,475 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { BASE, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
+
+const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
+const TOTAL_TIMING = /total;dur=[\d.]+/;
+
+/** The number of D1 round trips a response reports in Server-Timing. */
+function roundTrips(res: Response): number {
+  const header = res.headers.get('Server-Timing') ?? '';
+  expect(header).toMatch(D1_TIMING);
+  expect(header).toMatch(TOTAL_TIMING);
+  const trips = Number(D1_TIMING.exec(header)?.[1]);
+  expect(header).toContain(trips === 1 ? '"1 round trip"' : `"${trips} round trips"`);
+  return trips;
+}
+
+/** A problem body with every RFC 9457 member and this API's code. */
+async function problem(res: Response, status: number, code: string): Promise<Json> {
+  const body = await expectProblem(res, status, code);
+  expect(body).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
+  expect(body.type.length).toBeGreaterThan(0);
+  expect(body.title.length).toBeGreaterThan(0);
+  expect(body.detail.length).toBeGreaterThan(0);
+  expect(JSON.stringify(body)).not.toMatch(/\n\s+at /);
+  return body;
+}
+
+/** A request whose body has no Content-Type at all (a string body would get text/plain). */
+const rawPost = (path: string, key: string, body: string) =>
+  exports.default.fetch(
+    new Request(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: new TextEncoder().encode(body),
+    }),
+  );
+
+describe('X-Request-Id', () => {
+  it('echoes a request id the client sent', async () => {
+    const { key } = await newAccount();
+    const res = await call('/v1/users', { key, headers: { 'X-Request-Id': 'abc-123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Request-Id')).toBe('abc-123');
+    const health = await call('/health', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(health.headers.get('X-Request-Id')).toBe('abc-123');
+  });
+
+  it('generates a fresh one when absent', async () => {
+    const a = await call('/health');
+    const b = await call('/health');
+    const idA = a.headers.get('X-Request-Id');
+    const idB = b.headers.get('X-Request-Id');
+    expect(idA).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idB).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idA).not.toBe(idB);
+  });
+
+  it('replaces one that is not sane', async () => {
+    const long = 'x'.repeat(200);
+    const res = await call('/health', { headers: { 'X-Request-Id': long } });
+    const id = res.headers.get('X-Request-Id');
+    expect(id).toBeTruthy();
+    expect(id).not.toBe(long);
+  });
+
+  it('is on error responses too, and matches the problem body', async () => {
+    const unauthorized = await call('/v1/users', { headers: { 'X-Request-Id': 'req-401' } });
+    expect(unauthorized.headers.get('X-Request-Id')).toBe('req-401');
+    expect((await problem(unauthorized, 401, 'unauthorized')).request_id).toBe('req-401');
+
+    const missing = await call('/nope', { headers: { 'X-Request-Id': 'req-404' } });
+    expect(missing.headers.get('X-Request-Id')).toBe('req-404');
+    expect((await problem(missing, 404, 'not_found')).request_id).toBe('req-404');
+
+    const { key } = await newAccount();
+    const bad = await call('/v1/users', { method: 'POST', key, body: '{bad' });
+    const id = bad.headers.get('X-Request-Id');
+    expect(id).toBeTruthy();
+    expect((await problem(bad, 400, 'malformed_json')).request_id).toBe(id);
+  });
+});
+
+describe('Server-Timing', () => {
+  it('reads a user or a list in exactly one round trip, auth included', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const one = await call(`/v1/users/${user.id}`, { key });
+    expect(one.status).toBe(200);
+    expect(roundTrips(one)).toBe(1);
+    const list = await call('/v1/users', { key });
+    expect(list.status).toBe(200);
+    expect(roundTrips(list)).toBe(1);
+    const filtered = await call('/v1/users?name__contains=an&sort=name&limit=1', { key });
+    expect(filtered.status).toBe(200);
+    expect(roundTrips(filtered)).toBe(1);
+  });
+
+  it('writes in at most two round trips', async () => {
+    const { key } = await newAccount();
+    const post = await call('/v1/users', {
+      method: 'POST',
+      key,
+      body: { name: 'Ana', email: 'ana@example.com' },
+    });
+    expect(post.status).toBe(201);
+    const postTrips = roundTrips(post);
+    expect(postTrips).toBeGreaterThanOrEqual(1);
+    expect(postTrips).toBeLessThanOrEqual(2);
+    const { data } = await json(post);
+    const put = await call(`/v1/users/${data.id}`, { method: 'PUT', key, body: { name: 'Ana S' } });
+    expect(put.status).toBe(200);
+    const putTrips = roundTrips(put);
+    expect(putTrips).toBeGreaterThanOrEqual(1);
+    expect(putTrips).toBeLessThanOrEqual(2);
+  });
+
+  it('is on every /v1 response, errors included', async () => {
+    const { key } = await newAccount();
+    const responses = [
+      await call('/v1/users'),
+      await call('/v1/users', { key: `crm_${'A'.repeat(43)}` }),
+      await call('/v1/users/999999', { key }),
+      await call('/v1/nope', { key }),
+      await call('/v1/users?nme=x', { key }),
+      await call('/v1/users', { method: 'POST', key, body: '{bad' }),
+    ];
+    for (const res of responses) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      roundTrips(res);
+    }
+    // Rejected before any query: a missing key costs nothing.
+    expect(roundTrips(responses[0] as Response)).toBe(0);
+  });
+
+  it('GET /health answers without auth and without touching D1', async () => {
+    const res = await call('/health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    expect(await json(res)).toEqual({ status: 'ok' });
+    expect(roundTrips(res)).toBe(0);
+    expect(res.headers.get('Server-Timing')).toContain('desc="0 round trips"');
+  });
+});
+
+describe('400 Bad Request', () => {
+  it('malformed JSON is malformed_json', async () => {
+    const { key } = await newAccount();
+    await problem(await call('/v1/users', { method: 'POST', key, body: '{bad' }), 400, 'malformed_json');
+    await problem(await call('/v1/users', { method: 'POST', key, body: '' }), 400, 'malformed_json');
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await problem(
+      await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: '{"name":' }),
+      400,
+      'malformed_json',
+    );
+  });
+
+  it('a body that is not a JSON object is body_not_object', async () => {
+    const { key } = await newAccount();
+    for (const body of [
+      '[]',
+      '[{"name":"Ana","email":"ana@example.com"}]',
+      '"a string"',
+      'null',
+      '42',
+      'true',
+    ]) {
+      await problem(await call('/v1/users', { method: 'POST', key, body }), 400, 'body_not_object');
+    }
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await problem(
+      await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: 'null' }),
+      400,
+      'body_not_object',
+    );
+  });
+
+  it('an unknown query parameter is invalid_query naming it', async () => {
+    const { key } = await newAccount();
+    const body = await problem(await call('/v1/users?nme=x', { key }), 400, 'invalid_query');
+    expect(body.errors[0].path).toBe('nme');
+    expect(body.errors[0].code).toBe('unknown_field');
+  });
+
+  it('a bad value of a known query parameter is invalid_query too', async () => {
+    const { key } = await newAccount();
+    const body = await problem(await call('/v1/users?limit=0', { key }), 400, 'invalid_query');
+    expect(body.errors[0].path).toBe('limit');
+    await problem(await call('/v1/users?sort=email', { key }), 400, 'invalid_query');
+  });
+});
+
+describe('401 Unauthorized', () => {
+  it('is a problem with WWW-Authenticate', async () => {
+    const res = await call('/v1/users');
+    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer');
+    await problem(res, 401, 'unauthorized');
+  });
+});
+
+describe('404 Not Found', () => {
+  it('an unknown route is a 404 problem, with or without a key', async () => {
+    const { key } = await newAccount();
+    const v1 = await problem(await call('/v1/nope', { key }), 404, 'not_found');
+    expect(v1.detail).toBe('No such route.');
+    const root = await problem(await call('/nope'), 404, 'not_found');
+    expect(root.detail).toBe('No such route.');
+  });
+
+  it('an unknown or malformed id is a 404 problem', async () => {
+    const { key } = await newAccount();
+    for (const id of ['999999', 'abc', '0', '-1', '1e3', '99999999999999999999']) {
+      const body = await problem(await call(`/v1/users/${id}`, { key }), 404, 'not_found');
+      expect(body.detail).not.toBe('No such route.');
+    }
+    const put = await call('/v1/users/999999', { method: 'PUT', key, body: { name: 'X' } });
+    await problem(put, 404, 'not_found');
+  });
+
+  it("another account's id is a 404", async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    const user = await create(a.key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await problem(await call(`/v1/users/${user.id}`, { key: b.key }), 404, 'not_found');
+    await problem(
+      await call(`/v1/users/${user.id}`, { method: 'PUT', key: b.key, body: { name: 'Hacked' } }),
+      404,
+      'not_found',
+    );
+    const still = await json(await call(`/v1/users/${user.id}`, { key: a.key }));
+    expect(still.data.name).toBe('Ana');
+  });
+});
+
+describe('409 Conflict', () => {
+  it('a duplicate email in any case is a 409 on create and update', async () => {
+    const { key } = await newAccount();
+    await create(key, '/v1/users', { name: 'A', email: 'dup@example.com' });
+    const body = await problem(
+      await call('/v1/users', { method: 'POST', key, body: { name: 'B', email: 'DUP@Example.COM' } }),
+      409,
+      'conflict',
+    );
+    expect(body.errors[0].path).toBe('email');
+    const other = await create(key, '/v1/users', { name: 'C', email: 'other@example.com' });
+    await problem(
+      await call(`/v1/users/${other.id}`, { method: 'PUT', key, body: { email: 'Dup@example.com' } }),
+      409,
+      'conflict',
+    );
+  });
+
+  it('the same email in another account is no conflict', async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    await create(a.key, '/v1/users', { name: 'A', email: 'same@example.com' });
+    await create(b.key, '/v1/users', { name: 'B', email: 'same@example.com' });
+  });
+});
+
+describe('413 Content Too Large', () => {
+  it('a body over 1 MiB is body_too_large', async () => {
+    const { key } = await newAccount();
+    const big = JSON.stringify('x'.repeat(Math.ceil(1.1 * 1024 * 1024)));
+    await problem(await call('/v1/users', { method: 'POST', key, body: big }), 413, 'body_too_large');
+    const bigObject = JSON.stringify({ name: 'x'.repeat(1.1 * 1024 * 1024), email: 'a@example.com' });
+    await problem(await call('/v1/users', { method: 'POST', key, body: bigObject }), 413, 'body_too_large');
+  });
+
+  it('a streamed body over 1 MiB without Content-Length is body_too_large', async () => {
+    const { key } = await newAccount();
+    const chunk = new TextEncoder().encode(`"${'x'.repeat(64 * 1024 - 2)}"`.slice(0, 64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 18) return controller.close();
+        sent += 1;
+        // One JSON string spread over 18 chunks of 64 KiB (1.125 MiB in all).
+        const bytes = chunk.slice();
+        if (sent > 1) bytes[0] = 0x78;
+        if (sent < 18) bytes[bytes.length - 1] = 0x78;
+        controller.enqueue(bytes);
+      },
+    });
+    const req = new Request(`${BASE}/v1/users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: stream,
+    });
+    expect(req.headers.get('Content-Length')).toBeNull();
+    await problem(await exports.default.fetch(req), 413, 'body_too_large');
+  });
+
+  it('a body of exactly 1 MiB is read (and judged on its content)', async () => {
+    const { key } = await newAccount();
+    const frame = JSON.stringify({ name: '', email: 'a@example.com' });
+    const body = JSON.stringify({ name: 'x'.repeat(1024 * 1024 - frame.length), email: 'a@example.com' });
+    expect(new TextEncoder().encode(body).length).toBe(1024 * 1024);
+    const res = await problem(
+      await call('/v1/users', { method: 'POST', key, body }),
+      422,
+      'validation_failed',
+    );
+    expect(res.errors[0].path).toBe('name');
+  });
+});
+
+describe('415 Unsupported Media Type', () => {
+  it('a POST with text/plain or no Content-Type is unsupported_media_type', async () => {
+    const { key } = await newAccount();
+    const body = JSON.stringify({ name: 'Ana', email: 'ana@example.com' });
+    await problem(
+      await call('/v1/users', { method: 'POST', key, body, headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    await problem(await rawPost('/v1/users', key, body), 415, 'unsupported_media_type');
+    await problem(
+      await call('/v1/users', {
+        method: 'POST',
+        key,
+        body,
+        headers: { 'Content-Type': 'application/jsonx' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    const list = await json(await call('/v1/users', { key }));
+    expect(list.data).toEqual([]);
+  });
+
+  it('a PUT with text/plain is unsupported_media_type', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await problem(
+      await call(`/v1/users/${user.id}`, {
+        method: 'PUT',
+        key,
+        body: '{"name":"B"}',
+        headers: { 'Content-Type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('accepts JSON content types with parameters, in any case, and +json', async () => {
+    const { key } = await newAccount();
+    const types = ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json'];
+    for (const [i, type] of types.entries()) {
+      const res = await call('/v1/users', {
+        method: 'POST',
+        key,
+        body: { name: 'Ana', email: `ana${i}@example.com` },
+        headers: { 'Content-Type': type },
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+});
+
+describe('422 Unprocessable Content', () => {
+  it('a missing required field is code required at its path', async () => {
+    const { key } = await newAccount();
+    const body = await problem(
+      await call('/v1/users', { method: 'POST', key, body: { name: 'Ana' } }),
+      422,
+      'validation_failed',
+    );
+    expect(body.errors).toContainEqual(expect.objectContaining({ path: 'email', code: 'required' }));
+    expect(body.errors.map((e: { path: string }) => e.path)).not.toContain('name');
+  });
+
+  it('a field of the wrong type is a 422 at its path, not "required"', async () => {
+    const { key } = await newAccount();
+    const body = await problem(
+      await call('/v1/users', { method: 'POST', key, body: { name: 5, email: 'ana@example.com' } }),
+      422,
+      'validation_failed',
+    );
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].path).toBe('name');
+    expect(body.errors[0].code).not.toBe('required');
+    expect(body.errors[0].message).toEqual(expect.any(String));
+  });
+
+  it('an invalid email is a 422 at email', async () => {
+    const { key } = await newAccount();
+    for (const email of ['not-an-email', 'a@', '@example.com', '']) {
+      const body = await problem(
+        await call('/v1/users', { method: 'POST', key, body: { name: 'Ana', email } }),
+        422,
+        'validation_failed',
+      );
+      expect(body.errors.map((e: { path: string }) => e.path)).toEqual(['email']);
+    }
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    await problem(
+      await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: { email: 'nope' } }),
+      422,
+      'validation_failed',
+    );
+  });
+
+  it('an unknown field is code unknown_field', async () => {
+    const { key } = await newAccount();
+    const body = await problem(
+      await call('/v1/users', {
+        method: 'POST',
+        key,
+        body: { name: 'Ana', email: 'ana@example.com', role: 'admin' },
+      }),
+      422,
+      'validation_failed',
+    );
+    expect(body.errors).toEqual([expect.objectContaining({ path: 'role', code: 'unknown_field' })]);
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const put = await problem(
+      await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: { nmae: 'x' } }),
+      422,
+      'validation_failed',
+    );
+    expect(put.errors).toEqual([expect.objectContaining({ path: 'nmae', code: 'unknown_field' })]);
+  });
+});
+
+describe('read-only fields', () => {
+  it('are accepted and ignored on POST', async () => {
+    const { key } = await newAccount();
+    const res = await call('/v1/users', {
+      method: 'POST',
+      key,
+      body: {
+        id: 424242,
+        created_at: '2000-01-01T00:00:00.000Z',
+        updated_at: '2000-01-01T00:00:00.000Z',
+        name: 'Ana',
+        email: 'ana@example.com',
+      },
+    });
+    expect(res.status).toBe(201);
+    const { data } = await json(res);
+    expect(data.id).not.toBe(424242);
+    expect(res.headers.get('Location')).toBe(`${BASE}/v1/users/${data.id}`);
+    expect(data.created_at).not.toBe('2000-01-01T00:00:00.000Z');
+    expect(data.updated_at).not.toBe('2000-01-01T00:00:00.000Z');
+    expect(Date.parse(data.created_at)).toBeGreaterThan(Date.parse('2020-01-01'));
+    await problem(await call('/v1/users/424242', { key }), 404, 'not_found');
+    const got = await json(await call(`/v1/users/${data.id}`, { key }));
+    expect(got.data).toEqual(data);
+  });
+
+  it('are accepted and ignored on PUT, so a client can PUT back what it GETs', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const other = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+    const res = await call(`/v1/users/${user.id}`, {
+      method: 'PUT',
+      key,
+      body: { ...user, id: other.id, created_at: '2000-01-01T00:00:00.000Z', name: 'Ana Souza' },
+    });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.id).toBe(user.id);
+    expect(data.name).toBe('Ana Souza');
+    expect(data.created_at).toBe(user.created_at);
+    const untouched = await json(await call(`/v1/users/${other.id}`, { key }));
+    expect(untouched.data).toEqual(other);
+  });
+});

@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, call, type Json, json, newAccount } from '../helpers';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type Operation = { method: string; path: string; op: Json };
+
+async function loadDocument(): Promise<Json> {
+  const res = await call('/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+  return json(res);
+}
+
+function operations(doc: Json): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      if (item[method]) ops.push({ method, path, op: item[method] });
+    }
+  }
+  return ops;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every `$ref` in the document, with where it was found. */
+function refs(node: unknown, at = '#'): { at: string; ref: unknown }[] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => refs(item, `${at}/${i}`));
+  if (!isObject(node)) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === '$ref' ? [{ at, ref: value }] : refs(value, `${at}/${key}`),
+  );
+}
+
+/** Resolves a local JSON pointer (`#/a/b`) in `doc`. */
+function resolve(doc: Json, ref: string): unknown {
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** The parameters an operation declares, its path item's included, with `$ref`s followed. */
+function parametersOf(doc: Json, path: string, op: Json): Json[] {
+  const declared = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])];
+  return declared.map((p: Json) => (typeof p.$ref === 'string' ? resolve(doc, p.$ref) : p));
+}
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1.0 document with info', async () => {
+    const doc = await loadDocument();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(typeof doc.info.title).toBe('string');
+    expect(doc.info.title.length).toBeGreaterThan(0);
+    expect(typeof doc.info.version).toBe('string');
+    expect(doc.info.version.length).toBeGreaterThan(0);
+    expect(isObject(doc.paths)).toBe(true);
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
+  });
+
+  it('answers without an API key', async () => {
+    const res = await call('/openapi.json');
+    expect(res.status).toBe(200);
+  });
+
+  it('uses /-rooted paths with {param} templates, each declared as a required path parameter', async () => {
+    const doc = await loadDocument();
+    for (const path of Object.keys(doc.paths)) {
+      expect(path.startsWith('/'), path).toBe(true);
+      expect(path, path).not.toMatch(/\/:/);
+      expect(path, path).not.toMatch(/[{}]{2}|\{[^}]*\{|\}[^{/]*\}/);
+    }
+    const ops = operations(doc);
+    expect(ops.length).toBeGreaterThan(0);
+    for (const { method, path, op } of ops) {
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const params = parametersOf(doc, path, op);
+      for (const name of templated) {
+        const param = params.find((p: Json) => p?.name === name && p?.in === 'path');
+        expect(param, `${method.toUpperCase()} ${path}: {${name}}`).toBeDefined();
+        expect(param.required, `${method.toUpperCase()} ${path}: {${name}} required`).toBe(true);
+      }
+      // And no path parameter that the path does not template.
+      for (const p of params.filter((p: Json) => p?.in === 'path')) {
+        expect(templated, `${method.toUpperCase()} ${path}: ${p.name}`).toContain(p.name);
+      }
+      // Parameter names are unique per location.
+      const keys = params.map((p: Json) => `${p.in}:${p.name}`);
+      expect(new Set(keys).size, `${method.toUpperCase()} ${path}`).toBe(keys.length);
+    }
+  });
+
+  it('gives every operation a non-empty responses object keyed by status code or default', async () => {
+    const doc = await loadDocument();
+    for (const { method, path, op } of operations(doc)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(isObject(op.responses), where).toBe(true);
+      const codes = Object.keys(op.responses);
+      expect(codes.length, where).toBeGreaterThan(0);
+      for (const code of codes) {
+        expect(code, where).toMatch(/^(?:[1-5](?:\d\d|XX)|default)$/);
+        expect(
+          typeof op.responses[code].description === 'string' || '$ref' in op.responses[code],
+          where,
+        ).toBe(true);
+      }
+      expect(
+        codes.some((c) => /^2/.test(c)),
+        `${where} has a success response`,
+      ).toBe(true);
+    }
+  });
+
+  it('has only local $refs into components, each resolving to an object', async () => {
+    const doc = await loadDocument();
+    const found = refs(doc);
+    expect(found.length).toBeGreaterThan(0);
+    for (const { at, ref } of found) {
+      expect(typeof ref, at).toBe('string');
+      expect(ref as string, at).toMatch(/^#\/components\/[^/]+\/[^/]+$/);
+      expect(isObject(resolve(doc, ref as string)), `${at}: ${ref}`).toBe(true);
+    }
+  });
+
+  it('names only declared security schemes', async () => {
+    const doc = await loadDocument();
+    const schemes = doc.components?.securitySchemes ?? {};
+    const requirements: { where: string; req: Json }[] = [
+      ...(doc.security ?? []).map((req: Json) => ({ where: 'top level', req })),
+      ...operations(doc).flatMap(({ method, path, op }) =>
+        (op.security ?? []).map((req: Json) => ({ where: `${method.toUpperCase()} ${path}`, req })),
+      ),
+    ];
+    expect(requirements.length).toBeGreaterThan(0);
+    for (const { where, req } of requirements) {
+      for (const [name, scopes] of Object.entries(req)) {
+        expect(isObject(schemes[name]), `${where}: ${name}`).toBe(true);
+        expect(Array.isArray(scopes), `${where}: ${name}`).toBe(true);
+      }
+    }
+    for (const scheme of Object.values<Json>(schemes)) {
+      expect(['apiKey', 'http', 'mutualTLS', 'oauth2', 'openIdConnect']).toContain(scheme.type);
+    }
+  });
+
+  it('secures every /v1 operation with the API key and every admin one with the admin token', async () => {
+    const doc = await loadDocument();
+    const secured = operations(doc).filter(({ path }) => /^\/(?:v1|admin)\//.test(path));
+    expect(secured.length).toBeGreaterThan(0);
+    for (const { method, path, op } of secured) {
+      const names = (op.security ?? doc.security ?? []).flatMap((req: Json) => Object.keys(req));
+      const expected = path.startsWith('/admin/') ? 'adminToken' : 'bearerAuth';
+      expect(names, `${method.toUpperCase()} ${path}`).toEqual([expected]);
+    }
+  });
+
+  it('declares the Problem schema, and error responses use it', async () => {
+    const doc = await loadDocument();
+    const problem = doc.components?.schemas?.Problem;
+    expect(isObject(problem)).toBe(true);
+    expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']));
+    const secured = operations(doc).filter(({ op }) => (op.security ?? doc.security ?? []).length > 0);
+    expect(secured.length).toBeGreaterThan(0);
+    for (const { method, path, op } of secured) {
+      const unauthorized = op.responses['401'];
+      expect(unauthorized, `${method.toUpperCase()} ${path} documents 401`).toBeDefined();
+      expect(unauthorized.content['application/problem+json'].schema.$ref).toBe(
+        '#/components/schemas/Problem',
+      );
+    }
+  });
+
+  it('documents every mounted route', async () => {
+    const doc = await loadDocument();
+    const expected: [string, string][] = [];
+    for (const resource of ['users', 'contacts', 'deals']) {
+      expected.push(
+        ['get', `/v1/${resource}`],
+        ['post', `/v1/${resource}`],
+        ['get', `/v1/${resource}/{id}`],
+        ['put', `/v1/${resource}/{id}`],
+      );
+    }
+    expected.push(
+      ['post', '/admin/accounts'],
+      ['post', '/admin/accounts/{id}/api-keys'],
+      ['delete', '/admin/api-keys/{id}'],
+    );
+    for (const [method, path] of expected) {
+      expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+    }
+  });
+
+  it('documents only routes that exist', async () => {
+    const doc = await loadDocument();
+    // Two accounts, so that revoking key 1 (the first account's) leaves the key in use working.
+    await newAccount('First');
+    const { key, keyId } = await newAccount('Second');
+    expect(keyId).not.toBe(1);
+    // Deletes last, so nothing the other calls rely on is gone before them.
+    const ops = operations(doc).sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+    for (const { method, path } of ops) {
+      const url = path.replace(/\{[^}]+\}/g, '1');
+      const admin = path.startsWith('/admin/');
+      const body = method === 'post' || method === 'put' ? {} : undefined;
+      const res = await call(url, {
+        method: method.toUpperCase(),
+        key: admin ? null : key,
+        headers: admin ? adminHeaders() : undefined,
+        body,
+      });
+      const where = `${method.toUpperCase()} ${url} -> ${res.status}`;
+      expect(res.status, where).not.toBe(405);
+      expect(res.status, where).not.toBe(401);
+      if (res.status >= 500) {
+        // Whatever fails, the client gets a plain problem: no stack trace, no internals.
+        const text = await res.clone().text();
+        expect(text, where).not.toMatch(/\bat .+:\d+:\d+|\n\s+at /);
+        expect(JSON.parse(text), where).toMatchObject({ status: res.status, code: 'internal_error' });
+      }
+      if (res.status === 404) {
+        const problem = await json(res);
+        expect(problem.detail, where).not.toBe('No such route.');
+      }
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the Swagger UI page pointing at /openapi.json', async () => {
+    const res = await call('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('/openapi.json');
+    expect(html.toLowerCase()).toContain('swagger');
+  });
+});

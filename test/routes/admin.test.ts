@@ -1,0 +1,235 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import { adminHeaders, BASE, call, expectProblem, json, newAccount } from '../helpers';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const createAccount = (body: unknown, headers: Record<string, string> = adminHeaders()) =>
+  call('/admin/accounts', { method: 'POST', body, headers });
+
+async function expectUnauthorized(res: Response): Promise<void> {
+  expect(res.headers.get('WWW-Authenticate')).toBe('Bearer');
+  await expectProblem(res, 401, 'unauthorized');
+}
+
+describe('POST /admin/accounts', () => {
+  it('creates an account and its first API key', async () => {
+    const before = Date.now();
+    const res = await createAccount({ name: '  Acme Ltda  ' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    const body = await json(res);
+    expect(Object.keys(body)).toEqual(['data']);
+    expect(Object.keys(body.data).sort()).toEqual(['account', 'api_key']);
+    const { account, api_key } = body.data;
+    expect(Object.keys(account).sort()).toEqual(['created_at', 'id', 'name']);
+    expect(Object.keys(api_key).sort()).toEqual(['created_at', 'id', 'key']);
+    expect(account).toMatchObject({
+      id: expect.any(Number),
+      name: 'Acme Ltda',
+      created_at: expect.any(String),
+    });
+    expect(account.id).toBeGreaterThan(0);
+    expect(account.created_at).toMatch(ISO);
+    expect(Date.parse(account.created_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(api_key.id).toBeGreaterThan(0);
+    expect(api_key.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
+    expect(api_key.created_at).toMatch(ISO);
+
+    // The key belongs to the new account and works at once.
+    const row = await env.DB.prepare('SELECT account_id, revoked_at FROM api_keys WHERE id = ?')
+      .bind(api_key.id)
+      .first();
+    expect(row).toEqual({ account_id: account.id, revoked_at: null });
+    expect((await call('/v1/users', { key: api_key.key })).status).toBe(200);
+  });
+
+  it('gives each account its own id', async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    expect(a.id).not.toBe(b.id);
+    expect(a.keyId).not.toBe(b.keyId);
+  });
+
+  it('answers 401 without the admin token or with a wrong one', async () => {
+    const { key } = await newAccount();
+    await expectUnauthorized(await createAccount({ name: 'X' }, {}));
+    await expectUnauthorized(await createAccount({ name: 'X' }, { Authorization: 'Bearer wrong-token' }));
+    await expectUnauthorized(
+      await createAccount({ name: 'X' }, { Authorization: `Bearer ${env.ADMIN_TOKEN}x` }),
+    );
+    await expectUnauthorized(
+      await createAccount({ name: 'X' }, { Authorization: `Basic ${btoa(`admin:${env.ADMIN_TOKEN}`)}` }),
+    );
+    // A tenant API key is no admin token.
+    await expectUnauthorized(await createAccount({ name: 'X' }, { Authorization: `Bearer ${key}` }));
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name = 'X'").first('n');
+    expect(count).toBe(0);
+  });
+
+  it('answers 401 on every admin route without the token', async () => {
+    const { id, keyId } = await newAccount();
+    await expectUnauthorized(await call(`/admin/accounts/${id}/api-keys`, { method: 'POST' }));
+    await expectUnauthorized(await call(`/admin/api-keys/${keyId}`, { method: 'DELETE' }));
+    const row = await env.DB.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').bind(keyId).first();
+    expect(row).toEqual({ revoked_at: null });
+  });
+
+  it('answers 422 when the name is missing or empty', async () => {
+    for (const body of [{}, { name: '' }, { name: '   ' }]) {
+      const problem = await expectProblem(await createAccount(body), 422, 'validation_failed');
+      expect(problem.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'name' })]));
+    }
+    const missing = await expectProblem(await createAccount({}), 422);
+    expect(missing.errors).toContainEqual(expect.objectContaining({ path: 'name', code: 'required' }));
+    await expectProblem(await createAccount({ name: 5 }), 422, 'validation_failed');
+  });
+
+  it('answers 422 for an unknown field', async () => {
+    const problem = await expectProblem(
+      await createAccount({ name: 'Acme', plan: 'pro' }),
+      422,
+      'validation_failed',
+    );
+    expect(problem.errors).toContainEqual(expect.objectContaining({ path: 'plan', code: 'unknown_field' }));
+  });
+
+  it('guards its body like every JSON route', async () => {
+    await expectProblem(await createAccount('{bad'), 400, 'malformed_json');
+    await expectProblem(await createAccount('[]'), 400, 'body_not_object');
+    await expectProblem(
+      await call('/admin/accounts', {
+        method: 'POST',
+        body: '{"name":"X"}',
+        headers: { ...adminHeaders(), 'Content-Type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+});
+
+describe('POST /admin/accounts/{id}/api-keys', () => {
+  it('issues another key for the account', async () => {
+    const { id, keyId } = await newAccount();
+    const res = await call(`/admin/accounts/${id}/api-keys`, { method: 'POST', headers: adminHeaders() });
+    expect(res.status).toBe(201);
+    const { data } = await json(res);
+    expect(Object.keys(data).sort()).toEqual(['created_at', 'id', 'key']);
+    expect(data.id).not.toBe(keyId);
+    expect(data.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
+    expect(data.created_at).toMatch(ISO);
+    const row = await env.DB.prepare('SELECT account_id FROM api_keys WHERE id = ?').bind(data.id).first();
+    expect(row).toEqual({ account_id: id });
+    expect((await call('/v1/users', { key: data.key })).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown account', async () => {
+    await newAccount();
+    const res = await call('/admin/accounts/999999/api-keys', { method: 'POST', headers: adminHeaders() });
+    await expectProblem(res, 404, 'not_found');
+    const count = await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = 999999').first(
+      'n',
+    );
+    expect(count).toBe(0);
+  });
+
+  it('answers 404 for an id that is not a positive integer', async () => {
+    for (const id of ['abc', '0', '-1', '1.5']) {
+      const res = await call(`/admin/accounts/${id}/api-keys`, { method: 'POST', headers: adminHeaders() });
+      await expectProblem(res, 404, 'not_found');
+    }
+  });
+});
+
+describe('DELETE /admin/api-keys/{id}', () => {
+  it('revokes a key: 204, and the key answers 401 from then on', async () => {
+    const { key, keyId } = await newAccount();
+    const res = await call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect((await call('/v1/users', { key })).status).toBe(401);
+  });
+
+  it('answers 204 again for a key already revoked, keeping the first revocation time', async () => {
+    const { keyId } = await newAccount();
+    const revoke = () => call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });
+    expect((await revoke()).status).toBe(204);
+    const revokedAt = async () =>
+      env.DB.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').bind(keyId).first<number>('revoked_at');
+    const first = await revokedAt();
+    expect(typeof first).toBe('number');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await revoke()).status).toBe(204);
+    expect(await revokedAt()).toBe(first);
+  });
+
+  it('answers 404 for an unknown key', async () => {
+    await newAccount();
+    const res = await call('/admin/api-keys/999999', { method: 'DELETE', headers: adminHeaders() });
+    await expectProblem(res, 404, 'not_found');
+  });
+
+  it('revokes only the key named', async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    await call(`/admin/api-keys/${a.keyId}`, { method: 'DELETE', headers: adminHeaders() });
+    expect((await call('/v1/users', { key: a.key })).status).toBe(401);
+    expect((await call('/v1/users', { key: b.key })).status).toBe(200);
+  });
+});
+
+describe('without ADMIN_TOKEN', () => {
+  async function fetchWith(
+    adminToken: string | undefined,
+    path: string,
+    init: RequestInit,
+  ): Promise<Response> {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${BASE}${path}`, init),
+      { ...env, ADMIN_TOKEN: adminToken },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
+  it('answers 404 on every admin route, with or without a token', async () => {
+    const { id, keyId, key } = await newAccount();
+    const routes: [string, string, string | undefined][] = [
+      ['POST', '/admin/accounts', '{"name":"Ghost"}'],
+      ['POST', `/admin/accounts/${id}/api-keys`, undefined],
+      ['DELETE', `/admin/api-keys/${keyId}`, undefined],
+      ['GET', '/admin/accounts', undefined],
+    ];
+    for (const adminToken of [undefined, '']) {
+      for (const auth of [undefined, `Bearer ${env.ADMIN_TOKEN}`, `Bearer ${adminToken ?? ''}`]) {
+        for (const [method, path, body] of routes) {
+          const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+          if (auth) headers.Authorization = auth;
+          const res = await fetchWith(adminToken, path, { method, headers, body });
+          await expectProblem(res, 404, 'not_found');
+        }
+      }
+    }
+    // Nothing happened: no account made, no key issued or revoked.
+    const ghosts = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name = 'Ghost'").first('n');
+    expect(ghosts).toBe(0);
+    const keys = await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ?')
+      .bind(id)
+      .first('n');
+    expect(keys).toBe(1);
+    expect((await call('/v1/users', { key })).status).toBe(200);
+  });
+
+  it('leaves the rest of the API working', async () => {
+    const { key } = await newAccount();
+    const res = await fetchWith(undefined, '/v1/users', { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const health = await fetchWith(undefined, '/health', {});
+    expect(health.status).toBe(200);
+  });
+});
