@@ -20,12 +20,16 @@ export const MetaSchema = z
   })
   .openapi('PageMeta');
 
+// A cursor carries the sort value itself (a name may be 255 characters of any script), as
+// base64url of the UTF-8 JSON; 4 KiB holds the longest one.
+const MAX_CURSOR = 4096;
+
 /** Query parameters every list shares: `limit`, `cursor` and `sort` over the resource's fields. */
 export function pageQuery<const F extends string>(fields: readonly F[]) {
   const values = fields.flatMap((f) => [f, `-${f}`]) as [F | `-${F}`, ...(F | `-${F}`)[]];
   return {
     limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
-    cursor: z.string().max(512).optional().openapi({ description: 'Opaque, from `meta.next_cursor`' }),
+    cursor: z.string().max(MAX_CURSOR).optional().openapi({ description: 'Opaque, from `meta.next_cursor`' }),
     sort: z.enum(values).optional().openapi({
       description: 'A field, or `-field` for descending; ties broken by id. Default `-created_at`',
     }),
@@ -35,13 +39,20 @@ export function pageQuery<const F extends string>(fields: readonly F[]) {
 type Cursor = [sort: string, value: SortValue, id: number];
 
 function encodeCursor(cursor: Cursor): string {
-  return btoa(JSON.stringify(cursor)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const bytes = new TextEncoder().encode(JSON.stringify(cursor));
+  return btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function decodeCursor(raw: string, sort: string): Cursor {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(atob(raw.replace(/-/g, '+').replace(/_/g, '/')));
+    const binary = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
+    parsed = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+    );
   } catch {
     throw badRequest('invalid_cursor', 'The cursor is not one this API issued.');
   }
