@@ -68,8 +68,7 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: ProblemSchema } },
 });
 
-/** Error responses shared by every authenticated route, keyed by status. */
-export const errorResponses = {
+const allErrors = {
   400: problem('Malformed JSON, a body that is not an object, or a bad query'),
   401: problem('Missing, malformed, unknown or revoked API key'),
   404: problem('Unknown route or id (ids of other accounts included)'),
@@ -79,6 +78,22 @@ export const errorResponses = {
   422: problem('A well-formed body that breaks a rule'),
   500: problem('Unexpected failure, logged with the request id'),
 } as const;
+
+type ErrorStatus = keyof typeof allErrors;
+
+/** The problem responses a route can give, for its OpenAPI description. */
+export function errorResponses<const S extends ErrorStatus>(
+  ...statuses: S[]
+): Pick<typeof allErrors, S | 401 | 500> {
+  const picked = [...statuses, 401, 500] as const;
+  return Object.fromEntries(picked.map((status) => [status, allErrors[status]])) as Pick<
+    typeof allErrors,
+    S | 401 | 500
+  >;
+}
+
+/** Statuses of any route that takes a JSON body, beyond its own rules. */
+export const bodyErrors = [400, 413, 415, 422] as const;
 
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -51,7 +51,9 @@ function decodeCursor(raw: string, sort: string): Cursor {
   try {
     const binary = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
     parsed = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))),
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+      ),
     );
   } catch {
     throw badRequest('invalid_cursor', 'The cursor is not one this API issued.');

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { list, one } from '../schemas/common';
 import { jsonGuard } from './middleware';
-import { errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
+import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
 
 const security = [{ bearerAuth: [] }];
 
@@ -23,7 +23,18 @@ export function resourceRoutes<
       security,
       summary: `List ${names.tag.toLowerCase()}`,
       request: { query: schemas.query },
-      responses: { 200: jsonContent(list(schemas.resource), 'One page'), ...errorResponses },
+      responses: {
+        200: {
+          ...jsonContent(list(schemas.resource), 'One page'),
+          headers: {
+            Link: {
+              description: '`<url>; rel="next"` when there is a next page',
+              schema: { type: 'string' },
+            },
+          },
+        },
+        ...errorResponses(400),
+      },
     }),
     get: createRoute({
       method: 'get',
@@ -32,7 +43,7 @@ export function resourceRoutes<
       security,
       summary: `Get a ${names.one}`,
       request: { params: IdParam },
-      responses: { 200: jsonContent(one(schemas.resource), `The ${names.one}`), ...errorResponses },
+      responses: { 200: jsonContent(one(schemas.resource), `The ${names.one}`), ...errorResponses(404) },
     }),
     create: createRoute({
       method: 'post',
@@ -47,7 +58,7 @@ export function resourceRoutes<
           ...jsonContent(one(schemas.resource), `Created; Location names it`),
           headers: { Location: { schema: { type: 'string' } } },
         },
-        ...errorResponses,
+        ...errorResponses(...bodyErrors, 409),
       },
     }),
     update: createRoute({
@@ -58,7 +69,10 @@ export function resourceRoutes<
       summary: `Update a ${names.one} (partial: absent fields stay, null clears)`,
       middleware: [jsonGuard] as const,
       request: { params: IdParam, body: jsonBody(schemas.update) },
-      responses: { 200: jsonContent(one(schemas.resource), `The updated ${names.one}`), ...errorResponses },
+      responses: {
+        200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
+        ...errorResponses(...bodyErrors, 404, 409),
+      },
     }),
   };
 }

@@ -5,7 +5,7 @@ import { bearerToken, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets
 import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
-import { errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
+import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { notFound, unauthorized } from '../http/problem';
 import { Id, iso, Name, one, Timestamp } from '../schemas/common';
 
@@ -43,7 +43,7 @@ const createAccount = createRoute({
   request: { body: jsonBody(z.strictObject({ name: Name }).openapi('AccountCreate')) },
   responses: {
     201: jsonContent(one(z.object({ account: Account, api_key: ApiKey })), 'The account and its key'),
-    ...errorResponses,
+    ...errorResponses(...bodyErrors, 404),
   },
 });
 
@@ -54,7 +54,7 @@ const createKey = createRoute({
   security,
   summary: 'Issue another API key for an account',
   request: { params: IdParam },
-  responses: { 201: jsonContent(one(ApiKey), 'The new key'), ...errorResponses },
+  responses: { 201: jsonContent(one(ApiKey), 'The new key'), ...errorResponses(404) },
 });
 
 const revokeKey = createRoute({
@@ -64,7 +64,7 @@ const revokeKey = createRoute({
   security,
   summary: 'Revoke an API key: it answers 401 from then on',
   request: { params: IdParam },
-  responses: { 204: { description: 'Revoked' }, ...errorResponses },
+  responses: { 204: { description: 'Revoked' }, ...errorResponses(404) },
 });
 
 const base = router();

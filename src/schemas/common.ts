@@ -23,7 +23,7 @@ export const Phone = z
     }
     return phone;
   })
-  .openapi({ type: 'string', example: '+55 11 98765-4321', description: 'Returned in E.164' });
+  .openapi({ example: '+55 11 98765-4321', description: 'Returned in E.164' });
 
 export const CustomFields = z
   .record(z.string().min(1).max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
