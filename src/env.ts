@@ -1,5 +1,4 @@
 import type { Db } from './db/client';
-import type { D1Meter } from './db/meter';
 
 export type Bindings = {
   DB: D1Database;
@@ -11,7 +10,6 @@ export type Bindings = {
 
 export type Variables = {
   requestId: string;
-  meter: D1Meter;
   db: Db;
   /** SHA-256 of the bearer API key; checked against D1 inside the request's first batch. */
   keyHash: string;

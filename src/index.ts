@@ -63,11 +63,19 @@ const problem = (err: ApiError, requestId: string | undefined) =>
 
 app.notFound((c) => problem(new ApiError(404, 'not_found', 'No such route.'), c.get('requestId')));
 
+/** Codes for Hono's own HTTP errors, so they match the documented ones. */
+const httpCodes: Record<number, string> = {
+  400: 'malformed_json',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+};
+
 app.onError((err, c) => {
   const requestId = c.get('requestId');
   if (err instanceof ApiError) return problem(err, requestId);
   if (err instanceof HTTPException && err.status < 500) {
-    return problem(new ApiError(err.status as ContentfulStatusCode, 'bad_request', err.message), requestId);
+    const code = httpCodes[err.status] ?? 'bad_request';
+    return problem(new ApiError(err.status as ContentfulStatusCode, code, err.message), requestId);
   }
   // Only the error's class and the root cause's message: Drizzle's own message carries query params.
   let cause: unknown = err;

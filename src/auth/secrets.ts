@@ -1,16 +1,11 @@
+import { toBase64url } from '../domain/base64url';
+
 const KEY_PREFIX = 'crm_';
 const KEY_PATTERN = /^crm_[A-Za-z0-9_-]{43}$/;
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
 /** A new API key: the `crm_` prefix and 256 random bits. Only its hash is ever stored. */
 export function newApiKey(): string {
-  return KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return KEY_PREFIX + toBase64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(value);

@@ -52,12 +52,12 @@ class MeteredStatement {
 }
 
 /** A D1 client whose every call through Drizzle (prepare + all/raw/run/first, batch) is metered. */
-export function meteredD1(db: D1Database | D1DatabaseSession, meter: D1Meter): D1Database {
+export function meteredD1(db: D1Database, meter: D1Meter): D1Database {
   const client = {
     prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
     batch: <T>(statements: MeteredStatement[]) =>
       meter.time(() => db.batch<T>(statements.map((s) => s.inner))),
-    exec: (query: string) => meter.time(() => (db as D1Database).exec(query)),
+    exec: (query: string) => meter.time(() => db.exec(query)),
   };
   // Drizzle only calls the methods above; the cast hides the D1 methods it never touches.
   return client as unknown as D1Database;

@@ -29,7 +29,7 @@ export async function listOwn<T extends TenantTable>(
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
 ): Promise<Select<T>[]> {
-  const t = table as TenantTable;
+  const t: TenantTable = table;
   const query = db
     .select()
     .from(t)
@@ -47,7 +47,7 @@ export async function getOwn<T extends TenantTable>(
   table: T,
   id: number,
 ): Promise<Select<T>> {
-  const t = table as TenantTable;
+  const t: TenantTable = table;
   const [, rows] = await scoped(
     db,
     keyHash,
@@ -72,7 +72,7 @@ export async function createOwn<T extends TenantTable, B>(
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
   const now = Date.now();
-  const t = spec.table as TenantTable;
+  const t: TenantTable = spec.table;
   const values = { ...spec.columns(body), accountId, createdAt: now, updatedAt: now } as T['$inferInsert'];
   const [row] = await guardedWrite(db.insert(t).values(values).returning(), spec.unique);
   if (!row) throw new Error('insert returned no row');
@@ -88,7 +88,7 @@ export async function updateOwn<T extends TenantTable, B>(
   body: B,
 ): Promise<Select<T>> {
   const refs = spec.refs?.(body) ?? {};
-  const t = spec.table as TenantTable;
+  const t: TenantTable = spec.table;
   const [accountId, existing, found] = await scoped(
     db,
     keyHash,

@@ -4,6 +4,9 @@ import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { normalizeText } from './text';
 
 const DAY_MS = 86_400_000;
+const BEYOND_MS = /\.\d{3}\d*[1-9]/;
+/** A positive integer id that fits in a JS number (and so in SQLite's INTEGER). */
+export const POSITIVE_ID = /^[1-9]\d{0,15}$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -12,11 +15,13 @@ const DATE_TIME =
 export function parseDate(value: string): number | undefined {
   const m = DATE_ONLY.exec(value);
   if (!m) return undefined;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Date(ms).toISOString().slice(0, 10) === value ? ms : undefined;
+  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return date.toISOString().slice(0, 10) === value ? date.getTime() : undefined;
 }
 
-/** Epoch ms of an ISO 8601 date-time with any offset (precision beyond ms is truncated). */
+/** Epoch ms of an ISO 8601 date-time with any offset, rounded down to the millisecond. */
 export function parseDateTime(value: string): number | undefined {
   const m = DATE_TIME.exec(value);
   if (!m) return undefined;
@@ -42,7 +47,9 @@ function bound(op: Op) {
       const day = parseDate(value);
       if (day !== undefined) return { op, ms: op === 'lte' || op === 'gt' ? day + DAY_MS - 1 : day };
       const ms = parseDateTime(value);
-      if (ms !== undefined) return { op, ms };
+      // Stored times are whole ms: `>= 10.0005` means `>= 10.001`, and `< 10.0005` means `< 10.001`.
+      const roundUp = (op === 'gte' || op === 'lt') && BEYOND_MS.test(value);
+      if (ms !== undefined) return { op, ms: roundUp ? ms + 1 : ms };
       ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time or a YYYY-MM-DD date.' });
       return z.NEVER;
     })
@@ -80,7 +87,7 @@ export const idList = z
   .string()
   .transform((value, ctx) => {
     const parts = value.split(',');
-    const ids = parts.map((p) => (/^[1-9]\d{0,15}$/.test(p.trim()) ? Number(p.trim()) : Number.NaN));
+    const ids = parts.map((p) => (POSITIVE_ID.test(p.trim()) ? Number(p.trim()) : Number.NaN));
     if (parts.length > 100 || ids.some((id) => !Number.isSafeInteger(id))) {
       ctx.addIssue({ code: 'custom', message: 'Expected up to 100 comma-separated positive integer ids.' });
       return z.NEVER;
@@ -95,6 +102,16 @@ export const idList = z
   });
 
 export const textFilter = z.string().min(1).max(255).optional();
+
+/** An email filter: trimmed like the stored emails are. */
+export const emailFilter = z.string().trim().min(1).max(254).optional();
+
+/**
+ * `column IN (ids)` with the whole list bound as ONE JSON parameter: D1 allows 100 parameters per
+ * statement, and a list may hold 100 ids beside the other filters.
+ */
+export const inIds = (column: AnySQLiteColumn, ids: number[]): SQL =>
+  sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 
 /** Case-insensitive substring match on a normalised column; `%` and `_` are plain characters. */
 export const contains = (column: AnySQLiteColumn, value: string): SQL =>

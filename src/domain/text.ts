@@ -5,3 +5,6 @@
  */
 export const normalizeText = (value: string): string =>
   value.normalize('NFC').toLowerCase().replace(/ς/g, 'σ');
+
+/** A name column and its searchable twin, always written together. */
+export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(name) });

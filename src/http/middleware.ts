@@ -16,7 +16,6 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   const meter = new D1Meter();
   c.set('requestId', requestId);
-  c.set('meter', meter);
   c.set('db', createDb(c.env.DB, meter));
   await next();
   c.res.headers.set('X-Request-Id', requestId);
@@ -25,7 +24,9 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+// The same test @hono/zod-openapi applies after us, so a body this guard lets through is never
+// refused again by the validator with a different error.
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
  * For routes that take a JSON body: 415 without a JSON content type, 413 over 1 MiB, 400 for

@@ -1,7 +1,8 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
+import { POSITIVE_ID } from '../domain/filters';
 import type { AppEnv } from '../env';
-import { ApiError, badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
+import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let value = data;
@@ -57,20 +58,31 @@ export function router() {
 export const IdParam = z.object({
   id: z
     .string()
-    .regex(/^[1-9]\d{0,15}$/)
+    .regex(POSITIVE_ID)
     .transform(Number)
     .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
     .openapi({ param: { name: 'id', in: 'path' }, type: 'integer', example: 42 }),
 });
 
-const problem = (description: string) => ({
+const text = (description: string) => ({ description, schema: { type: 'string' as const } });
+
+/** Headers on every response. */
+export const traceHeaders = {
+  'X-Request-Id': text("The client's X-Request-Id when it sent one, else a generated id"),
+  'Server-Timing': text('`d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>`'),
+};
+
+const problem = (description: string, headers = {}) => ({
   description,
+  headers: { ...traceHeaders, ...headers },
   content: { 'application/problem+json': { schema: ProblemSchema } },
 });
 
 const allErrors = {
   400: problem('Malformed JSON, a body that is not an object, or a bad query'),
-  401: problem('Missing, malformed, unknown or revoked API key'),
+  401: problem('Missing, malformed, unknown or revoked API key (on /admin: admin token)', {
+    'WWW-Authenticate': text('`Bearer`'),
+  }),
   404: problem('Unknown route or id (ids of other accounts included)'),
   409: problem('Uniqueness conflict'),
   413: problem('Body over 1 MiB'),
@@ -95,8 +107,9 @@ export function errorResponses<const S extends ErrorStatus>(
 /** Statuses of any route that takes a JSON body, beyond its own rules. */
 export const bodyErrors = [400, 413, 415, 422] as const;
 
-export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string, headers = {}) => ({
   description,
+  headers: { ...traceHeaders, ...headers },
   content: { 'application/json': { schema } },
 });
 
@@ -104,5 +117,3 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,
   content: { 'application/json': { schema } },
 });
-
-export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;

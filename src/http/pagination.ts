@@ -1,14 +1,16 @@
 import { z } from '@hono/zod-openapi';
-import { asc, desc, type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { asc, desc, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
+import { fromBase64url, toBase64url } from '../domain/base64url';
+import type { AppEnv } from '../env';
 import { badRequest } from './problem';
+import { urlOf } from './urls';
 
-type Row = { id: number };
 type SortValue = string | number;
 
 /** The sortable fields of a resource: API field name -> the row property (and column) it orders by. */
-export type Sorts<R> = Record<string, keyof R & string>;
+export type Sorts = Readonly<Record<string, string>>;
 
 export const MetaSchema = z
   .object({
@@ -25,71 +27,79 @@ export const MetaSchema = z
 const MAX_CURSOR = 4096;
 
 /** Query parameters every list shares: `limit`, `cursor` and `sort` over the resource's fields. */
-export function pageQuery<const F extends string>(fields: readonly F[]) {
-  const values = fields.flatMap((f) => [f, `-${f}`]) as [F | `-${F}`, ...(F | `-${F}`)[]];
+export function pageQuery<const S extends Sorts>(sorts: S) {
+  const fields = Object.keys(sorts) as (keyof S & string)[];
+  const values = fields.flatMap((f) => [f, `-${f}`] as const) as [string, ...string[]];
   return {
     limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
     cursor: z.string().max(MAX_CURSOR).optional().openapi({ description: 'Opaque, from `meta.next_cursor`' }),
-    sort: z.enum(values).optional().openapi({
-      description: 'A field, or `-field` for descending; ties broken by id. Default `-created_at`',
-    }),
+    sort: z
+      .enum(
+        values as [
+          (keyof S & string) | `-${keyof S & string}`,
+          ...((keyof S & string) | `-${keyof S & string}`)[],
+        ],
+      )
+      .optional()
+      .openapi({
+        description: 'A field, or `-field` for descending; ties broken by id. Default `-created_at`',
+      }),
   };
 }
 
 type Cursor = [sort: string, value: SortValue, id: number];
 
+const invalidCursor = () => badRequest('invalid_cursor', 'The cursor is not one this API issued.');
+
 function encodeCursor(cursor: Cursor): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(cursor));
-  return btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return toBase64url(new TextEncoder().encode(JSON.stringify(cursor)));
 }
 
-function decodeCursor(raw: string, sort: string): Cursor {
+function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string'): Cursor {
   let parsed: unknown;
   try {
-    const binary = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
     parsed = JSON.parse(
-      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
-        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
-      ),
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64url(raw)),
     );
   } catch {
-    throw badRequest('invalid_cursor', 'The cursor is not one this API issued.');
+    throw invalidCursor();
   }
-  const valid =
-    Array.isArray(parsed) &&
-    parsed.length === 3 &&
-    (typeof parsed[1] === 'string' || typeof parsed[1] === 'number') &&
-    Number.isSafeInteger(parsed[2]);
-  if (!valid) throw badRequest('invalid_cursor', 'The cursor is not one this API issued.');
-  const cursor = parsed as Cursor;
-  if (cursor[0] !== sort) throw badRequest('invalid_cursor', 'The cursor was issued for another sort order.');
-  return cursor;
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !Number.isSafeInteger(parsed[2]))
+    throw invalidCursor();
+  const [cursorSort, value, id] = parsed as unknown[];
+  if (valueType === 'number' ? !Number.isSafeInteger(value) : typeof value !== 'string')
+    throw invalidCursor();
+  if (cursorSort !== sort)
+    throw badRequest('invalid_cursor', 'The cursor was issued for another sort order.');
+  return [sort, value as SortValue, id as number];
 }
 
 /**
  * Keyset pagination over (sort key, id): no OFFSET, stable under concurrent inserts. Returns the
  * WHERE fragment that starts after the cursor, the ORDER BY, and a function that builds the page.
+ * `sort` has been validated against `sorts` by the query schema.
  */
-export function keyset<R extends Row>(
+export function keyset<R extends { id: number }>(
   table: SQLiteTable,
-  sorts: Sorts<R>,
+  sorts: Sorts,
   query: { sort?: string | undefined; cursor?: string | undefined; limit: number },
 ) {
   const sort = query.sort ?? '-created_at';
   const descending = sort.startsWith('-');
-  const key = sorts[descending ? sort.slice(1) : sort];
-  if (!key) throw badRequest('invalid_sort', `Cannot sort by ${sort}.`);
-  const columns = table as unknown as Record<string, AnySQLiteColumn>;
-  const column = columns[key] as AnySQLiteColumn;
-  const id = columns.id as AnySQLiteColumn;
+  const key = sorts[descending ? sort.slice(1) : sort] ?? 'createdAt';
+  const columns = getTableColumns(table);
+  const column = columns[key];
+  const id = columns.id;
+  if (!column || !id) throw new Error(`${table} has no column ${key}`);
   const direction = descending ? desc : asc;
 
   let after: SQL | undefined;
   if (query.cursor !== undefined) {
-    const [, value, lastId] = decodeCursor(query.cursor, sort);
+    const [, value, lastId] = decodeCursor(
+      query.cursor,
+      sort,
+      column.dataType === 'number' ? 'number' : 'string',
+    );
     after = descending
       ? sql`(${column}, ${id}) < (${value}, ${lastId})`
       : sql`(${column}, ${id}) > (${value}, ${lastId})`;
@@ -100,15 +110,15 @@ export function keyset<R extends Row>(
     orderBy: [direction(column), direction(id)],
     /** Fetch one row more than the page so the last page is known without a count query. */
     fetch: query.limit + 1,
-    page<T>(c: Context, rows: R[], present: (row: R) => T) {
+    page<T>(c: Context<AppEnv>, rows: R[], present: (row: R) => T) {
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(0, query.limit) : rows;
       const last = shown.at(-1);
-      const next = more && last ? encodeCursor([sort, last[key] as SortValue, last.id]) : null;
+      const next = more && last ? encodeCursor([sort, last[key as keyof R] as SortValue, last.id]) : null;
       if (next) {
         const url = new URL(c.req.url);
         url.searchParams.set('cursor', next);
-        c.header('Link', `<${url.toString()}>; rel="next"`);
+        c.header('Link', `<${urlOf(c, url.pathname + url.search)}>; rel="next"`);
       }
       return { data: shown.map(present), meta: { limit: query.limit, next_cursor: next } };
     },

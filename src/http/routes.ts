@@ -1,6 +1,4 @@
 import { createRoute, type z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../env';
 import { list, one } from '../schemas/common';
 import { jsonGuard } from './middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
@@ -13,8 +11,13 @@ export function resourceRoutes<
   Q extends z.ZodObject,
   C extends z.ZodType,
   U extends z.ZodType,
->(names: { tag: string; one: string }, schemas: { resource: R; query: Q; create: C; update: U }) {
+>(
+  names: { tag: string; one: string; unique?: boolean },
+  schemas: { resource: R; query: Q; create: C; update: U },
+) {
   const tags = [names.tag];
+  // Only resources with a unique field can answer 409.
+  const conflicts = names.unique ? ([409] as const) : [];
   return {
     list: createRoute({
       method: 'get',
@@ -24,15 +27,9 @@ export function resourceRoutes<
       summary: `List ${names.tag.toLowerCase()}`,
       request: { query: schemas.query },
       responses: {
-        200: {
-          ...jsonContent(list(schemas.resource), 'One page'),
-          headers: {
-            Link: {
-              description: '`<url>; rel="next"` when there is a next page',
-              schema: { type: 'string' },
-            },
-          },
-        },
+        200: jsonContent(list(schemas.resource), 'One page', {
+          Link: { description: '`<url>; rel="next"` when there is a next page', schema: { type: 'string' } },
+        }),
         ...errorResponses(400),
       },
     }),
@@ -54,11 +51,10 @@ export function resourceRoutes<
       middleware: [jsonGuard] as const,
       request: { body: jsonBody(schemas.create) },
       responses: {
-        201: {
-          ...jsonContent(one(schemas.resource), `Created; Location names it`),
-          headers: { Location: { schema: { type: 'string' } } },
-        },
-        ...errorResponses(...bodyErrors, 409),
+        201: jsonContent(one(schemas.resource), 'Created', {
+          Location: { description: 'URL of the new resource', schema: { type: 'string' } },
+        }),
+        ...errorResponses(...bodyErrors, ...conflicts),
       },
     }),
     update: createRoute({
@@ -71,14 +67,8 @@ export function resourceRoutes<
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
         200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
-        ...errorResponses(...bodyErrors, 404, 409),
+        ...errorResponses(...bodyErrors, 404, ...conflicts),
       },
     }),
   };
-}
-
-/** Absolute URL of a path of this API, for Location and Link headers. */
-export function urlOf(c: Context<AppEnv>, path: string): string {
-  const base = c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin;
-  return `${base.replace(/\/$/, '')}${path}`;
 }

@@ -1,15 +1,16 @@
 import type { z } from '@hono/zod-openapi';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
-import { contains, rangeConditions } from '../domain/filters';
-import { normalizeText } from '../domain/text';
+import { contains, inIds, rangeConditions } from '../domain/filters';
+import { nameColumns, normalizeText } from '../domain/text';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes, urlOf } from '../http/routes';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
-import { Contact, ContactCreate, ContactQuery, ContactUpdate } from '../schemas/contacts';
+import { Contact, ContactCreate, ContactQuery, ContactUpdate, contactSorts } from '../schemas/contacts';
 
 type Row = typeof contacts.$inferSelect;
 type Update = z.infer<typeof ContactUpdate>;
@@ -29,7 +30,7 @@ const present = (row: Row): z.infer<typeof Contact> => ({
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof contacts.$inferInsert> {
   return {
-    ...(body.name !== undefined && { name: body.name, nameNorm: normalizeText(body.name) }),
+    ...(body.name !== undefined && nameColumns(body.name)),
     ...(body.email !== undefined && {
       email: body.email,
       emailNorm: body.email && normalizeText(body.email),
@@ -56,10 +57,10 @@ const spec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, ref
 export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const page = keyset<Row>(contacts, { name: 'nameNorm', created_at: 'createdAt' }, q);
+    const page = keyset<Row>(contacts, contactSorts, q);
     const rows = await listOwn(c.get('db'), c.get('keyHash'), contacts, page, [
-      q.company_id ? inArray(contacts.companyId, q.company_id) : undefined,
-      q.owner_id ? inArray(contacts.ownerId, q.owner_id) : undefined,
+      q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
+      q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
       q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
       q.phone ? eq(contacts.phone, q.phone) : undefined,
       q.name__contains ? contains(contacts.nameNorm, q.name__contains) : undefined,

@@ -3,13 +3,14 @@ import { inArray } from 'drizzle-orm';
 import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { deals } from '../db/schema';
-import { rangeConditions } from '../domain/filters';
-import { normalizeText } from '../domain/text';
+import { inIds, rangeConditions } from '../domain/filters';
+import { nameColumns } from '../domain/text';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes, urlOf } from '../http/routes';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
-import { Deal, DealCreate, DealQuery, DealUpdate } from '../schemas/deals';
+import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../schemas/deals';
 
 type Row = typeof deals.$inferSelect;
 type Update = z.infer<typeof DealUpdate>;
@@ -30,7 +31,7 @@ const present = (row: Row): z.infer<typeof Deal> => ({
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof deals.$inferInsert> {
   return {
-    ...(body.name !== undefined && { name: body.name, nameNorm: normalizeText(body.name) }),
+    ...(body.name !== undefined && nameColumns(body.name)),
     ...(body.company_id !== undefined && { companyId: body.company_id }),
     ...(body.contact_id !== undefined && { contactId: body.contact_id }),
     ...(body.owner_id !== undefined && { ownerId: body.owner_id }),
@@ -56,15 +57,11 @@ const spec: WriteSpec<typeof deals, Update> = { table: deals, columns, refs };
 export const dealsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const page = keyset<Row>(
-      deals,
-      { name: 'nameNorm', created_at: 'createdAt', updated_at: 'updatedAt' },
-      q,
-    );
+    const page = keyset<Row>(deals, dealSorts, q);
     const rows = await listOwn(c.get('db'), c.get('keyHash'), deals, page, [
-      q.company_id ? inArray(deals.companyId, q.company_id) : undefined,
-      q.contact_id ? inArray(deals.contactId, q.contact_id) : undefined,
-      q.owner_id ? inArray(deals.ownerId, q.owner_id) : undefined,
+      q.company_id ? inIds(deals.companyId, q.company_id) : undefined,
+      q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
+      q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,
       q.status ? inArray(deals.status, q.status) : undefined,
       ...rangeConditions(deals.createdAt, q, 'created_at'),
     ]);

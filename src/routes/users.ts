@@ -3,12 +3,13 @@ import { eq } from 'drizzle-orm';
 import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
 import { users } from '../db/schema';
 import { contains, rangeConditions } from '../domain/filters';
-import { normalizeText } from '../domain/text';
+import { nameColumns, normalizeText } from '../domain/text';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes, urlOf } from '../http/routes';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
-import { User, UserCreate, UserQuery, UserUpdate } from '../schemas/users';
+import { User, UserCreate, UserQuery, UserUpdate, userSorts } from '../schemas/users';
 
 type Row = typeof users.$inferSelect;
 
@@ -25,13 +26,13 @@ type Update = z.infer<typeof UserUpdate>;
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof users.$inferInsert> {
   return {
-    ...(body.name !== undefined && { name: body.name, nameNorm: normalizeText(body.name) }),
+    ...(body.name !== undefined && nameColumns(body.name)),
     ...(body.email !== undefined && { email: body.email, emailNorm: normalizeText(body.email) }),
   };
 }
 
 const routes = resourceRoutes(
-  { tag: 'Users', one: 'user' },
+  { tag: 'Users', one: 'user', unique: true },
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 
@@ -40,7 +41,7 @@ const spec: WriteSpec<typeof users, Update> = { table: users, columns, unique: '
 export const usersRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
-    const page = keyset<Row>(users, { name: 'nameNorm', created_at: 'createdAt' }, q);
+    const page = keyset<Row>(users, userSorts, q);
     const rows = await listOwn(c.get('db'), c.get('keyHash'), users, page, [
       q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
       q.name__contains ? contains(users.nameNorm, q.name__contains) : undefined,

@@ -25,9 +25,23 @@ export const Phone = z
   })
   .openapi({ example: '+55 11 98765-4321', description: 'Returned in E.164' });
 
-export const CustomFields = z
+const customFieldMap = z
   .record(z.string().min(1).max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
-  .refine((fields) => Object.keys(fields).length <= 100, 'At most 100 custom fields.')
+  .refine((fields) => Object.keys(fields).length <= 100, 'At most 100 custom fields.');
+
+export const CustomFields = z
+  .preprocess((value, ctx) => {
+    // zod drops a `__proto__` key from records without a word; refuse it so nothing sent is lost.
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.issues.push({
+        code: 'custom',
+        message: 'The key "__proto__" is reserved.',
+        input: value,
+        path: ['__proto__'],
+      });
+    }
+    return value;
+  }, customFieldMap)
   .openapi('CustomFields', { description: 'String keys to string, number, boolean or null' });
 
 const ReadOnly = z

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { idList, textFilter, timeRange } from '../domain/filters';
+import type { contacts } from '../db/schema';
+import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBody } from './common';
 
@@ -29,13 +30,17 @@ export const Contact = z
   })
   .openapi('Contact');
 
-export const contactSorts = ['name', 'created_at'] as const;
+/** Sortable fields and the row property each orders by (names sort case-insensitively). */
+export const contactSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
+  string,
+  keyof typeof contacts.$inferSelect
+>;
 
 export const ContactQuery = z.strictObject({
   ...pageQuery(contactSorts),
   company_id: idList,
   owner_id: idList,
-  email: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   phone: Phone.optional().openapi({ description: 'Exact match after normalising to E.164' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
   ...timeRange('created_at'),

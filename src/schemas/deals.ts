@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { deals } from '../db/schema';
 import { dealStatuses } from '../db/schema';
 import { idList, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
@@ -34,7 +35,12 @@ export const Deal = z
   })
   .openapi('Deal');
 
-export const dealSorts = ['name', 'created_at', 'updated_at'] as const;
+/** Sortable fields and the row property each orders by (names sort case-insensitively). */
+export const dealSorts = {
+  name: 'nameNorm',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+} as const satisfies Record<string, keyof typeof deals.$inferSelect>;
 
 const statusList = z
   .string()

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { textFilter, timeRange } from '../domain/filters';
+import type { users } from '../db/schema';
+import { emailFilter, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { Email, Id, Name, Timestamp, writeBody } from './common';
 
@@ -12,11 +13,15 @@ export const User = z
   .object({ id: Id, name: z.string(), email: z.string(), created_at: Timestamp, updated_at: Timestamp })
   .openapi('User');
 
-export const userSorts = ['name', 'created_at'] as const;
+/** Sortable fields and the row property each orders by (names sort case-insensitively). */
+export const userSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
+  string,
+  keyof typeof users.$inferSelect
+>;
 
 export const UserQuery = z.strictObject({
   ...pageQuery(userSorts),
-  email: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
   ...timeRange('created_at'),
 });

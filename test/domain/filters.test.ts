@@ -53,6 +53,13 @@ describe('parseDateTime', () => {
     expect(parseDateTime('2024-03-05T21:00:00.999999999-03:00')).toBe(Date.UTC(2024, 2, 6, 0, 0, 0, 999));
   });
 
+  it('keeps years 0-99 as they are', () => {
+    const year50 = new Date(0);
+    year50.setUTCFullYear(50, 0, 1);
+    expect(parseDate('0050-01-01')).toBe(year50.getTime());
+    expect(parseDateTime('0050-01-01T00:00:00Z')).toBe(year50.getTime());
+  });
+
   it('reads a date-time without seconds', () => {
     expect(parseDateTime('2024-03-05T21:15Z')).toBe(Date.UTC(2024, 2, 5, 21, 15));
   });

@@ -349,6 +349,18 @@ describe('415 Unsupported Media Type', () => {
     );
   });
 
+  it('refuses near-JSON content types with the documented code', async () => {
+    const { key } = await newAccount();
+    const body = JSON.stringify({ name: 'Ana', email: 'ana@example.com' });
+    for (const type of ['application/json ;charset=utf-8', 'application/json;', 'application/x_y+json']) {
+      await problem(
+        await call('/v1/users', { method: 'POST', key, body, headers: { 'Content-Type': type } }),
+        415,
+        'unsupported_media_type',
+      );
+    }
+  });
+
   it('accepts JSON content types with parameters, in any case, and +json', async () => {
     const { key } = await newAccount();
     const types = ['application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json'];

@@ -221,6 +221,18 @@ describe('contacts: create and read', () => {
     }
   });
 
+  it('rejects a __proto__ custom field with 422 instead of silently dropping it', async () => {
+    const { key } = await newAccount();
+    for (const raw of [
+      '{"name":"CF","custom_fields":{"__proto__":"a","b":1}}',
+      '{"name":"CF","custom_fields":{"__proto__":{"c":1}}}',
+    ]) {
+      const body = await expectProblem(await call('/v1/contacts', { method: 'POST', key, body: raw }), 422);
+      expect(body.errors[0].path).toMatch(/^custom_fields/);
+    }
+    expect((await json(await call('/v1/contacts', { key }))).data).toEqual([]);
+  });
+
   it('ignores read-only fields in the body and rejects unknown fields with 422 unknown_field', async () => {
     const { key } = await newAccount();
     const contact = await create(key, '/v1/contacts', {

@@ -1,0 +1,105 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { toBase64url } from '../../src/domain/base64url';
+import worker from '../../src/index';
+import { BASE, call, create, expectProblem, json, newAccount } from '../helpers';
+
+const cursorOf = (value: unknown) => toBase64url(new TextEncoder().encode(JSON.stringify(value)));
+
+describe('id-list filters', () => {
+  it('take 100 ids per list, several lists at once, without hitting the parameter limit', async () => {
+    const { key } = await newAccount();
+    const owner = await create(key, '/v1/users', { name: 'O', email: 'o@example.com' });
+    const contact = await create(key, '/v1/contacts', { name: 'C', owner_id: owner.id });
+    const deal = await create(key, '/v1/deals', { name: 'D', owner_id: owner.id, contact_id: contact.id });
+    const hundred = (id: number) => [id, ...Array.from({ length: 99 }, (_, i) => 900_000 + i)].join(',');
+
+    const contacts = await call(`/v1/contacts?owner_id=${hundred(owner.id)}&company_id=${hundred(1)}`, {
+      key,
+    });
+    expect(contacts.status).toBe(200);
+    expect((await json(contacts)).data).toEqual([]);
+
+    const query = `owner_id=${hundred(owner.id)}&contact_id=${hundred(contact.id)}&company_id=${hundred(1)}`;
+    const none = await call(`/v1/deals?${query}`, { key });
+    expect(none.status).toBe(200);
+    expect((await json(none)).data).toEqual([]);
+    const found = await json(
+      await call(`/v1/deals?owner_id=${hundred(owner.id)}&contact_id=${hundred(contact.id)}`, { key }),
+    );
+    expect(found.data.map((d: { id: number }) => d.id)).toEqual([deal.id]);
+
+    await expectProblem(await call(`/v1/contacts?owner_id=${hundred(1)},5`, { key }), 400, 'invalid_query');
+  });
+});
+
+describe('cursors', () => {
+  it('refuse a cursor whose value does not fit the sort field', async () => {
+    const { key } = await newAccount();
+    await create(key, '/v1/users', { name: 'A', email: 'a@example.com' });
+    for (const [sort, cursor] of [
+      ['-created_at', ['-created_at', 'zzz', 1]],
+      ['-created_at', ['-created_at', 1.5, 1]],
+      ['name', ['name', 5, 1]],
+      ['name', ['name', 'a', 'b']],
+    ] as const) {
+      const res = await call(`/v1/users?sort=${sort}&cursor=${cursorOf(cursor)}`, { key });
+      await expectProblem(res, 400, 'invalid_cursor');
+    }
+  });
+});
+
+describe('links', () => {
+  it('Location and Link use PUBLIC_BASE_URL when it is set', async () => {
+    const { key } = await newAccount();
+    const publicEnv = { ...env, PUBLIC_BASE_URL: 'https://api.example.com' };
+    const send = (path: string, init: RequestInit = {}) =>
+      worker.fetch(
+        new Request(`${BASE}${path}`, {
+          ...init,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        }),
+        publicEnv,
+        createExecutionContext(),
+      );
+    const posted = await send('/v1/users', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'A', email: 'a@x.com' }),
+    });
+    const { data } = await json(posted);
+    expect(posted.headers.get('Location')).toBe(`https://api.example.com/v1/users/${data.id}`);
+    await create(key, '/v1/users', { name: 'B', email: 'b@x.com' });
+    const page = await send('/v1/users?limit=1');
+    expect(page.headers.get('Link')).toMatch(
+      /^<https:\/\/api\.example\.com\/v1\/users\?limit=1&cursor=[\w-]+>; rel="next"$/,
+    );
+  });
+});
+
+describe('filters at the edges', () => {
+  it('rounds sub-millisecond bounds the way that keeps their meaning', async () => {
+    const { id, key } = await newAccount();
+    const at = Date.UTC(2024, 2, 5, 10, 0, 0, 0);
+    await env.DB.prepare(
+      "INSERT INTO users (account_id, name, name_norm, email, email_norm, created_at, updated_at) VALUES (?, 'U', 'u', 'u@x.com', 'u@x.com', ?, ?)",
+    )
+      .bind(id, at, at)
+      .run();
+    const count = async (q: string) => (await json(await call(`/v1/users?${q}`, { key }))).data.length;
+    expect(await count('created_at__gte=2024-03-05T10:00:00.0005Z')).toBe(0);
+    expect(await count('created_at__lt=2024-03-05T10:00:00.0005Z')).toBe(1);
+    expect(await count('created_at__gt=2024-03-05T10:00:00.0005Z')).toBe(0);
+    expect(await count('created_at__lte=2024-03-05T10:00:00.0005Z')).toBe(1);
+    expect(await count('created_at__gte=2024-03-05T10:00:00.000000Z')).toBe(1);
+  });
+
+  it('trims an email filter like stored emails are trimmed', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'A', email: ' Ana@Example.com ' });
+    const found = await json(
+      await call(`/v1/users?email=${encodeURIComponent(' ana@example.com ')}`, { key }),
+    );
+    expect(found.data.map((u: { id: number }) => u.id)).toEqual([user.id]);
+  });
+});
