@@ -72,3 +72,33 @@ export async function allIds(key: string, path: string): Promise<number[]> {
   }
   return ids;
 }
+
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export const idsOf = (body: Json): number[] => body.data.map((row: Json) => row.id);
+
+export const qs = (params: Record<string, string>): string => new URLSearchParams(params).toString();
+
+export const ms = (iso: string): number => Date.parse(iso);
+
+/** GETs a list, asserting 200, and returns the parsed body. */
+export async function list(key: string, path: string): Promise<Json> {
+  const res = await call(path, { key });
+  expect(res.status, `GET ${path}`).toBe(200);
+  return json(res);
+}
+
+/** Shorthands for one `/v1` resource: `resource('/v1/deals').get(key, id)`. */
+export function resource(path: string) {
+  return {
+    listIds: async (key: string, params: Record<string, string>): Promise<number[]> =>
+      idsOf(await list(key, `${path}?${qs(params)}`)),
+    put: (key: string, id: number | string, body: unknown): Promise<Response> =>
+      call(`${path}/${id}`, { method: 'PUT', key, body }),
+    get: async (key: string, id: number): Promise<Json> => {
+      const res = await call(`${path}/${id}`, { key });
+      expect(res.status).toBe(200);
+      return (await json(res)).data;
+    },
+  };
+}

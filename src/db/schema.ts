@@ -7,6 +7,20 @@ const timestamps = {
   updatedAt: integer('updated_at').notNull(),
 };
 
+/** The columns every tenant-owned table starts with. */
+const owned = () => ({
+  id: integer('id').primaryKey(),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id),
+});
+
+/** A display name and its normalised twin that filters and sorts run on (see domain/text.ts). */
+const named = () => ({
+  name: text('name').notNull(),
+  nameNorm: text('name_norm').notNull(),
+});
+
 export type CustomFields = Record<string, string | number | boolean | null>;
 
 export const accounts = sqliteTable('accounts', {
@@ -34,12 +48,8 @@ export const apiKeys = sqliteTable(
 export const users = sqliteTable(
   'users',
   {
-    id: integer('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    name: text('name').notNull(),
-    nameNorm: text('name_norm').notNull(),
+    ...owned(),
+    ...named(),
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
     ...timestamps,
@@ -55,12 +65,8 @@ export const users = sqliteTable(
 export const companies = sqliteTable(
   'companies',
   {
-    id: integer('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    name: text('name').notNull(),
-    nameNorm: text('name_norm').notNull(),
+    ...owned(),
+    ...named(),
     cnpj: text('cnpj').notNull(),
     ...timestamps,
   },
@@ -74,12 +80,8 @@ export const companies = sqliteTable(
 export const contacts = sqliteTable(
   'contacts',
   {
-    id: integer('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    name: text('name').notNull(),
-    nameNorm: text('name_norm').notNull(),
+    ...owned(),
+    ...named(),
     email: text('email'),
     emailNorm: text('email_norm'),
     phone: text('phone'),
@@ -106,12 +108,8 @@ export const dealStatuses = ['open', 'won', 'lost'] as const;
 export const deals = sqliteTable(
   'deals',
   {
-    id: integer('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    name: text('name').notNull(),
-    nameNorm: text('name_norm').notNull(),
+    ...owned(),
+    ...named(),
     companyId: integer('company_id'),
     contactId: integer('contact_id'),
     ownerId: integer('owner_id'),

@@ -86,11 +86,11 @@ export function keyset<R extends { id: number }>(
 ) {
   const sort = query.sort ?? '-created_at';
   const descending = sort.startsWith('-');
-  const key = sorts[descending ? sort.slice(1) : sort] ?? 'createdAt';
+  const key = sorts[descending ? sort.slice(1) : sort];
   const columns = getTableColumns(table);
-  const column = columns[key];
+  const column = key === undefined ? undefined : columns[key];
   const id = columns.id;
-  if (!column || !id) throw new Error(`${table} has no column ${key}`);
+  if (!key || !column || !id) throw new Error(`cannot sort by ${sort}: the sorts map and the table disagree`);
   const direction = descending ? desc : asc;
 
   let after: SQL | undefined;

@@ -1,33 +1,22 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { allIds, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
+import {
+  allIds,
+  call,
+  create,
+  expectProblem,
+  ISO_MS,
+  idsOf,
+  type Json,
+  json,
+  list,
+  ms,
+  newAccount,
+  qs,
+  resource,
+} from '../helpers';
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-const idsOf = (body: Json): number[] => body.data.map((row: Json) => row.id);
-
-const qs = (params: Record<string, string>): string => new URLSearchParams(params).toString();
-
-/** GETs a list, asserting 200, and returns the parsed body. */
-async function list(key: string, path: string): Promise<Json> {
-  const res = await call(path, { key });
-  expect(res.status, `GET ${path}`).toBe(200);
-  return json(res);
-}
-
-async function listIds(key: string, params: Record<string, string>): Promise<number[]> {
-  return idsOf(await list(key, `/v1/contacts?${qs(params)}`));
-}
-
-async function put(key: string, id: number | string, body: unknown): Promise<Response> {
-  return call(`/v1/contacts/${id}`, { method: 'PUT', key, body });
-}
-
-async function get(key: string, id: number): Promise<Json> {
-  const res = await call(`/v1/contacts/${id}`, { key });
-  expect(res.status).toBe(200);
-  return (await json(res)).data;
-}
+const { get, listIds, put } = resource('/v1/contacts');
 
 /** A contact row written straight to D1, so its created_at (epoch ms) can be chosen. */
 async function insertContact(accountId: number, name: string, createdAt: number): Promise<number> {
@@ -51,8 +40,6 @@ async function insertCompany(accountId: number, name: string, cnpj: string): Pro
   if (!row) throw new Error('company insert returned no row');
   return row.id;
 }
-
-const ms = (iso: string): number => Date.parse(iso);
 
 describe('contacts: create and read', () => {
   it('creates a contact with every field: 201, Location, E.164 phone, and GET returns the same', async () => {

@@ -1,34 +1,22 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { allIds, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
+import {
+  allIds,
+  call,
+  create,
+  expectProblem,
+  ISO_MS,
+  idsOf,
+  type Json,
+  json,
+  list,
+  ms,
+  newAccount,
+  qs,
+  resource,
+} from '../helpers';
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-const idsOf = (body: Json): number[] => body.data.map((row: Json) => row.id);
-
-const qs = (params: Record<string, string>): string => new URLSearchParams(params).toString();
-
-const ms = (iso: string): number => Date.parse(iso);
-
-async function list(key: string, path: string): Promise<Json> {
-  const res = await call(path, { key });
-  expect(res.status, `GET ${path}`).toBe(200);
-  return json(res);
-}
-
-async function listIds(key: string, params: Record<string, string>): Promise<number[]> {
-  return idsOf(await list(key, `/v1/deals?${qs(params)}`));
-}
-
-async function put(key: string, id: number | string, body: unknown): Promise<Response> {
-  return call(`/v1/deals/${id}`, { method: 'PUT', key, body });
-}
-
-async function get(key: string, id: number): Promise<Json> {
-  const res = await call(`/v1/deals/${id}`, { key });
-  expect(res.status).toBe(200);
-  return (await json(res)).data;
-}
+const { get, listIds, put } = resource('/v1/deals');
 
 /** A deal row written straight to D1, so created_at/updated_at (epoch ms) can be chosen. */
 async function insertDeal(
