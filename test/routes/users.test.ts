@@ -69,6 +69,15 @@ describe('users: lists', () => {
     expect(await allIds(key, '/v1/users?limit=2')).toEqual(users.map((u) => u.id).toReversed());
   });
 
+  it("name__contains works with a 255-character value (past D1's 50-byte LIKE pattern limit)", async () => {
+    const { key } = await newAccount();
+    const long = `${'Çá'.repeat(127)}Z`;
+    const user = await create(key, '/v1/users', { name: long, email: 'long@example.com' });
+    await create(key, '/v1/users', { name: 'short', email: 'short@example.com' });
+    expect(await listIds(key, { name__contains: long.toUpperCase() })).toEqual([user.id]);
+    expect(await listIds(key, { name__contains: long.slice(1) })).toEqual([user.id]);
+  });
+
   it("never shows or changes another account's users", async () => {
     const a = await newAccount('A');
     const b = await newAccount('B');
