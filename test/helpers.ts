@@ -102,3 +102,28 @@ export function resource(path: string) {
     },
   };
 }
+
+/** A row written straight to D1 (to choose timestamps, or for tables without an API yet); its id. */
+export async function insertRow(table: string, row: Record<string, string | number | null>): Promise<number> {
+  const columns = Object.keys(row);
+  const inserted = await env.DB.prepare(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING id`,
+  )
+    .bind(...Object.values(row))
+    .first<{ id: number }>();
+  if (!inserted) throw new Error(`${table} insert returned no row`);
+  return inserted.id;
+}
+
+/** Companies have no API yet: one written straight to D1. */
+export function insertCompany(accountId: number, name: string, cnpj: string): Promise<number> {
+  const now = Date.now();
+  return insertRow('companies', {
+    account_id: accountId,
+    name,
+    name_norm: name.toLowerCase(),
+    cnpj,
+    created_at: now,
+    updated_at: now,
+  });
+}
