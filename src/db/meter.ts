@@ -32,12 +32,6 @@ class MeteredStatement {
     return new MeteredStatement(this.inner.bind(...values), this.meter);
   }
 
-  first<T>(column?: string): Promise<T | null> {
-    return this.meter.time(() =>
-      column === undefined ? this.inner.first<T>() : this.inner.first<T>(column),
-    );
-  }
-
   all<T>(): Promise<D1Result<T>> {
     return this.meter.time(() => this.inner.all<T>());
   }
@@ -51,13 +45,12 @@ class MeteredStatement {
   }
 }
 
-/** A D1 client whose every call through Drizzle (prepare + all/raw/run/first, batch) is metered. */
+/** A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. */
 export function meteredD1(db: D1Database, meter: D1Meter): D1Database {
   const client = {
     prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
     batch: <T>(statements: MeteredStatement[]) =>
       meter.time(() => db.batch<T>(statements.map((s) => s.inner))),
-    exec: (query: string) => meter.time(() => db.exec(query)),
   };
   // Drizzle only calls the methods above; the cast hides the D1 methods it never touches.
   return client as unknown as D1Database;
