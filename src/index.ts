@@ -9,6 +9,7 @@ import { jsonContent, router } from './http/openapi';
 import { ApiError } from './http/problem';
 import { consume } from './queue/consumer';
 import { adminRouter } from './routes/admin';
+import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
 import { usersRouter } from './routes/users';
@@ -29,6 +30,7 @@ const health = createRoute({
 const routes = app
   .openapi(health, (c) => c.json({ status: 'ok' as const }, 200))
   .route('/v1/users', usersRouter)
+  .route('/v1/companies', companiesRouter)
   .route('/v1/contacts', contactsRouter)
   .route('/v1/deals', dealsRouter)
   .route('/admin', adminRouter);

@@ -1,113 +1,173 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
-import { notFound } from '../http/problem';
+import { invalid, notFound } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
 import type { TenantTable } from './schema';
 import { bumped } from './updated';
 
-/** How a resource's write body becomes columns, which of its fields name other rows, and so on. */
-export type WriteSpec<T extends TenantTable, B> = {
-  table: T;
-  columns: (body: B) => Partial<T['$inferInsert']>;
-  refs?: (body: B) => Refs;
-  /** Body field reported when a unique index refuses the write. */
-  unique?: string;
-};
+/** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
+export type Extras = Record<string, SQL>;
+
+type Statements = BatchItem<'sqlite'>[];
 
 // Drizzle cannot compute row types for a table that is a type parameter, so the generic
 // functions below state them once, here.
 type Select<T extends TenantTable> = T['$inferSelect'];
 
+/** A row with its extras' values. */
+export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
+  [K in keyof X]: X[K] extends SQL<infer V> ? V : never;
+};
+
+/** How a resource reads and writes: its table, its extras, and how a body becomes rows. */
+export type WriteSpec<T extends TenantTable, B, X extends Extras = Extras> = {
+  table: T;
+  extras?: X;
+  columns: (body: B, accountId: number) => Partial<T['$inferInsert']>;
+  refs?: (body: B) => Refs;
+  /** Body field reported when a unique index refuses the write. */
+  unique?: string;
+  /** Fields a PUT may repeat but never change: body field -> row property. */
+  immutable?: Partial<Record<string, keyof Select<T>>>;
+  /** Statements that must run before the row's own write (e.g. creating a category it names). */
+  before?: (db: Db, body: B, accountId: number) => Statements;
+  /**
+   * Statements that replace the row's child rows. `id` is undefined on create: the spec names the
+   * new row itself, because the statements may run after other inserts.
+   */
+  children?: (db: Db, body: B, accountId: number, id: number | undefined) => Statements;
+  /** On create, the extras that the children statements set (they run after the row is read). */
+  created?: (body: B) => Partial<Viewed<T, X>>;
+};
+
+/** The row and its extras, for the rows `where` selects. */
+function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL | undefined) {
+  const fields = { ...getTableColumns(table), ...extras } as SelectedFields;
+  return db.select(fields).from(table).where(where);
+}
+
 /** One page of the account's rows matching `filters`, in one round trip with the key check. */
-export async function listOwn<T extends TenantTable>(
+export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
-  table: T,
+  spec: { table: T; extras?: X },
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
-): Promise<Select<T>[]> {
-  const t: TenantTable = table;
-  const query = db
-    .select()
-    .from(t)
-    .where(and(eq(t.accountId, accountOf(keyHash)), ...filters, page.after))
+): Promise<Viewed<T, X>[]> {
+  const t: TenantTable = spec.table;
+  const query = view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, page.after))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
   const [, rows] = await scoped(db, keyHash, query);
-  return rows as Select<T>[];
+  return rows as Viewed<T, X>[];
 }
 
 /** The account's row `id`, or 404, in one round trip with the key check. */
-export async function getOwn<T extends TenantTable>(
+export async function getOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
-  table: T,
+  spec: { table: T; extras?: X },
   id: number,
-): Promise<Select<T>> {
-  const t: TenantTable = table;
+): Promise<Viewed<T, X>> {
   const [, rows] = await scoped(
     db,
     keyHash,
-    db
-      .select()
-      .from(t)
-      .where(ownRow(t, keyHash, id)),
+    view(db, spec.table, spec.extras, ownRow(spec.table, keyHash, id)),
   );
   const row = rows[0];
   if (!row) throw notFound();
-  return row as Select<T>;
+  return row as Viewed<T, X>;
 }
 
-/** Two round trips: the key and the references in one batch, then the insert. */
-export async function createOwn<T extends TenantTable, B>(
+type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
+
+/** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
+export async function createOwn<T extends TenantTable, B, X extends Extras>(
   db: Db,
   keyHash: string,
-  spec: WriteSpec<T, B>,
+  spec: WriteSpec<T, B, X>,
   body: B,
-): Promise<Select<T>> {
+): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
   const now = Date.now();
   const t: TenantTable = spec.table;
-  const values = { ...spec.columns(body), accountId, createdAt: now, updatedAt: now } as T['$inferInsert'];
-  const [row] = await guardedWrite(db.insert(t).values(values).returning(), spec.unique);
+  const values = { ...spec.columns(body, accountId), accountId, createdAt: now, updatedAt: now };
+  const before = spec.before?.(db, body, accountId) ?? [];
+  const batch: Statements = [
+    ...before,
+    db.insert(t).values(values as T['$inferInsert']),
+    // Read before the children are written: their inserts move last_insert_rowid().
+    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = last_insert_rowid()`)),
+    ...(spec.children?.(db, body, accountId, undefined) ?? []),
+  ];
+  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
+  const row = results[before.length + 1]?.[0] as Viewed<T, X> | undefined;
   if (!row) throw new Error('insert returned no row');
-  return row as Select<T>;
+  return { ...row, ...spec.created?.(body) };
 }
 
-/** Two round trips: the key, the row's existence and the references in one batch, then the update. */
-export async function updateOwn<T extends TenantTable, B>(
+/** 422 for every immutable field the body would change. */
+function assertUnchanged(
+  immutable: Partial<Record<string, PropertyKey>> | undefined,
+  columns: Record<PropertyKey, unknown>,
+  current: Record<PropertyKey, unknown>,
+): void {
+  const changed = Object.entries(immutable ?? {}).filter(
+    ([, key]) => key !== undefined && columns[key] !== undefined && columns[key] !== current[key],
+  );
+  if (changed.length) {
+    throw invalid(
+      changed.map(([path]) => ({ path, code: 'immutable', message: `${path} cannot change once set.` })),
+    );
+  }
+}
+
+/**
+ * Two round trips: the key, the row and the references in one batch, then one atomic batch that
+ * writes the row and its children and reads the result back.
+ */
+export async function updateOwn<T extends TenantTable, B, X extends Extras>(
   db: Db,
   keyHash: string,
-  spec: WriteSpec<T, B>,
+  spec: WriteSpec<T, B, X>,
   id: number,
   body: B,
-): Promise<Select<T>> {
+): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const t: TenantTable = spec.table;
   const [accountId, existing, found] = await scoped(
     db,
     keyHash,
     db
-      .select({ id: t.id })
+      .select()
       .from(t)
       .where(ownRow(t, keyHash, id)),
     refsQuery(db, accountOf(keyHash), refs),
   );
-  if (!existing[0]) throw notFound();
+  const current = existing[0];
+  if (!current) throw notFound();
+  const columns = spec.columns(body, accountId);
+  assertUnchanged(spec.immutable, columns, current);
   assertRefs(found, refs);
-  const [row] = await guardedWrite(
+  const mine = and(eq(t.accountId, accountId), eq(t.id, id));
+  const batch: Statements = [
+    ...(spec.before?.(db, body, accountId) ?? []),
     db
       .update(t)
-      .set({ ...spec.columns(body), updatedAt: bumped(t.updatedAt) })
-      .where(and(eq(t.accountId, accountId), eq(t.id, id)))
-      .returning(),
-    spec.unique,
-  );
+      .set({ ...columns, updatedAt: bumped(t.updatedAt) })
+      .where(mine),
+    ...(spec.children?.(db, body, accountId, id) ?? []),
+    view(db, t, spec.extras, mine),
+  ];
+  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
+  const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw notFound();
-  return row as Select<T>;
+  return row;
 }

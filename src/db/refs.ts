@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { invalid } from '../http/problem';
+import { type FieldError, invalid } from '../http/problem';
 import type { Db } from './client';
 import { accounts, companies, contacts, deals, users } from './schema';
 
@@ -9,13 +9,30 @@ const targets = { user: users, company: companies, contact: contacts, deal: deal
   SQLiteTable
 >;
 
-/** A body field that names another row of the account: `{ owner_id: ['user', 7] }`. */
-export type Refs = Record<string, [keyof typeof targets, number | null | undefined]>;
+type Target = keyof typeof targets;
+
+/**
+ * Body fields that name other rows of the account: `{ owner_id: ['user', 7] }`, or a list such as
+ * `{ follower_ids: ['user', [3, 7]] }` whose problems are reported per index (`follower_ids.1`).
+ */
+export type Refs = Record<string, [Target, number | number[] | null | undefined]>;
+
+type Present = [path: string, [Target, number | number[]]];
 
 const present = (refs: Refs) =>
   Object.entries(refs).filter(
-    (entry): entry is [string, [keyof typeof targets, number]] => typeof entry[1][1] === 'number',
+    (entry): entry is Present => typeof entry[1][1] === 'number' || Array.isArray(entry[1][1]),
   );
+
+/** True when `id` is a row of the account; for a list, the JSON array of its ids that are not. */
+function check(account: SQL<number> | number, target: Target, id: number | number[]): SQL {
+  const table = targets[target];
+  if (typeof id === 'number') {
+    return sql`exists(select 1 from ${table} where account_id = ${account} and id = ${id})`;
+  }
+  // One JSON parameter for the whole list keeps the statement within D1's 100 parameters.
+  return sql`(select json_group_array(j.value) from json_each(${JSON.stringify(id)}) j where not exists(select 1 from ${table} where account_id = ${account} and id = j.value))`;
+}
 
 /**
  * One statement that tells, for every referenced id, whether it is a row of the account. It joins
@@ -23,10 +40,7 @@ const present = (refs: Refs) =>
  */
 export function refsQuery(db: Db, account: SQL<number> | number, refs: Refs) {
   const checks = Object.fromEntries(
-    present(refs).map(([path, [target, id]]) => [
-      path,
-      sql<number>`exists(select 1 from ${targets[target]} where account_id = ${account} and id = ${id})`,
-    ]),
+    present(refs).map(([path, [target, id]]) => [path, check(account, target, id)]),
   );
   // Selected from the account's own row so the statement is a query builder: Drizzle cannot batch
   // a raw SQL statement that has parameters.
@@ -36,17 +50,19 @@ export function refsQuery(db: Db, account: SQL<number> | number, refs: Refs) {
     .where(eq(accounts.id, account));
 }
 
+const missing = (path: string, target: Target, id: number): FieldError => ({
+  path,
+  code: 'not_found',
+  message: `No ${target} ${id} in this account.`,
+});
+
 /** 422 naming every reference that is not a row of the account (other accounts' rows included). */
-export function assertRefs(rows: Record<string, number>[], refs: Refs): void {
+export function assertRefs(rows: Record<string, unknown>[], refs: Refs): void {
   const row = rows[0] ?? {};
-  const missing = present(refs).filter(([path]) => !row[path]);
-  if (missing.length) {
-    throw invalid(
-      missing.map(([path, [target, id]]) => ({
-        path,
-        code: 'not_found',
-        message: `No ${target} ${id} in this account.`,
-      })),
-    );
-  }
+  const errors = present(refs).flatMap(([path, [target, id]]): FieldError[] => {
+    if (typeof id === 'number') return row[path] ? [] : [missing(path, target, id)];
+    const absent = new Set(JSON.parse(String(row[path] ?? '[]')) as number[]);
+    return id.flatMap((each, index) => (absent.has(each) ? [missing(`${path}.${index}`, target, each)] : []));
+  });
+  if (errors.length) throw invalid(errors);
 }

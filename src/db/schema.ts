@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -68,12 +77,36 @@ export const companies = sqliteTable(
     ...owned(),
     ...named(),
     cnpj: text('cnpj').notNull(),
+    ownerId: integer('owner_id'),
+    segment: text('segment'),
+    segmentNorm: text('segment_norm'),
+    observations: text('observations'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('companies_account_id_uq').on(t.accountId, t.id),
     uniqueIndex('companies_cnpj_uq').on(t.accountId, t.cnpj),
+    foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
     index('companies_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('companies_name_idx').on(t.accountId, t.nameNorm, t.id),
+    index('companies_owner_idx').on(t.accountId, t.ownerId),
+    index('companies_segment_idx').on(t.accountId, t.segmentNorm),
+  ],
+);
+
+/** The users who follow a company; a write replaces the whole set. */
+export const companyFollowers = sqliteTable(
+  'company_followers',
+  {
+    accountId: integer('account_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    userId: integer('user_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.companyId, t.userId] }),
+    foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
+    foreignKey({ columns: [t.accountId, t.userId], foreignColumns: [users.accountId, users.id] }),
+    index('company_followers_user_idx').on(t.accountId, t.userId),
   ],
 );
 
@@ -126,12 +159,70 @@ export const deals = sqliteTable(
     index('deals_created_idx').on(t.accountId, t.createdAt, t.id),
     index('deals_updated_idx').on(t.accountId, t.updatedAt, t.id),
     index('deals_name_idx').on(t.accountId, t.nameNorm, t.id),
-    index('deals_company_idx').on(t.accountId, t.companyId),
+    // With status, counting a company's open deals reads the index alone.
+    index('deals_company_idx').on(t.accountId, t.companyId, t.status),
     index('deals_contact_idx').on(t.accountId, t.contactId),
     index('deals_owner_idx').on(t.accountId, t.ownerId),
     index('deals_status_idx').on(t.accountId, t.status),
   ],
 );
 
+/** Task categories are created on first use by name; the first spelling is kept. */
+export const taskCategories = sqliteTable(
+  'task_categories',
+  {
+    ...owned(),
+    ...named(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('task_categories_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('task_categories_name_uq').on(t.accountId, t.nameNorm),
+  ],
+);
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    ...owned(),
+    name: text('name').notNull(),
+    dealId: integer('deal_id').notNull(),
+    categoryId: integer('category_id').notNull(),
+    description: text('description'),
+    dueDate: integer('due_date'),
+    // A task is completed exactly when this is set.
+    completedAt: integer('completed_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tasks_account_id_uq').on(t.accountId, t.id),
+    foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
+    foreignKey({
+      columns: [t.accountId, t.categoryId],
+      foreignColumns: [taskCategories.accountId, taskCategories.id],
+    }),
+    index('tasks_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('tasks_updated_idx').on(t.accountId, t.updatedAt, t.id),
+    index('tasks_deal_idx').on(t.accountId, t.dealId, t.id),
+    index('tasks_due_idx').on(t.accountId, t.dueDate, t.id),
+    index('tasks_category_idx').on(t.accountId, t.categoryId),
+  ],
+);
+
+export const taskOwners = sqliteTable(
+  'task_owners',
+  {
+    accountId: integer('account_id').notNull(),
+    taskId: integer('task_id').notNull(),
+    userId: integer('user_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.taskId, t.userId] }),
+    foreignKey({ columns: [t.accountId, t.taskId], foreignColumns: [tasks.accountId, tasks.id] }),
+    foreignKey({ columns: [t.accountId, t.userId], foreignColumns: [users.accountId, users.id] }),
+    index('task_owners_user_idx').on(t.accountId, t.userId, t.taskId),
+  ],
+);
+
 /** A table whose rows belong to one account. */
-export type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals;
+export type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals | typeof tasks;

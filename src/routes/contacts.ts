@@ -58,7 +58,7 @@ export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(contacts, contactSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), contacts, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
       q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
       q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
       q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
@@ -69,7 +69,7 @@ export const contactsRouter = router()
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), contacts, c.req.valid('param').id);
+    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {

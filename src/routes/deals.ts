@@ -58,7 +58,7 @@ export const dealsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(deals, dealSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), deals, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
       q.company_id ? inIds(deals.companyId, q.company_id) : undefined,
       q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
       q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,
@@ -68,7 +68,7 @@ export const dealsRouter = router()
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), deals, c.req.valid('param').id);
+    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {

@@ -42,7 +42,7 @@ export const usersRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(users, userSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), users, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
       q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
       q.name__contains ? contains(users.nameNorm, q.name__contains) : undefined,
       ...rangeConditions(users.createdAt, q, 'created_at'),
@@ -50,7 +50,7 @@ export const usersRouter = router()
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), users, c.req.valid('param').id);
+    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {

@@ -10,6 +10,16 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const Name = z.string().trim().min(1).max(255);
 
+/** Optional free text: trimmed; blank is stored as null. */
+export const OptionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((value) => value.trim() || null)
+    .nullable()
+    .optional()
+    .openapi({ type: 'string', maxLength: max, description: 'Trimmed; blank or null clears it' });
+
 export const Email = z.string().trim().max(254).pipe(z.email());
 
 export const Phone = z

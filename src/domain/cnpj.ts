@@ -1,0 +1,29 @@
+// The Receita Federal's layout: 12 base characters (digits, or since July 2026 letters A-Z too)
+// and 2 check digits, bare or in the usual mask `XX.XXX.XXX/XXXX-XX`.
+const BARE = /^[0-9A-Z]{12}\d{2}$/;
+const MASKED = /^([0-9A-Z]{2})\.([0-9A-Z]{3})\.([0-9A-Z]{3})\/([0-9A-Z]{4})-(\d{2})$/;
+
+/** Modulo 11 check digit; each character counts as its ASCII code minus 48 (`A` is 17). */
+function checkDigit(base: string): number {
+  let sum = 0;
+  for (let i = 0; i < base.length; i++) {
+    // Weights run 2..9 from the right, then start again at 2.
+    const weight = ((base.length - 1 - i) % 8) + 2;
+    sum += (base.charCodeAt(i) - 48) * weight;
+  }
+  const remainder = sum % 11;
+  return remainder < 2 ? 0 : 11 - remainder;
+}
+
+/**
+ * The canonical form of a CNPJ (14 characters, no mask, upper case), or undefined when it is not
+ * a valid one: wrong characters or length, wrong check digits, or one repeated character.
+ */
+export function canonicalCnpj(input: string): string | undefined {
+  const value = input.trim().toUpperCase();
+  const cnpj = MASKED.test(value) ? value.replace(/[./-]/g, '') : value;
+  if (!BARE.test(cnpj) || /^(.)\1*$/.test(cnpj)) return undefined;
+  const first = checkDigit(cnpj.slice(0, 12));
+  const second = checkDigit(cnpj.slice(0, 12) + first);
+  return cnpj.endsWith(`${first}${second}`) ? cnpj : undefined;
+}

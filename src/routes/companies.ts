@@ -1,0 +1,129 @@
+import type { z } from '@hono/zod-openapi';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { linkedUserIds, replaceLinks } from '../db/links';
+import { createOwn, getOwn, listOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
+import type { Refs } from '../db/refs';
+import { companies, contacts, deals } from '../db/schema';
+import { canonicalCnpj } from '../domain/cnpj';
+import { contains, inIds, rangeConditions } from '../domain/filters';
+import { nameColumns, normalizeText } from '../domain/text';
+import { router } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
+import { iso } from '../schemas/common';
+import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../schemas/companies';
+
+type Update = z.infer<typeof CompanyUpdate>;
+
+const count = (table: typeof deals | typeof contacts, ...conditions: SQL[]) =>
+  sql<number>`(select count(*) from ${table} where ${and(
+    eq(table.accountId, companies.accountId),
+    eq(table.companyId, companies.id),
+    ...conditions,
+  )})`;
+
+// Counted in the company's own statement, so they are always current and a list costs one query.
+const extras = {
+  followerIds: linkedUserIds('followers'),
+  dealCount: count(deals, sql`${deals.status} = 'open'`),
+  leadCount: count(contacts),
+};
+
+type Row = Viewed<typeof companies, typeof extras>;
+
+const present = (row: Row): z.infer<typeof Company> => ({
+  id: row.id,
+  name: row.name,
+  cnpj: row.cnpj,
+  owner_id: row.ownerId,
+  segment: row.segment,
+  observations: row.observations,
+  follower_ids: row.followerIds,
+  deal_count: row.dealCount,
+  lead_count: row.leadCount,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+/** The fields a body sent, as columns: serves create (all required ones present) and update. */
+function columns(body: Update): Partial<typeof companies.$inferInsert> {
+  return {
+    ...(body.name !== undefined && nameColumns(body.name)),
+    ...(body.cnpj !== undefined && { cnpj: body.cnpj }),
+    ...(body.owner_id !== undefined && { ownerId: body.owner_id }),
+    ...(body.segment !== undefined && {
+      segment: body.segment,
+      segmentNorm: body.segment && normalizeText(body.segment),
+    }),
+    ...(body.observations !== undefined && { observations: body.observations }),
+  };
+}
+
+const refs = (body: Update): Refs => ({
+  owner_id: ['user', body.owner_id],
+  follower_ids: ['user', body.follower_ids],
+});
+
+const spec: WriteSpec<typeof companies, Update, typeof extras> = {
+  table: companies,
+  extras,
+  columns,
+  refs,
+  unique: 'cnpj',
+  immutable: { cnpj: 'cnpj' },
+  children: (db, body, accountId, id) =>
+    body.follower_ids === undefined
+      ? []
+      : replaceLinks(
+          db,
+          'followers',
+          accountId,
+          // A new company is found by its CNPJ, unique in the account.
+          id ??
+            sql<number>`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${body.cnpj})`,
+          body.follower_ids,
+        ),
+  created: (body) => ({ followerIds: [...new Set(body.follower_ids)].sort((a, b) => a - b) }),
+};
+
+const routes = resourceRoutes(
+  { tag: 'Companies', one: 'company', unique: true },
+  { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
+);
+
+export const companiesRouter = router()
+  .openapi(routes.list, async (c) => {
+    const q = c.req.valid('query');
+    const page = keyset<Row>(companies, companySorts, q);
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+      q.name ? eq(companies.nameNorm, normalizeText(q.name)) : undefined,
+      q.name__contains ? contains(companies.nameNorm, q.name__contains) : undefined,
+      // Only canonical CNPJs are stored, so a value that is not one matches nothing.
+      q.cnpj ? eq(companies.cnpj, canonicalCnpj(q.cnpj) ?? q.cnpj) : undefined,
+      q.owner_id ? inIds(companies.ownerId, q.owner_id) : undefined,
+      q.segment ? eq(companies.segmentNorm, normalizeText(q.segment)) : undefined,
+      q.segment__contains ? contains(companies.segmentNorm, q.segment__contains) : undefined,
+      ...rangeConditions(companies.createdAt, q, 'created_at'),
+    ]);
+    return c.json(page.page(c, rows, present), 200);
+  })
+  .openapi(routes.get, async (c) => {
+    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
+    return c.json({ data: present(row) }, 200);
+  })
+  .openapi(routes.create, async (c) => {
+    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
+    c.header('Location', urlOf(c, `/v1/companies/${row.id}`));
+    return c.json({ data: present(row) }, 201);
+  })
+  .openapi(routes.update, async (c) => {
+    const row = await updateOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      spec,
+      c.req.valid('param').id,
+      c.req.valid('json'),
+    );
+    return c.json({ data: present(row) }, 200);
+  });

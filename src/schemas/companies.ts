@@ -1,0 +1,78 @@
+import { z } from '@hono/zod-openapi';
+import type { companies } from '../db/schema';
+import { canonicalCnpj } from '../domain/cnpj';
+import { idList, textFilter, timeRange } from '../domain/filters';
+import { pageQuery } from '../http/pagination';
+import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
+
+export const Cnpj = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    const cnpj = canonicalCnpj(value);
+    if (cnpj === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'Expected a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with valid check digits.',
+      });
+      return z.NEVER;
+    }
+    return cnpj;
+  })
+  .openapi({
+    example: '12.ABC.345/01DE-35',
+    description:
+      'Numeric or alphanumeric CNPJ, with or without the mask; returned as 14 upper-case characters without it. Cannot change once set',
+  });
+
+const fields = {
+  name: Name,
+  cnpj: Cnpj,
+  owner_id: Id.nullable().optional().openapi({ description: 'A user of the account: who is responsible' }),
+  segment: OptionalText(255),
+  observations: OptionalText(10_000),
+  follower_ids: z
+    .array(Id)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Users of the account; replaces the whole set when sent' }),
+};
+
+const readOnly = ['deal_count', 'lead_count'] as const;
+
+export const CompanyCreate = writeBody(fields, readOnly).openapi('CompanyCreate');
+export const CompanyUpdate = writeBody(fields, readOnly).partial().openapi('CompanyUpdate');
+
+export const Company = z
+  .object({
+    id: Id,
+    name: z.string(),
+    cnpj: z.string().openapi({ example: '12ABC34501DE35' }),
+    owner_id: Id.nullable(),
+    segment: z.string().nullable(),
+    observations: z.string().nullable(),
+    follower_ids: z.array(Id).openapi({ description: 'Ascending; `[]` when none' }),
+    deal_count: z.number().int().openapi({ readOnly: true, description: 'Open deals of the company' }),
+    lead_count: z.number().int().openapi({ readOnly: true, description: 'Contacts of the company' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Company');
+
+/** Sortable fields and the row property each orders by (names sort case-insensitively). */
+export const companySorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
+  string,
+  keyof typeof companies.$inferSelect
+>;
+
+export const CompanyQuery = z.strictObject({
+  ...pageQuery(companySorts),
+  name: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  cnpj: z.string().max(40).optional().openapi({ description: 'Exact match, with or without the mask' }),
+  owner_id: idList,
+  segment: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  segment__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  ...timeRange('created_at'),
+});
