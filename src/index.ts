@@ -12,6 +12,8 @@ import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
+import { taskCategoriesRouter } from './routes/task-categories';
+import { tasksRouter } from './routes/tasks';
 import { usersRouter } from './routes/users';
 
 const app = router();
@@ -33,6 +35,8 @@ const routes = app
   .route('/v1/companies', companiesRouter)
   .route('/v1/contacts', contactsRouter)
   .route('/v1/deals', dealsRouter)
+  .route('/v1/tasks', tasksRouter)
+  .route('/v1/task-categories', taskCategoriesRouter)
   .route('/admin', adminRouter);
 
 app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

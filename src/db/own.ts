@@ -1,13 +1,13 @@
 import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SelectedFields } from 'drizzle-orm/sqlite-core';
+import type { SelectedFields, SQLiteInsertValue, SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
 import { invalid, notFound } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
-import type { TenantTable } from './schema';
+import type { ResourceTable, TenantTable } from './schema';
 import { bumped } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
@@ -19,16 +19,20 @@ type Statements = BatchItem<'sqlite'>[];
 // functions below state them once, here.
 type Select<T extends TenantTable> = T['$inferSelect'];
 
+/** Column values a write sets: plain values, or SQL such as a subquery. */
+export type Columns<T extends ResourceTable> = Partial<SQLiteInsertValue<T>>;
+
 /** A row with its extras' values. */
 export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
   [K in keyof X]: X[K] extends SQL<infer V> ? V : never;
 };
 
 /** How a resource reads and writes: its table, its extras, and how a body becomes rows. */
-export type WriteSpec<T extends TenantTable, B, X extends Extras = Extras> = {
+export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
   table: T;
   extras?: X;
-  columns: (body: B, accountId: number) => Partial<T['$inferInsert']>;
+  /** The columns a body sets; `current` is the row a PUT changes (undefined on create). */
+  columns: (body: B, accountId: number, current?: Select<T>) => Columns<T>;
   refs?: (body: B) => Refs;
   /** Body field reported when a unique index refuses the write. */
   unique?: string;
@@ -68,7 +72,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
 }
 
 /** The account's row `id`, or 404, in one round trip with the key check. */
-export async function getOwn<T extends TenantTable, X extends Extras>(
+export async function getOwn<T extends ResourceTable, X extends Extras>(
   db: Db,
   keyHash: string,
   spec: { table: T; extras?: X },
@@ -87,7 +91,7 @@ export async function getOwn<T extends TenantTable, X extends Extras>(
 type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
-export async function createOwn<T extends TenantTable, B, X extends Extras>(
+export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
   keyHash: string,
   spec: WriteSpec<T, B, X>,
@@ -97,12 +101,12 @@ export async function createOwn<T extends TenantTable, B, X extends Extras>(
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
   const now = Date.now();
-  const t: TenantTable = spec.table;
+  const t: ResourceTable = spec.table;
   const values = { ...spec.columns(body, accountId), accountId, createdAt: now, updatedAt: now };
   const before = spec.before?.(db, body, accountId) ?? [];
   const batch: Statements = [
     ...before,
-    db.insert(t).values(values as T['$inferInsert']),
+    db.insert(t).values(values as SQLiteInsertValue<T>),
     // Read before the children are written: their inserts move last_insert_rowid().
     view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = last_insert_rowid()`)),
     ...(spec.children?.(db, body, accountId, undefined) ?? []),
@@ -133,7 +137,7 @@ function assertUnchanged(
  * Two round trips: the key, the row and the references in one batch, then one atomic batch that
  * writes the row and its children and reads the result back.
  */
-export async function updateOwn<T extends TenantTable, B, X extends Extras>(
+export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
   keyHash: string,
   spec: WriteSpec<T, B, X>,
@@ -141,7 +145,7 @@ export async function updateOwn<T extends TenantTable, B, X extends Extras>(
   body: B,
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
-  const t: TenantTable = spec.table;
+  const t: ResourceTable = spec.table;
   const [accountId, existing, found] = await scoped(
     db,
     keyHash,
@@ -153,7 +157,7 @@ export async function updateOwn<T extends TenantTable, B, X extends Extras>(
   );
   const current = existing[0];
   if (!current) throw notFound();
-  const columns = spec.columns(body, accountId);
+  const columns = spec.columns(body, accountId, current as Select<T>);
   assertUnchanged(spec.immutable, columns, current);
   assertRefs(found, refs);
   const mine = and(eq(t.accountId, accountId), eq(t.id, id));
@@ -161,7 +165,7 @@ export async function updateOwn<T extends TenantTable, B, X extends Extras>(
     ...(spec.before?.(db, body, accountId) ?? []),
     db
       .update(t)
-      .set({ ...columns, updatedAt: bumped(t.updatedAt) })
+      .set({ ...columns, updatedAt: bumped(t.updatedAt) } as SQLiteUpdateSetSource<ResourceTable>)
       .where(mine),
     ...(spec.children?.(db, body, accountId, id) ?? []),
     view(db, t, spec.extras, mine),

@@ -225,4 +225,13 @@ export const taskOwners = sqliteTable(
 );
 
 /** A table whose rows belong to one account. */
-export type TenantTable = typeof users | typeof companies | typeof contacts | typeof deals | typeof tasks;
+export type TenantTable =
+  | typeof users
+  | typeof companies
+  | typeof contacts
+  | typeof deals
+  | typeof tasks
+  | typeof taskCategories;
+
+/** A tenant table the API creates and updates rows of: every row has created_at and updated_at. */
+export type ResourceTable = Exclude<TenantTable, typeof taskCategories>;

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { badRequest } from './problem';
 import { urlOf } from './urls';
 
-type SortValue = string | number;
+type SortValue = string | number | null;
 
 /** The sortable fields of a resource: API field name -> the row property (and column) it orders by. */
 export type Sorts = Readonly<Record<string, string>>;
@@ -55,7 +55,7 @@ function encodeCursor(cursor: Cursor): string {
   return toBase64url(new TextEncoder().encode(JSON.stringify(cursor)));
 }
 
-function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string'): Cursor {
+function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string', nullable: boolean): Cursor {
   let parsed: unknown;
   try {
     parsed = JSON.parse(
@@ -67,8 +67,10 @@ function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string')
   if (!Array.isArray(parsed) || parsed.length !== 3 || !Number.isSafeInteger(parsed[2]))
     throw invalidCursor();
   const [cursorSort, value, id] = parsed as unknown[];
-  if (valueType === 'number' ? !Number.isSafeInteger(value) : typeof value !== 'string')
-    throw invalidCursor();
+  const typed =
+    (valueType === 'number' ? Number.isSafeInteger(value) : typeof value === 'string') ||
+    (nullable && value === null);
+  if (!typed) throw invalidCursor();
   if (cursorSort !== sort)
     throw badRequest('invalid_cursor', 'The cursor was issued for another sort order.');
   return [sort, value as SortValue, id as number];
@@ -77,7 +79,8 @@ function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string')
 /**
  * Keyset pagination over (sort key, id): no OFFSET, stable under concurrent inserts. Returns the
  * WHERE fragment that starts after the cursor, the ORDER BY, and a function that builds the page.
- * `sort` has been validated against `sorts` by the query schema.
+ * `sort` has been validated against `sorts` by the query schema. Rows whose sort key is null come
+ * last in both directions.
  */
 export function keyset<R extends { id: number }>(
   table: SQLiteTable,
@@ -92,6 +95,8 @@ export function keyset<R extends { id: number }>(
   const id = columns.id;
   if (!key || !column || !id) throw new Error(`cannot sort by ${sort}: the sorts map and the table disagree`);
   const direction = descending ? desc : asc;
+  const nullable = !column.notNull;
+  const beyond = descending ? sql`<` : sql`>`;
 
   let after: SQL | undefined;
   if (query.cursor !== undefined) {
@@ -99,15 +104,20 @@ export function keyset<R extends { id: number }>(
       query.cursor,
       sort,
       column.dataType === 'number' ? 'number' : 'string',
+      nullable,
     );
-    after = descending
-      ? sql`(${column}, ${id}) < (${value}, ${lastId})`
-      : sql`(${column}, ${id}) > (${value}, ${lastId})`;
+    if (value === null) after = sql`(${column} is null and ${id} ${beyond} ${lastId})`;
+    else {
+      after = sql`(${column}, ${id}) ${beyond} (${value}, ${lastId})`;
+      if (nullable) after = sql`(${after} or ${column} is null)`;
+    }
   }
 
   return {
     after,
-    orderBy: [direction(column), direction(id)],
+    orderBy: nullable
+      ? [asc(sql`${column} is null`), direction(column), direction(id)]
+      : [direction(column), direction(id)],
     /** Fetch one row more than the page so the last page is known without a count query. */
     fetch: query.limit + 1,
     page<T>(c: Context<AppEnv>, rows: R[], present: (row: R) => T) {

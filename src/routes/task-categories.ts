@@ -1,0 +1,44 @@
+import { createRoute, type z } from '@hono/zod-openapi';
+import { and, eq, sql } from 'drizzle-orm';
+import { listOwn, type Viewed } from '../db/own';
+import { taskCategories, tasks } from '../db/schema';
+import { errorResponses, jsonContent, router } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { list } from '../schemas/common';
+import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
+
+const spec = {
+  table: taskCategories,
+  extras: {
+    taskCount: sql<number>`(select count(*) from ${tasks} where ${and(
+      eq(tasks.accountId, taskCategories.accountId),
+      eq(tasks.categoryId, taskCategories.id),
+    )})`,
+  },
+};
+
+type Row = Viewed<typeof taskCategories, typeof spec.extras>;
+
+const present = (row: Row): z.infer<typeof TaskCategory> => ({
+  id: row.id,
+  name: row.name,
+  task_count: row.taskCount,
+});
+
+const listCategories = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Tasks'],
+  security: [{ bearerAuth: [] }],
+  summary: "List the account's task categories, by name",
+  description: 'Categories are created by naming them on a task.',
+  request: { query: TaskCategoryQuery },
+  responses: { 200: jsonContent(list(TaskCategory), 'One page'), ...errorResponses(400) },
+});
+
+export const taskCategoriesRouter = router().openapi(listCategories, async (c) => {
+  const q = c.req.valid('query');
+  const page = keyset<Row>(taskCategories, { name: 'nameNorm' }, { ...q, sort: 'name' });
+  const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, []);
+  return c.json(page.page(c, rows, present), 200);
+});

@@ -1,0 +1,137 @@
+import type { z } from '@hono/zod-openapi';
+import { eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
+import { type Columns, createOwn, getOwn, listOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
+import type { Refs } from '../db/refs';
+import { taskCategories, tasks } from '../db/schema';
+import { inIds, rangeConditions } from '../domain/filters';
+import { nameColumns, normalizeText } from '../domain/text';
+import { router } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
+import { iso } from '../schemas/common';
+import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../schemas/tasks';
+
+type Update = z.infer<typeof TaskUpdate>;
+
+/** The id of the account's category named `name` (any case), as a subquery. */
+const categoryId = (account: number | SQLWrapper, name: string) =>
+  sql<number>`(select ${taskCategories.id} from ${taskCategories} where ${taskCategories.accountId} = ${account} and ${taskCategories.nameNorm} = ${normalizeText(name)})`;
+
+const extras = {
+  ownerIds: linkedUserIds('owners'),
+  category: sql<string>`(select ${taskCategories.name} from ${taskCategories} where ${taskCategories.accountId} = ${tasks.accountId} and ${taskCategories.id} = ${tasks.categoryId})`,
+};
+
+type Row = Viewed<typeof tasks, typeof extras>;
+
+const present = (row: Row): z.infer<typeof Task> => ({
+  id: row.id,
+  deal_id: row.dealId,
+  name: row.name,
+  description: row.description,
+  due_date: row.dueDate === null ? null : iso(row.dueDate),
+  category: row.category,
+  owner_ids: row.ownerIds,
+  is_completed: row.completedAt !== null,
+  completed_at: row.completedAt === null ? null : iso(row.completedAt),
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+/** The fields a body sent, as columns: serves create (all required ones present) and update. */
+function columns(
+  body: Update,
+  accountId: number,
+  current?: typeof tasks.$inferSelect,
+): Columns<typeof tasks> {
+  return {
+    ...(body.deal_id !== undefined && { dealId: body.deal_id }),
+    ...(body.name !== undefined && { name: body.name }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.due_date !== undefined && { dueDate: body.due_date }),
+    ...(body.category !== undefined && { categoryId: categoryId(accountId, body.category) }),
+    // Completing a completed task keeps the time it was first completed.
+    ...(body.is_completed !== undefined && {
+      completedAt: body.is_completed ? (current?.completedAt ?? Date.now()) : null,
+    }),
+  };
+}
+
+const refs = (body: Update): Refs => ({
+  deal_id: ['deal', body.deal_id],
+  owner_id: ['user', body.owner_id],
+});
+
+const spec: WriteSpec<typeof tasks, Update, typeof extras> = {
+  table: tasks,
+  extras,
+  columns,
+  refs,
+  immutable: { deal_id: 'dealId' },
+  // The category is created on first use; an existing one keeps its first spelling.
+  before: (db, body, accountId) =>
+    body.category === undefined
+      ? []
+      : [
+          db
+            .insert(taskCategories)
+            .values({ accountId, ...nameColumns(body.category), createdAt: Date.now() })
+            .onConflictDoNothing({ target: [taskCategories.accountId, taskCategories.nameNorm] }),
+        ],
+  children: (db, body, accountId, id) =>
+    body.owner_id === undefined
+      ? []
+      : replaceLinks(
+          db,
+          'owners',
+          accountId,
+          // A new task's owner is inserted as a single row, so last_insert_rowid() is still the task.
+          id ?? sql<number>`last_insert_rowid()`,
+          body.owner_id === null ? [] : [body.owner_id],
+        ),
+  created: (body) => ({ ownerIds: body.owner_id ? [body.owner_id] : [] }),
+};
+
+const routes = resourceRoutes(
+  { tag: 'Tasks', one: 'task' },
+  { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
+);
+
+export const tasksRouter = router()
+  .openapi(routes.list, async (c) => {
+    const q = c.req.valid('query');
+    const page = keyset<Row>(tasks, taskSorts, q);
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+      q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
+      q.category ? eq(tasks.categoryId, categoryId(tasks.accountId, q.category)) : undefined,
+      q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
+      q.is_completed === undefined
+        ? undefined
+        : q.is_completed
+          ? isNotNull(tasks.completedAt)
+          : isNull(tasks.completedAt),
+      ...rangeConditions(tasks.dueDate, q, 'due_date'),
+    ]);
+    return c.json(page.page(c, rows, present), 200);
+  })
+  .openapi(routes.get, async (c) => {
+    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
+    return c.json({ data: present(row) }, 200);
+  })
+  .openapi(routes.create, async (c) => {
+    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
+    c.header('Location', urlOf(c, `/v1/tasks/${row.id}`));
+    return c.json({ data: present(row) }, 201);
+  })
+  .openapi(routes.update, async (c) => {
+    const row = await updateOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      spec,
+      c.req.valid('param').id,
+      c.req.valid('json'),
+    );
+    return c.json({ data: present(row) }, 200);
+  });

@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi';
+import type { tasks } from '../db/schema';
+import { idList, parseDateTime, textFilter, timeRange } from '../domain/filters';
+import { pageQuery } from '../http/pagination';
+import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
+
+const DueDate = z
+  .string()
+  .max(64)
+  .transform((value, ctx) => {
+    const ms = parseDateTime(value);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time with an offset.' });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .openapi({ type: 'string', format: 'date-time', example: '2026-12-01T10:00:00-03:00' });
+
+const fields = {
+  deal_id: Id.openapi({ description: 'A deal of the account; cannot change once set' }),
+  name: Name.openapi({ description: 'The title' }),
+  description: OptionalText(10_000),
+  due_date: DueDate.nullable()
+    .optional()
+    .openapi({ description: 'Any offset; returned in UTC. null clears it' }),
+  category: Name.openapi({
+    description:
+      'The category name; created for the account on first use, matched case-insensitively after that',
+  }),
+  owner_id: Id.nullable().optional().openapi({
+    writeOnly: true,
+    description: 'Replaces all owners with this user of the account; null removes them all',
+  }),
+  is_completed: z.boolean().optional().openapi({ description: '`true` completes, `false` reopens' }),
+};
+
+const readOnly = ['owner_ids', 'completed_at'] as const;
+
+export const TaskCreate = writeBody(fields, readOnly).openapi('TaskCreate');
+export const TaskUpdate = writeBody(fields, readOnly).partial().openapi('TaskUpdate');
+
+export const Task = z
+  .object({
+    id: Id,
+    deal_id: Id,
+    name: z.string(),
+    description: z.string().nullable(),
+    due_date: Timestamp.nullable(),
+    category: z.string().openapi({ description: 'The category name, as first spelled in the account' }),
+    owner_ids: z.array(Id).openapi({ readOnly: true, description: 'Ascending; `[]` when none' }),
+    is_completed: z.boolean(),
+    completed_at: Timestamp.nullable().openapi({ description: 'When last completed; null while open' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Task');
+
+/** Sortable fields and the row property each orders by; tasks without a due date come last. */
+export const taskSorts = {
+  due_date: 'dueDate',
+  deal_id: 'dealId',
+  updated_at: 'updatedAt',
+  created_at: 'createdAt',
+} as const satisfies Record<string, keyof typeof tasks.$inferSelect>;
+
+export const TaskQuery = z.strictObject({
+  ...pageQuery(taskSorts),
+  deal_id: idList,
+  category: textFilter.openapi({ description: 'Category name, exact match, case-insensitive' }),
+  owner_id: idList.openapi({ description: 'Tasks with ANY of these owners' }),
+  ...timeRange('due_date'),
+  is_completed: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .openapi({ type: 'string', enum: ['true', 'false'] }),
+});
+
+export const TaskCategory = z
+  .object({
+    id: Id,
+    name: z.string(),
+    task_count: z.number().int().openapi({ description: "The account's tasks in this category" }),
+  })
+  .openapi('TaskCategory');
+
+const { limit, cursor } = pageQuery({ name: 'nameNorm' });
+
+export const TaskCategoryQuery = z.strictObject({ limit, cursor });
