@@ -1,7 +1,8 @@
 // The Receita Federal's layout: 12 base characters (digits, or since July 2026 letters A-Z too)
 // and 2 check digits, bare or in the usual mask `XX.XXX.XXX/XXXX-XX`.
-const BARE = /^[0-9A-Z]{12}\d{2}$/;
-const MASKED = /^([0-9A-Z]{2})\.([0-9A-Z]{3})\.([0-9A-Z]{3})\/([0-9A-Z]{4})-(\d{2})$/;
+// ASCII letters only, matched before upper-casing: JavaScript upper-cases `ı` to `I` and `ſ` to `S`.
+const BARE = /^[0-9A-Za-z]{12}\d{2}$/;
+const MASKED = /^[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}\/[0-9A-Za-z]{4}-\d{2}$/;
 
 /** Modulo 11 check digit; each character counts as its ASCII code minus 48 (`A` is 17). */
 function checkDigit(base: string): number {
@@ -20,9 +21,11 @@ function checkDigit(base: string): number {
  * a valid one: wrong characters or length, wrong check digits, or one repeated character.
  */
 export function canonicalCnpj(input: string): string | undefined {
-  const value = input.trim().toUpperCase();
-  const cnpj = MASKED.test(value) ? value.replace(/[./-]/g, '') : value;
-  if (!BARE.test(cnpj) || /^(.)\1*$/.test(cnpj)) return undefined;
+  const value = input.trim();
+  const bare = MASKED.test(value) ? value.replace(/[./-]/g, '') : value;
+  if (!BARE.test(bare)) return undefined;
+  const cnpj = bare.toUpperCase();
+  if (/^(.)\1*$/.test(cnpj)) return undefined;
   const first = checkDigit(cnpj.slice(0, 12));
   const second = checkDigit(cnpj.slice(0, 12) + first);
   return cnpj.endsWith(`${first}${second}`) ? cnpj : undefined;
