@@ -18,7 +18,7 @@ export const OptionalText = (max: number) =>
     .transform((value) => value.trim() || null)
     .nullable()
     .optional()
-    .openapi({ type: 'string', maxLength: max, description: 'Trimmed; blank or null clears it' });
+    .openapi({ description: 'Trimmed; blank or null clears it' });
 
 export const Email = z.string().trim().max(254).pipe(z.email());
 

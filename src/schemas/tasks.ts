@@ -15,7 +15,7 @@ const DueDate = z
     }
     return ms;
   })
-  .openapi({ type: 'string', format: 'date-time', example: '2026-12-01T10:00:00-03:00' });
+  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00' });
 
 const fields = {
   deal_id: Id.openapi({ description: 'A deal of the account; cannot change once set' }),
