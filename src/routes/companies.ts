@@ -1,16 +1,16 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { linkedUserIds, replaceLinks } from '../db/links';
-import { createOwn, getOwn, listOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
+import { listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { companies, contacts, deals } from '../db/schema';
 import { canonicalCnpj } from '../domain/cnpj';
 import { contains, inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
+import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes } from '../http/routes';
-import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
 import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../schemas/companies';
 
@@ -92,6 +92,8 @@ const routes = resourceRoutes(
   { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
 );
 
+const handlers = ownHandlers('/v1/companies', spec, present);
+
 export const companiesRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
@@ -108,22 +110,6 @@ export const companiesRouter = router()
     ]);
     return c.json(page.page(c, rows, present), 200);
   })
-  .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
-    return c.json({ data: present(row) }, 200);
-  })
-  .openapi(routes.create, async (c) => {
-    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
-    c.header('Location', urlOf(c, `/v1/companies/${row.id}`));
-    return c.json({ data: present(row) }, 201);
-  })
-  .openapi(routes.update, async (c) => {
-    const row = await updateOwn(
-      c.get('db'),
-      c.get('keyHash'),
-      spec,
-      c.req.valid('param').id,
-      c.req.valid('json'),
-    );
-    return c.json({ data: present(row) }, 200);
-  });
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.update, handlers.update);

@@ -1,14 +1,14 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { createOwn, getOwn, listOwn, updateOwn, type WriteSpec } from '../db/own';
+import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
 import { contains, inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
+import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes } from '../http/routes';
-import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
 import { Contact, ContactCreate, ContactQuery, ContactUpdate, contactSorts } from '../schemas/contacts';
 
@@ -54,6 +54,8 @@ const routes = resourceRoutes(
 
 const spec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
 
+const handlers = ownHandlers('/v1/contacts', spec, present);
+
 export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
@@ -68,22 +70,6 @@ export const contactsRouter = router()
     ]);
     return c.json(page.page(c, rows, present), 200);
   })
-  .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
-    return c.json({ data: present(row) }, 200);
-  })
-  .openapi(routes.create, async (c) => {
-    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
-    c.header('Location', urlOf(c, `/v1/contacts/${row.id}`));
-    return c.json({ data: present(row) }, 201);
-  })
-  .openapi(routes.update, async (c) => {
-    const row = await updateOwn(
-      c.get('db'),
-      c.get('keyHash'),
-      spec,
-      c.req.valid('param').id,
-      c.req.valid('json'),
-    );
-    return c.json({ data: present(row) }, 200);
-  });
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.update, handlers.update);

@@ -1,15 +1,15 @@
 import type { z } from '@hono/zod-openapi';
 import { eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
-import { type Columns, createOwn, getOwn, listOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
+import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { taskCategories, tasks } from '../db/schema';
 import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
+import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes } from '../http/routes';
-import { urlOf } from '../http/urls';
 import { iso } from '../schemas/common';
 import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../schemas/tasks';
 
@@ -99,6 +99,8 @@ const routes = resourceRoutes(
   { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
 );
 
+const handlers = ownHandlers('/v1/tasks', spec, present);
+
 export const tasksRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
@@ -116,22 +118,6 @@ export const tasksRouter = router()
     ]);
     return c.json(page.page(c, rows, present), 200);
   })
-  .openapi(routes.get, async (c) => {
-    const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
-    return c.json({ data: present(row) }, 200);
-  })
-  .openapi(routes.create, async (c) => {
-    const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
-    c.header('Location', urlOf(c, `/v1/tasks/${row.id}`));
-    return c.json({ data: present(row) }, 201);
-  })
-  .openapi(routes.update, async (c) => {
-    const row = await updateOwn(
-      c.get('db'),
-      c.get('keyHash'),
-      spec,
-      c.req.valid('param').id,
-      c.req.valid('json'),
-    );
-    return c.json({ data: present(row) }, 200);
-  });
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.update, handlers.update);

@@ -1,0 +1,35 @@
+import type { Context } from 'hono';
+import { createOwn, type Extras, getOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
+import type { ResourceTable } from '../db/schema';
+import type { AppEnv } from '../env';
+
+import { urlOf } from './urls';
+
+type Valid<T> = { out: T };
+
+/**
+ * The get, create and update handlers of a `/v1` resource: the typed wiring stays in each router
+ * (`.openapi(routes.get, handlers.get)`), the flow is written once here.
+ */
+export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
+  path: string,
+  spec: WriteSpec<T, B, X>,
+  present: (row: Viewed<T, X>) => P,
+) {
+  return {
+    get: async (c: Context<AppEnv, string, Valid<{ param: { id: number } }>>) => {
+      const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
+      return c.json({ data: present(row) }, 200);
+    },
+    create: async (c: Context<AppEnv, string, Valid<{ json: B }>>) => {
+      const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
+      c.header('Location', urlOf(c, `${path}/${row.id}`));
+      return c.json({ data: present(row) }, 201);
+    },
+    update: async (c: Context<AppEnv, string, Valid<{ param: { id: number }; json: B }>>) => {
+      const { id } = c.req.valid('param');
+      const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, c.req.valid('json'));
+      return c.json({ data: present(row) }, 200);
+    },
+  };
+}
