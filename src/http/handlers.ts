@@ -17,16 +17,16 @@ export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
   present: (row: Viewed<T, X>) => P,
 ) {
   return {
-    get: async (c: Context<AppEnv, string, Valid<{ param: { id: number } }>>) => {
+    get: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
       const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
       return c.json({ data: present(row) }, 200);
     },
-    create: async (c: Context<AppEnv, string, Valid<{ json: B }>>) => {
+    create: async <P extends string>(c: Context<AppEnv, P, Valid<{ json: B }>>) => {
       const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
       c.header('Location', urlOf(c, `${path}/${row.id}`));
       return c.json({ data: present(row) }, 201);
     },
-    update: async (c: Context<AppEnv, string, Valid<{ param: { id: number }; json: B }>>) => {
+    update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: B }>>) => {
       const { id } = c.req.valid('param');
       const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, c.req.valid('json'));
       return c.json({ data: present(row) }, 200);
