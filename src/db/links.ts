@@ -19,20 +19,21 @@ const parentColumn = (name: Link) => (name === 'followers' ? companyFollowers.co
  */
 export function linkedUserIds(name: Link): SQL<number[]> {
   const { table, parent } = links[name];
-  const parentId = parentColumn(name);
-  return sql<
-    number[]
-  >`(select json_group_array(${table.userId}) from ${table} where ${table.accountId} = ${parent.accountId} and ${parentId} = ${parent.id})`.mapWith(
-    // Sorted here: the order of an aggregate's input is not guaranteed in SQL.
-    (value: string) => (JSON.parse(value) as number[]).sort((a, b) => a - b),
+  const mine = and(eq(table.accountId, parent.accountId), eq(parentColumn(name), parent.id));
+  // Sorted here: the order of an aggregate's input is not guaranteed in SQL.
+  const sorted = (value: string) => (JSON.parse(value) as number[]).sort((a, b) => a - b);
+  return sql<number[]>`(select json_group_array(${table.userId}) from ${table} where ${mine})`.mapWith(
+    sorted,
   );
 }
 
-/** The rows linked to any of `userIds`: an owner or follower filter that matches ANY of them. */
-export function linkedToAny(name: Link, userIds: number[]): SQL {
+/**
+ * The rows linked to any of `userIds`: an owner or follower filter that matches ANY of them. Scoped
+ * by `account` (not by the outer row) so the subquery runs once, on the link table's user index.
+ */
+export function linkedToAny(name: Link, account: SQL<number>, userIds: number[]): SQL {
   const { table, parent } = links[name];
-  const parentId = parentColumn(name);
-  return sql`${parent.id} in (select ${parentId} from ${table} where ${table.accountId} = ${parent.accountId} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
+  return sql`${parent.id} in (select ${parentColumn(name)} from ${table} where ${table.accountId} = ${account} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { accountOf } from '../auth/tenant';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
@@ -104,11 +105,12 @@ const handlers = ownHandlers('/v1/tasks', spec, present);
 export const tasksRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
+    const account = accountOf(c.get('keyHash'));
     const page = keyset<Row>(tasks, taskSorts, q);
     const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
       q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
-      q.category ? eq(tasks.categoryId, categoryId(tasks.accountId, q.category)) : undefined,
-      q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
+      q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
+      q.owner_id ? linkedToAny('owners', account, q.owner_id) : undefined,
       q.is_completed === undefined
         ? undefined
         : q.is_completed
