@@ -115,7 +115,7 @@ export async function insertRow(table: string, row: Record<string, string | numb
   return inserted.id;
 }
 
-/** Companies have no API yet: one written straight to D1. */
+/** A company written straight to D1, for tests that are not about the companies API. */
 export function insertCompany(accountId: number, name: string, cnpj: string): Promise<number> {
   const now = Date.now();
   return insertRow('companies', {

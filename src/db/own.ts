@@ -31,8 +31,8 @@ export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
 export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
   table: T;
   extras?: X;
-  /** The columns a body sets; `current` is the row a PUT changes (undefined on create). */
-  columns: (body: B, accountId: number, current?: Select<T>) => Columns<T>;
+  /** The columns a body sets, on create or on update (where they may refer to the row's values). */
+  columns: (body: B, accountId: number, write: 'create' | 'update') => Columns<T>;
   refs?: (body: B) => Refs;
   /** Body field reported when a unique index refuses the write. */
   unique?: string;
@@ -102,7 +102,7 @@ export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   assertRefs(found, refs);
   const now = Date.now();
   const t: ResourceTable = spec.table;
-  const values = { ...spec.columns(body, accountId), accountId, createdAt: now, updatedAt: now };
+  const values = { ...spec.columns(body, accountId, 'create'), accountId, createdAt: now, updatedAt: now };
   const before = spec.before?.(db, body, accountId) ?? [];
   const batch: Statements = [
     ...before,
@@ -157,7 +157,7 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   );
   const current = existing[0];
   if (!current) throw notFound();
-  const columns = spec.columns(body, accountId, current as Select<T>);
+  const columns = spec.columns(body, accountId, 'update');
   assertUnchanged(spec.immutable, columns, current);
   assertRefs(found, refs);
   const mine = and(eq(t.accountId, accountId), eq(t.id, id));

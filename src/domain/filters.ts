@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { normalizeText } from './text';
+import { normalizeText, wellFormed } from './text';
 
 const DAY_MS = 86_400_000;
 const BEYOND_MS = /\.\d{3}\d*[1-9]/;
@@ -21,7 +21,14 @@ export function parseDate(value: string): number | undefined {
   return date.toISOString().slice(0, 10) === value ? date.getTime() : undefined;
 }
 
-/** Epoch ms of an ISO 8601 date-time with any offset, rounded down to the millisecond. */
+// The instants the API's own format (`YYYY-MM-DDTHH:mm:ss.sssZ`) can write.
+const FIRST_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * Epoch ms of an ISO 8601 date-time with any offset, rounded down to the millisecond; undefined
+ * when it is no real time or falls, once in UTC, outside years 0000-9999.
+ */
 export function parseDateTime(value: string): number | undefined {
   const m = DATE_TIME.exec(value);
   if (!m) return undefined;
@@ -30,7 +37,7 @@ export function parseDateTime(value: string): number | undefined {
     return undefined;
   }
   const ms = Date.parse(value.replace(/(\.\d{3})\d+/, '$1'));
-  return Number.isNaN(ms) ? undefined : ms;
+  return ms >= FIRST_MS && ms <= LAST_MS ? ms : undefined;
 }
 
 type Op = 'gte' | 'lte' | 'gt' | 'lt';
@@ -101,7 +108,22 @@ export const idList = z
     description: 'An id or a comma-separated list of ids (max 100)',
   });
 
-export const textFilter = z.string().min(1).max(255).optional();
+/** A partial-match filter: taken as sent, spaces included. */
+export const textFilter = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine(...wellFormed)
+  .optional();
+
+/** An exact-match filter: trimmed like the stored values it is compared with. */
+export const exactFilter = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .refine(...wellFormed)
+  .optional();
 
 /** An email filter: trimmed like the stored emails are. */
 export const emailFilter = z.string().trim().min(1).max(254).optional();

@@ -7,4 +7,13 @@ export const normalizeText = (value: string): string =>
   value.normalize('NFC').toLowerCase().replace(/ς/g, 'σ');
 
 /** A name column and its searchable twin, always written together. */
+/**
+ * Refuses strings with lone UTF-16 surrogates: D1 would store them as invalid UTF-8, which reads back
+ * as U+FFFD, so two different inputs would look alike and sort apart from their cursors.
+ */
+export const wellFormed = [
+  (value: string) => value.isWellFormed(),
+  'Expected well-formed Unicode text (no lone surrogates).',
+] as const;
+
 export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(name) });

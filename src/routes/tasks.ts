@@ -41,21 +41,21 @@ const present = (row: Row): z.infer<typeof Task> => ({
   updated_at: iso(row.updatedAt),
 });
 
+const completedAt = (write: 'create' | 'update') =>
+  write === 'update' ? sql<number>`coalesce(${tasks.completedAt}, ${Date.now()})` : Date.now();
+
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
-function columns(
-  body: Update,
-  accountId: number,
-  current?: typeof tasks.$inferSelect,
-): Columns<typeof tasks> {
+function columns(body: Update, accountId: number, write: 'create' | 'update'): Columns<typeof tasks> {
   return {
     ...(body.deal_id !== undefined && { dealId: body.deal_id }),
     ...(body.name !== undefined && { name: body.name }),
     ...(body.description !== undefined && { description: body.description }),
     ...(body.due_date !== undefined && { dueDate: body.due_date }),
     ...(body.category !== undefined && { categoryId: categoryId(accountId, body.category) }),
-    // Completing a completed task keeps the time it was first completed.
+    // Completing a completed task keeps its time. Decided in the write itself, not from the row
+    // read before it, so a concurrent reopen is never undone with a stale time.
     ...(body.is_completed !== undefined && {
-      completedAt: body.is_completed ? (current?.completedAt ?? Date.now()) : null,
+      completedAt: body.is_completed ? completedAt(write) : null,
     }),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { normalizePhone } from '../domain/phone';
+import { wellFormed } from '../domain/text';
 import { MetaSchema } from '../http/pagination';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -8,13 +9,19 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-export const Name = z.string().trim().min(1).max(255);
+export const Name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .refine(...wellFormed);
 
 /** Optional free text: trimmed; blank is stored as null. */
 export const OptionalText = (max: number) =>
   z
     .string()
     .max(max)
+    .refine(...wellFormed)
     .transform((value) => value.trim() || null)
     .nullable()
     .optional()

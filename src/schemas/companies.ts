@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { companies } from '../db/schema';
 import { canonicalCnpj } from '../domain/cnpj';
-import { idList, textFilter, timeRange } from '../domain/filters';
+import { exactFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
 
@@ -68,11 +68,11 @@ export const companySorts = { name: 'nameNorm', created_at: 'createdAt' } as con
 
 export const CompanyQuery = z.strictObject({
   ...pageQuery(companySorts),
-  name: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  name: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
   cnpj: z.string().max(40).optional().openapi({ description: 'Exact match, with or without the mask' }),
   owner_id: idList,
-  segment: textFilter.openapi({ description: 'Exact match, case-insensitive' }),
+  segment: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
   segment__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
   ...timeRange('created_at'),
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { tasks } from '../db/schema';
-import { idList, parseDateTime, textFilter, timeRange } from '../domain/filters';
+import { exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
 
@@ -67,7 +67,7 @@ export const taskSorts = {
 export const TaskQuery = z.strictObject({
   ...pageQuery(taskSorts),
   deal_id: idList,
-  category: textFilter.openapi({ description: 'Category name, exact match, case-insensitive' }),
+  category: exactFilter.openapi({ description: 'Category name, exact match, case-insensitive' }),
   owner_id: idList.openapi({ description: 'Tasks with ANY of these owners' }),
   ...timeRange('due_date'),
   is_completed: z

@@ -202,6 +202,23 @@ describe('companies: create and read', () => {
     expect(padded.name).toBe('w'.repeat(255));
   });
 
+  it('refuses text with a lone UTF-16 surrogate (D1 would store it as invalid UTF-8)', async () => {
+    const { key } = await newAccount();
+    const raw = (name: string, segment: string) =>
+      `{"name":"${name}","cnpj":"${nextCnpj()}","segment":"${segment}","observations":"ok \\u00e9"}`;
+    const problem = await expectProblem(
+      await call('/v1/companies', { method: 'POST', key, body: raw('\\ud800x', '\\udc00') }),
+      422,
+      'validation_failed',
+    );
+    expect(problem.errors.map((e: Json) => e.path)).toEqual(['name', 'segment']);
+    expect((await list(key, '/v1/companies')).data).toEqual([]);
+    // A well-formed pair is fine: U+1F600 as \ud83d\ude00.
+    const ok = await call('/v1/companies', { method: 'POST', key, body: raw('\\ud83d\\ude00', 'x') });
+    expect(ok.status).toBe(201);
+    expect((await json(ok)).data.name).toBe('\u{1F600}');
+  });
+
   it('requires a cnpj on POST (422 required on path cnpj)', async () => {
     const { key } = await newAccount();
     const body = await expectProblem(await post(key, { name: 'No CNPJ' }), 422, 'validation_failed');
@@ -1244,6 +1261,11 @@ describe('companies: filters', () => {
     expect(await ids({ segment__contains: 'line' })).toEqual([online]);
     expect(await ids({ segment__contains: '%' })).toEqual([]);
     expect(await ids({ segment__contains: 'zzz' })).toEqual([]);
+    // Segments are stored trimmed, and so are exact filters; a partial one is taken as sent.
+    expect(await ids({ segment: ' Varejo  ' })).toEqual([varejo, VAREJO]);
+    expect(await ids({ name: ' c ' })).toEqual([online]);
+    expect(await ids({ segment__contains: ' online' })).toEqual([online]);
+    expect(await ids({ segment__contains: 'online ' })).toEqual([]);
   });
 
   it('created_at with a YYYY-MM-DD bound covers the whole UTC day', async () => {

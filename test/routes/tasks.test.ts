@@ -275,6 +275,8 @@ describe('tasks: create and read', () => {
     ['a boolean', true],
     ['an empty string', ''],
     ['a date-time without an offset', '2026-12-01T10:00:00'],
+    ['after year 9999 once in UTC', '9999-12-31T23:59:59-00:01'],
+    ['before year 0000 once in UTC', '0000-01-01T00:00:00+00:01'],
   ])('rejects a due_date that is %s with 422 on path due_date', async (_, due_date) => {
     const { key, dealId } = await accountWithDeal();
     const problem = await expectProblem(
@@ -737,6 +739,28 @@ describe('tasks: completion', () => {
     expect(ms(redone.completed_at)).toBeGreaterThanOrEqual(ms(completed.completed_at));
   });
 
+  it('a complete racing a reopen never brings back the old completed_at', async () => {
+    const { key, dealId } = await accountWithDeal();
+    for (let round = 0; round < 5; round++) {
+      const task = await create(key, '/v1/tasks', {
+        deal_id: dealId,
+        name: `Race ${round}`,
+        category: 'Call',
+        is_completed: true,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const [reopen, complete] = await Promise.all([
+        put(key, task.id, { is_completed: false }),
+        put(key, task.id, { is_completed: true }),
+      ]);
+      expect([reopen.status, complete.status]).toEqual([200, 200]);
+      const final = await get(key, task.id);
+      // Either the reopen came last (open), or the complete did, after a reopen: a new time.
+      if (final.is_completed) expect(ms(final.completed_at)).toBeGreaterThan(ms(task.completed_at));
+      else expect(final.completed_at).toBeNull();
+    }
+  });
+
   it('POST with is_completed true sets completed_at; false or absent leaves it null', async () => {
     const { key, dealId } = await accountWithDeal();
     const base = { deal_id: dealId, name: 'C', category: 'Call' };
@@ -966,6 +990,8 @@ describe('tasks: list and filters', () => {
     for (const miss of ['Ligacao', 'Liga', 'Mail', 'Meeting', 'Meeting%%', 'Meetingx', 'E%']) {
       expect(await ids(miss), miss).toEqual([]);
     }
+    // Category names are stored trimmed, and so is the filter.
+    expect(await ids('  ligação ')).toEqual([call1, call2, call3]);
   });
 
   it('filters by owner_id: one id or a list, matching ANY owner, each task once', async () => {
