@@ -73,6 +73,19 @@ export async function allIds(key: string, path: string): Promise<number[]> {
   return ids;
 }
 
+const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
+const TOTAL_TIMING = /total;dur=[\d.]+/;
+
+/** The number of D1 round trips a response reports in Server-Timing. */
+export function roundTrips(res: Response): number {
+  const header = res.headers.get('Server-Timing') ?? '';
+  expect(header).toMatch(D1_TIMING);
+  expect(header).toMatch(TOTAL_TIMING);
+  const trips = Number(D1_TIMING.exec(header)?.[1]);
+  expect(header).toContain(trips === 1 ? '"1 round trip"' : `"${trips} round trips"`);
+  return trips;
+}
+
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export const idsOf = (body: Json): number[] => body.data.map((row: Json) => row.id);

@@ -1,19 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
-
-const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
-const TOTAL_TIMING = /total;dur=[\d.]+/;
-
-/** The number of D1 round trips a response reports in Server-Timing. */
-function roundTrips(res: Response): number {
-  const header = res.headers.get('Server-Timing') ?? '';
-  expect(header).toMatch(D1_TIMING);
-  expect(header).toMatch(TOTAL_TIMING);
-  const trips = Number(D1_TIMING.exec(header)?.[1]);
-  expect(header).toContain(trips === 1 ? '"1 round trip"' : `"${trips} round trips"`);
-  return trips;
-}
+import { BASE, call, create, expectProblem, type Json, json, newAccount, roundTrips } from '../helpers';
 
 /** A problem body with every RFC 9457 member and this API's code. */
 async function problem(res: Response, status: number, code: string): Promise<Json> {

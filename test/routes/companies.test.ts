@@ -14,6 +14,7 @@ import {
   newAccount,
   qs,
   resource,
+  roundTrips,
 } from '../helpers';
 
 const { get, listIds, put } = resource('/v1/companies');
@@ -104,15 +105,6 @@ let userSerial = 0;
 async function newUser(key: string, name: string): Promise<number> {
   userSerial += 1;
   return (await create(key, '/v1/users', { name, email: `user${userSerial}@example.com` })).id;
-}
-
-const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
-
-/** The number of D1 round trips a response reports in Server-Timing. */
-function roundTrips(res: Response): number {
-  const header = res.headers.get('Server-Timing') ?? '';
-  expect(header).toMatch(D1_TIMING);
-  return Number(D1_TIMING.exec(header)?.[1]);
 }
 
 describe('companies: create and read', () => {

@@ -15,6 +15,7 @@ import {
   newAccount,
   qs,
   resource,
+  roundTrips,
 } from '../helpers';
 
 const { get, listIds, put } = resource('/v1/tasks');
@@ -74,15 +75,6 @@ async function addOwners(accountId: number, taskId: number, userIds: number[]): 
       ),
     ),
   );
-}
-
-const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
-
-/** The number of D1 round trips a response reports in Server-Timing. */
-function roundTrips(res: Response): number {
-  const header = res.headers.get('Server-Timing') ?? '';
-  expect(header).toMatch(D1_TIMING);
-  return Number(D1_TIMING.exec(header)?.[1]);
 }
 
 const TASK_KEYS = [
