@@ -7,6 +7,8 @@ export default defineConfig({
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
+        // A second, empty database on which a test replays the migrations one by one.
+        d1Databases: { MIGRATION_DB: 'migration-db' },
         bindings: {
           ADMIN_TOKEN: 'test-admin-token',
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('./drizzle', import.meta.url))),

@@ -1,0 +1,60 @@
+import { applyD1Migrations } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+
+describe('migrations on a database that already holds data', () => {
+  it('0001 rebuilds companies, keeping their rows and the contacts and deals that point at them', async () => {
+    const db = env.MIGRATION_DB;
+    const [init] = env.TEST_MIGRATIONS;
+    if (!init) throw new Error('no migrations');
+    await applyD1Migrations(db, [init]);
+    await db.batch([
+      db.prepare("insert into accounts (id, name, created_at) values (1, 'A', 0), (2, 'B', 0)"),
+      db.prepare(
+        "insert into users (id, account_id, name, name_norm, email, email_norm, created_at, updated_at) values (1, 1, 'U', 'u', 'u@x.co', 'u@x.co', 0, 0), (2, 2, 'V', 'v', 'v@x.co', 'v@x.co', 0, 0)",
+      ),
+      db.prepare(
+        "insert into companies (id, account_id, name, name_norm, cnpj, created_at, updated_at) values (5, 1, 'Acme', 'acme', '11222333000181', 10, 20)",
+      ),
+      db.prepare(
+        "insert into contacts (id, account_id, name, name_norm, company_id, created_at, updated_at) values (1, 1, 'C', 'c', 5, 0, 0)",
+      ),
+      db.prepare(
+        "insert into deals (id, account_id, name, name_norm, company_id, created_at, updated_at) values (1, 1, 'D', 'd', 5, 0, 0)",
+      ),
+    ]);
+
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+
+    expect(
+      await db
+        .prepare('select * from companies')
+        .all()
+        .then((r) => r.results),
+    ).toEqual([
+      {
+        id: 5,
+        account_id: 1,
+        name: 'Acme',
+        name_norm: 'acme',
+        cnpj: '11222333000181',
+        owner_id: null,
+        segment: null,
+        segment_norm: null,
+        observations: null,
+        created_at: 10,
+        updated_at: 20,
+      },
+    ]);
+    expect((await db.prepare('pragma foreign_key_check').all()).results).toEqual([]);
+    expect(
+      await db.prepare('select company_id from contacts union all select company_id from deals').raw(),
+    ).toEqual([[5], [5]]);
+    // The rebuilt table has the composite key: an owner of the same account is taken, one of
+    // another account is refused by the database itself.
+    await db.prepare('update companies set owner_id = 1 where id = 5').run();
+    await expect(db.prepare('update companies set owner_id = 2 where id = 5').run()).rejects.toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
+  });
+});
