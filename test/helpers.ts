@@ -41,6 +41,31 @@ export async function expectProblem(res: Response, status: number, code?: string
   return body;
 }
 
+/** Asserts a 422 `validation_failed` whose one error is `unknown_field` at `path`. */
+export async function expectUnknownField(res: Response, path: string): Promise<void> {
+  const body = await expectProblem(res, 422, 'validation_failed');
+  expect(body.errors).toEqual([expect.objectContaining({ path, code: 'unknown_field' })]);
+}
+
+/**
+ * Asserts that GET and PUT of `${path}/{id}` answer 404: `not_found` for `missing`, a well-formed id that no
+ * row has, and 404 for each of the `malformed` ids.
+ */
+export async function expectNotFound(
+  key: string,
+  path: string,
+  missing: number,
+  malformed: string[],
+): Promise<void> {
+  const put = (id: number | string) => call(`${path}/${id}`, { method: 'PUT', key, body: { name: 'X' } });
+  await expectProblem(await call(`${path}/${missing}`, { key }), 404, 'not_found');
+  await expectProblem(await put(missing), 404, 'not_found');
+  for (const id of malformed) {
+    await expectProblem(await call(`${path}/${id}`, { key }), 404);
+    await expectProblem(await put(id), 404);
+  }
+}
+
 export const adminHeaders = () => ({ Authorization: `Bearer ${env.ADMIN_TOKEN}` });
 
 /** A new account and its first API key, through the admin API. */
@@ -58,6 +83,13 @@ export async function create(key: string, path: string, body: unknown): Promise<
   return (await json(res)).data;
 }
 
+/** A fresh account with one deal to hang tasks on. */
+export async function accountWithDeal(name = 'Acme') {
+  const account = await newAccount(name);
+  const deal = await create(account.key, '/v1/deals', { name: `${name} deal` });
+  return { ...account, dealId: deal.id as number };
+}
+
 /** Follows `next_cursor` to the end and returns every id, in order. */
 export async function allIds(key: string, path: string): Promise<number[]> {
   const ids: number[] = [];
@@ -71,6 +103,25 @@ export async function allIds(key: string, path: string): Promise<number[]> {
     url = next ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(next)}` : null;
   }
   return ids;
+}
+
+const regexEscape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * GETs a list page that has a next one: asserts 200, a `meta.next_cursor`, and a `Link: <url>; rel="next"`
+ * to the same path carrying that cursor. Returns the page and that next URL.
+ */
+export async function pageWithNext(key: string, path: string): Promise<{ page: Json; next: URL }> {
+  const res = await call(path, { key });
+  expect(res.status, `GET ${path}`).toBe(200);
+  const page = await json(res);
+  expect(page.meta.next_cursor, `GET ${path}`).toEqual(expect.any(String));
+  const link = res.headers.get('Link') ?? '';
+  const { pathname } = new URL(path, BASE);
+  expect(link).toMatch(new RegExp(`^<${regexEscape(`${BASE}${pathname}`)}\\?[^>]+>; rel="next"$`));
+  const next = new URL(link.slice(1, link.indexOf('>')));
+  expect(next.searchParams.get('cursor')).toBe(page.meta.next_cursor);
+  return { page, next };
 }
 
 const D1_TIMING = /d1;dur=[\d.]+;desc="(\d+) round trips?"/;
@@ -139,4 +190,44 @@ export function insertCompany(accountId: number, name: string, cnpj: string): Pr
     created_at: now,
     updated_at: now,
   });
+}
+
+type CreatedAroundDay = {
+  before: number;
+  start: number;
+  end: number;
+  after: number;
+  /** The ids a list of the resource sorted by created_at holds, under these query parameters. */
+  ids: (params: Record<string, string>) => Promise<number[]>;
+};
+
+/**
+ * Four rows of the account's resource at `path`, written by `insert(accountId, name, createdAt)` around the UTC
+ * day 2024-03-05: `before` at the last ms before it, `start` and `end` at its first and last ms, `after` at the
+ * first ms after.
+ */
+export async function createdAroundDay(
+  account: { id: number; key: string },
+  path: string,
+  insert: (accountId: number, name: string, createdAt: number) => Promise<number>,
+): Promise<CreatedAroundDay> {
+  const at = (name: string, iso: string) => insert(account.id, name, ms(iso));
+  const before = await at('before', '2024-03-04T23:59:59.999Z');
+  const start = await at('start', '2024-03-05T00:00:00.000Z');
+  const end = await at('end', '2024-03-05T23:59:59.999Z');
+  const after = await at('after', '2024-03-06T00:00:00.000Z');
+  const ids = (params: Record<string, string>) =>
+    resource(path).listIds(account.key, { sort: 'created_at', ...params });
+  return { before, start, end, after, ids };
+}
+
+/** Asserts that created_at bounds given as a bare date (YYYY-MM-DD) cover that whole UTC day. */
+export async function expectDateBoundsCoverDay({ before, start, end, after, ids }: CreatedAroundDay) {
+  const D = '2024-03-05';
+  expect(await ids({ created_at__gte: D })).toEqual([start, end, after]);
+  expect(await ids({ created_at__lte: D })).toEqual([before, start, end]);
+  expect(await ids({ created_at__gt: D })).toEqual([after]);
+  expect(await ids({ created_at__lt: D })).toEqual([before]);
+  expect(await ids({ created_at__gte: D, created_at__lte: D })).toEqual([start, end]);
+  expect(await ids({ created_at__gt: '2024-03-04', created_at__lt: '2024-03-06' })).toEqual([start, end]);
 }
