@@ -5,23 +5,29 @@ import { companies, companyFollowers, taskOwners, tasks } from './schema';
 
 /** A set of users attached to a row: a company's followers, a task's owners. */
 const links = {
-  followers: { table: companyFollowers, parentKey: 'companyId', parent: companies },
-  owners: { table: taskOwners, parentKey: 'taskId', parent: tasks },
+  followers: {
+    table: companyFollowers,
+    parentKey: 'companyId',
+    parentId: companyFollowers.companyId,
+    parent: companies,
+  },
+  owners: { table: taskOwners, parentKey: 'taskId', parentId: taskOwners.taskId, parent: tasks },
 } as const;
 
 type Link = keyof typeof links;
 
-const parentColumn = (name: Link) => (name === 'followers' ? companyFollowers.companyId : taskOwners.taskId);
+/** A set of user ids as stored and returned: no duplicates, ascending. */
+export const userIdSet = (ids: Iterable<number>): number[] => [...new Set(ids)].sort((a, b) => a - b);
 
 /**
  * The linked user ids of each row, ascending, as a column of the row's own statement: a list
  * of 100 rows costs no extra query.
  */
 export function linkedUserIds(name: Link): SQL<number[]> {
-  const { table, parent } = links[name];
-  const mine = and(eq(table.accountId, parent.accountId), eq(parentColumn(name), parent.id));
+  const { table, parentId, parent } = links[name];
+  const mine = and(eq(table.accountId, parent.accountId), eq(parentId, parent.id));
   // Sorted here: the order of an aggregate's input is not guaranteed in SQL.
-  const sorted = (value: string) => (JSON.parse(value) as number[]).sort((a, b) => a - b);
+  const sorted = (value: string) => userIdSet(JSON.parse(value) as number[]);
   return sql<number[]>`(select json_group_array(${table.userId}) from ${table} where ${mine})`.mapWith(
     sorted,
   );
@@ -32,8 +38,8 @@ export function linkedUserIds(name: Link): SQL<number[]> {
  * by `account` (not by the outer row) so the subquery runs once, on the link table's user index.
  */
 export function linkedToAny(name: Link, account: SQL<number>, userIds: number[]): SQL {
-  const { table, parent } = links[name];
-  return sql`${parent.id} in (select ${parentColumn(name)} from ${table} where ${table.accountId} = ${account} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
+  const { table, parentId, parent } = links[name];
+  return sql`${parent.id} in (select ${parentId} from ${table} where ${table.accountId} = ${account} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
 }
 
 /**
@@ -47,8 +53,7 @@ export function replaceLinks(
   id: number | SQL<number>,
   userIds: number[],
 ): BatchItem<'sqlite'>[] {
-  const { table, parentKey } = links[name];
-  const parentId = parentColumn(name);
+  const { table, parentKey, parentId } = links[name];
   const statements: BatchItem<'sqlite'>[] = [
     db.delete(table).where(and(eq(table.accountId, accountId), eq(parentId, id))),
   ];
@@ -62,7 +67,7 @@ export function replaceLinks(
             [parentKey]: sql<number>`${id}`.as(parentId.name),
             userId: sql<number>`value`.as('user_id'),
           })
-          .from(sql`json_each(${JSON.stringify([...new Set(userIds)])})`),
+          .from(sql`json_each(${JSON.stringify(userIdSet(userIds))})`),
       ),
     );
   }

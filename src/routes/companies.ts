@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { linkedUserIds, replaceLinks } from '../db/links';
+import { eq, sql } from 'drizzle-orm';
+import { countOf } from '../db/counts';
+import { linkedUserIds, replaceLinks, userIdSet } from '../db/links';
 import { listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { companies, contacts, deals } from '../db/schema';
@@ -16,18 +17,11 @@ import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } fro
 
 type Update = z.infer<typeof CompanyUpdate>;
 
-const count = (table: typeof deals | typeof contacts, ...conditions: SQL[]) =>
-  sql<number>`(select count(*) from ${table} where ${and(
-    eq(table.accountId, companies.accountId),
-    eq(table.companyId, companies.id),
-    ...conditions,
-  )})`;
-
 // Counted in the company's own statement, so they are always current and a list costs one query.
 const extras = {
   followerIds: linkedUserIds('followers'),
-  dealCount: count(deals, sql`${deals.status} = 'open'`),
-  leadCount: count(contacts),
+  dealCount: countOf(deals, deals.companyId, companies, eq(deals.status, 'open')),
+  leadCount: countOf(contacts, contacts.companyId, companies),
 };
 
 type Row = Viewed<typeof companies, typeof extras>;
@@ -84,7 +78,7 @@ const spec: WriteSpec<typeof companies, Update, typeof extras> = {
             sql<number>`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${body.cnpj})`,
           body.follower_ids,
         ),
-  created: (body) => ({ followerIds: [...new Set(body.follower_ids)].sort((a, b) => a - b) }),
+  created: (body) => ({ followerIds: userIdSet(body.follower_ids ?? []) }),
 };
 
 const routes = resourceRoutes(

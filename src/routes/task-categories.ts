@@ -1,5 +1,5 @@
 import { createRoute, type z } from '@hono/zod-openapi';
-import { and, eq, sql } from 'drizzle-orm';
+import { countOf } from '../db/counts';
 import { listOwn, type Viewed } from '../db/own';
 import { taskCategories, tasks } from '../db/schema';
 import { errorResponses, jsonContent, router } from '../http/openapi';
@@ -10,10 +10,7 @@ import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
 const spec = {
   table: taskCategories,
   extras: {
-    taskCount: sql<number>`(select count(*) from ${tasks} where ${and(
-      eq(tasks.accountId, taskCategories.accountId),
-      eq(tasks.categoryId, taskCategories.id),
-    )})`,
+    taskCount: countOf(tasks, tasks.categoryId, taskCategories),
   },
 };
 
