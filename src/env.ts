@@ -1,8 +1,9 @@
 import type { Db } from './db/client';
+import type { EventMessage } from './queue/messages';
 
 export type Bindings = {
   DB: D1Database;
-  EVENTS: Queue<unknown>;
+  EVENTS: Queue<EventMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;

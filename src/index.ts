@@ -6,12 +6,14 @@ import { apiKeyAuth } from './auth/tenant';
 import type { Bindings } from './env';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
-import { ApiError } from './http/problem';
-import { consume } from './queue/consumer';
+import { ApiError, logError } from './http/problem';
+import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
+import { hooksRouter } from './routes/hooks';
+import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usersRouter } from './routes/users';
@@ -37,6 +39,8 @@ const routes = app
   .route('/v1/deals', dealsRouter)
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
+  .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 
 app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -83,17 +87,7 @@ app.onError((err, c) => {
     const code = httpCodes[err.status] ?? 'bad_request';
     return problem(new ApiError(err.status as ContentfulStatusCode, code, err.message), requestId);
   }
-  // Only the error's class and the root cause's message: Drizzle's own message carries query params.
-  let cause: unknown = err;
-  while (cause instanceof Error && cause.cause) cause = cause.cause;
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      request_id: requestId,
-      error: err.name,
-      cause: cause instanceof Error ? cause.message : String(cause),
-    }),
-  );
+  logError(err, requestId);
   return problem(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), requestId);
 });
 
@@ -103,8 +97,9 @@ export type AppType = typeof routes;
 export default {
   fetch: app.fetch,
   queue: consume,
-  // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
   async scheduled(_controller, env) {
+    await requeueStranded(env);
+    // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },
 } satisfies ExportedHandler<Bindings>;

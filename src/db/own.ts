@@ -1,13 +1,18 @@
-import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, is, notExists, SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SelectedFields, SQLiteInsertValue, SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import type {
+  SelectedFields,
+  SQLiteInsertSelectQueryBuilder,
+  SQLiteInsertValue,
+  SQLiteUpdateSetSource,
+} from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
 import { invalid, notFound } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
-import type { ResourceTable, TenantTable } from './schema';
+import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { bumped } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
@@ -47,7 +52,34 @@ export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
   children?: (db: Db, body: B, accountId: number, id: number | undefined) => Statements;
   /** On create, the extras that the children statements set (they run after the row is read). */
   created?: (body: B) => Partial<Viewed<T, X>>;
+  /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
+  validate?: (body: B, current: Select<T>) => void;
 };
+
+/** The row a create inserts: the body's columns, the account, and both timestamps. */
+export const newRow = <T extends ResourceTable, B>(
+  spec: WriteSpec<T, B, Extras>,
+  body: B,
+  accountId: number,
+  now: number,
+) =>
+  ({
+    ...spec.columns(body, accountId, 'create'),
+    accountId,
+    createdAt: now,
+    updatedAt: now,
+  }) as SQLiteInsertValue<T>;
+
+/** The columns an update sets: the body's, and a fresh updated_at. */
+export const changedColumns = <T extends ResourceTable, B>(
+  spec: WriteSpec<T, B, Extras>,
+  body: B,
+  accountId: number,
+) =>
+  ({
+    ...spec.columns(body, accountId, 'update'),
+    updatedAt: bumped(spec.table.updatedAt),
+  }) as SQLiteUpdateSetSource<T>;
 
 /** The row and its extras, for the rows `where` selects. */
 function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL | undefined) {
@@ -55,19 +87,29 @@ function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL
   return db.select(fields).from(table).where(where);
 }
 
-/** One page of the account's rows matching `filters`, in one round trip with the key check. */
+/**
+ * One page of the account's rows matching `filters`, in one round trip with the key check. Rows
+ * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
+ */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
   spec: { table: T; extras?: X },
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
+  parent?: { table: ResourceTable; id: number },
 ): Promise<Viewed<T, X>[]> {
   const t: TenantTable = spec.table;
   const query = view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, page.after))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const [, rows] = await scoped(db, keyHash, query);
+  if (!parent) return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
+  const owner = db
+    .select({ id: parent.table.id })
+    .from(parent.table)
+    .where(ownRow(parent.table, keyHash, parent.id));
+  const [, found, rows] = await scoped(db, keyHash, owner, query);
+  if (!found.length) throw notFound();
   return rows as Viewed<T, X>[];
 }
 
@@ -88,7 +130,7 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
   return row as Viewed<T, X>;
 }
 
-type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
+export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, B, X extends Extras>(
@@ -100,13 +142,11 @@ export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   const refs = spec.refs?.(body) ?? {};
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
-  const now = Date.now();
   const t: ResourceTable = spec.table;
-  const values = { ...spec.columns(body, accountId, 'create'), accountId, createdAt: now, updatedAt: now };
   const before = spec.before?.(db, body, accountId) ?? [];
   const batch: Statements = [
     ...before,
-    db.insert(t).values(values as SQLiteInsertValue<T>),
+    db.insert(t).values(newRow(spec, body, accountId, Date.now())),
     // Read before the children are written: their inserts move last_insert_rowid().
     view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = last_insert_rowid()`)),
     ...(spec.children?.(db, body, accountId, undefined) ?? []),
@@ -157,15 +197,15 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   );
   const current = existing[0];
   if (!current) throw notFound();
-  const columns = spec.columns(body, accountId, 'update');
-  assertUnchanged(spec.immutable, columns, current);
+  assertUnchanged(spec.immutable, spec.columns(body, accountId, 'update'), current);
+  spec.validate?.(body, current as Select<T>);
   assertRefs(found, refs);
   const mine = and(eq(t.accountId, accountId), eq(t.id, id));
   const batch: Statements = [
     ...(spec.before?.(db, body, accountId) ?? []),
     db
       .update(t)
-      .set({ ...columns, updatedAt: bumped(t.updatedAt) } as SQLiteUpdateSetSource<ResourceTable>)
+      .set(changedColumns(spec, body, accountId) as SQLiteUpdateSetSource<ResourceTable>)
       .where(mine),
     ...(spec.children?.(db, body, accountId, id) ?? []),
     view(db, t, spec.extras, mine),
@@ -174,4 +214,43 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw notFound();
   return row;
+}
+
+/**
+ * An insert of `row` that writes nothing when a row matching `exists` is already there, decided
+ * inside the write itself (no unique index can express "a contact with this phone").
+ */
+export function insertUnless<T extends ResourceTable>(
+  db: Db,
+  table: T,
+  row: SQLiteInsertValue<T>,
+  exists: SQL | undefined,
+) {
+  const values = row as Record<string, unknown>;
+  // Insert-from-select needs every column of the table, in its order; absent ones take their default.
+  const fields = Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => {
+      const value = values[key];
+      const sqlValue = is(value, SQL)
+        ? value
+        : value !== undefined
+          ? sql`${sql.param(value, column)}`
+          : is(column.default, SQL)
+            ? column.default
+            : sql`${column.default ?? null}`;
+      return [key, sql`${sqlValue}`.as(column.name)];
+    }),
+  );
+  const t: ResourceTable = table;
+  const select = db
+    .select(fields)
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.id, values.accountId as number),
+        notExists(db.select({ _: sql`1` }).from(t).where(exists)),
+      ),
+    );
+  // Drizzle cannot see that `fields` names every column of a table given as a type parameter.
+  return db.insert(t).select(select as unknown as SQLiteInsertSelectQueryBuilder<ResourceTable>);
 }

@@ -9,6 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import type { Action, FieldMapping } from '../schemas/webhook-config';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -224,6 +225,110 @@ export const taskOwners = sqliteTable(
   ],
 );
 
+export const webhookModes = ['production', 'test'] as const;
+
+/** An inbound webhook: a secret URL that external systems post events to, and what to do with them. */
+export const inboundWebhooks = sqliteTable(
+  'inbound_webhooks',
+  {
+    ...owned(),
+    name: text('name').notNull(),
+    // The URL's credential. Kept readable because the URL is shown on every read, like Stripe's.
+    token: text('token').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    mode: text('mode', { enum: webhookModes }).notNull().default('production'),
+    secret: text('secret'),
+    fields: text('fields', { mode: 'json' }).$type<FieldMapping[]>().notNull(),
+    flows: text('flows', { mode: 'json' }).$type<Action[]>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('inbound_webhooks_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('inbound_webhooks_token_uq').on(t.token),
+    index('inbound_webhooks_created_idx').on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export const eventStatuses = ['pending', 'processed', 'failed', 'test'] as const;
+
+/** An accepted webhook call, kept as received until the queue consumer has applied it. */
+export const inboundEvents = sqliteTable(
+  'inbound_events',
+  {
+    ...owned(),
+    webhookId: integer('webhook_id').notNull(),
+    // The webhook's mode when the event arrived: a test event never writes records.
+    mode: text('mode', { enum: webhookModes }).notNull(),
+    status: text('status', { enum: eventStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    payload: text('payload').notNull(),
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    // Deduplicates for 24 hours: a later event with the same key takes it over.
+    idempotencyKey: text('idempotency_key'),
+    receivedAt: integer('received_at').notNull(),
+    // When it was last handed to the queue: the cron re-queues pending events this old.
+    queuedAt: integer('queued_at').notNull(),
+    processedAt: integer('processed_at'),
+    // In test mode: what the flows would have written.
+    preview: text('preview', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    uniqueIndex('inbound_events_account_id_uq').on(t.accountId, t.id),
+    foreignKey({
+      columns: [t.accountId, t.webhookId],
+      foreignColumns: [inboundWebhooks.accountId, inboundWebhooks.id],
+    }),
+    uniqueIndex('inbound_events_idempotency_uq').on(t.webhookId, t.idempotencyKey),
+    index('inbound_events_webhook_idx').on(t.accountId, t.webhookId, t.receivedAt, t.id),
+    index('inbound_events_status_idx').on(t.accountId, t.webhookId, t.status, t.receivedAt, t.id),
+    index('inbound_events_queue_idx').on(t.status, t.queuedAt),
+  ],
+);
+
+/**
+ * The records an event wrote. Its primary key is also the event's claim: a second delivery's
+ * batch fails on it and rolls back, so an event's records are written once.
+ */
+export const inboundEventResults = sqliteTable(
+  'inbound_event_results',
+  {
+    eventId: integer('event_id').primaryKey(),
+    accountId: integer('account_id').notNull(),
+    contactId: integer('contact_id'),
+    companyId: integer('company_id'),
+    dealId: integer('deal_id'),
+    taskIds: text('task_ids', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+  },
+  (t) => [
+    foreignKey({
+      columns: [t.accountId, t.eventId],
+      foreignColumns: [inboundEvents.accountId, inboundEvents.id],
+    }),
+    foreignKey({ columns: [t.accountId, t.contactId], foreignColumns: [contacts.accountId, contacts.id] }),
+    foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
+    foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
+  ],
+);
+
+/** Round-robin state: how many owners a webhook's action has handed out so far. */
+export const webhookRotations = sqliteTable(
+  'webhook_rotations',
+  {
+    accountId: integer('account_id').notNull(),
+    webhookId: integer('webhook_id').notNull(),
+    action: integer('action').notNull(),
+    turns: integer('turns').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.webhookId, t.action] }),
+    foreignKey({
+      columns: [t.accountId, t.webhookId],
+      foreignColumns: [inboundWebhooks.accountId, inboundWebhooks.id],
+    }),
+  ],
+);
+
 /** A table whose rows belong to one account. */
 export type TenantTable =
   | typeof users
@@ -231,7 +336,9 @@ export type TenantTable =
   | typeof contacts
   | typeof deals
   | typeof tasks
-  | typeof taskCategories;
+  | typeof taskCategories
+  | typeof inboundWebhooks
+  | typeof inboundEvents;
 
 /** A tenant table the API creates and updates rows of: every row has created_at and updated_at. */
-export type ResourceTable = Exclude<TenantTable, typeof taskCategories>;
+export type ResourceTable = Exclude<TenantTable, typeof taskCategories | typeof inboundEvents>;

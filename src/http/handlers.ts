@@ -14,22 +14,23 @@ type Valid<T> = { out: T };
 export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
   path: string,
   spec: WriteSpec<T, B, X>,
-  present: (row: Viewed<T, X>) => P,
+  /** The row as the API shows it; `c` serves fields that depend on the request, such as URLs. */
+  present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
 ) {
   return {
     get: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
       const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
-      return c.json({ data: present(row) }, 200);
+      return c.json({ data: present(row, c) }, 200);
     },
     create: async <P extends string>(c: Context<AppEnv, P, Valid<{ json: B }>>) => {
       const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
       c.header('Location', urlOf(c, `${path}/${row.id}`));
-      return c.json({ data: present(row) }, 201);
+      return c.json({ data: present(row, c) }, 201);
     },
     update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: B }>>) => {
       const { id } = c.req.valid('param');
       const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, c.req.valid('json'));
-      return c.json({ data: present(row) }, 200);
+      return c.json({ data: present(row, c) }, 200);
     },
   };
 }

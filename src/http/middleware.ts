@@ -26,7 +26,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 // The same test @hono/zod-openapi applies after us, so a body this guard lets through is never
 // refused again by the validator with a different error.
-const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+export const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
  * For routes that take a JSON body: 415 without a JSON content type, 413 over 1 MiB, 400 for

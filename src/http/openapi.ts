@@ -55,14 +55,16 @@ export function router() {
   });
 }
 
-export const IdParam = z.object({
-  id: z
+/** A path parameter holding a row id. */
+export const pathId = (name: string) =>
+  z
     .string()
     .regex(POSITIVE_ID)
     .transform(Number)
     .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
-    .openapi({ param: { name: 'id', in: 'path' }, type: 'integer', example: 42 }),
-});
+    .openapi({ param: { name, in: 'path' }, type: 'integer', example: 42 });
+
+export const IdParam = z.object({ id: pathId('id') });
 
 const text = (description: string) => ({ description, schema: { type: 'string' as const } });
 

@@ -27,7 +27,7 @@ export const MetaSchema = z
 const MAX_CURSOR = 4096;
 
 /** Query parameters every list shares: `limit`, `cursor` and `sort` over the resource's fields. */
-export function pageQuery<const S extends Sorts>(sorts: S) {
+export function pageQuery<const S extends Sorts>(sorts: S, defaultSort = '-created_at') {
   const fields = Object.keys(sorts) as (keyof S & string)[];
   const values = fields.flatMap((f) => [f, `-${f}`] as const) as [string, ...string[]];
   return {
@@ -42,7 +42,7 @@ export function pageQuery<const S extends Sorts>(sorts: S) {
       )
       .optional()
       .openapi({
-        description: 'A field, or `-field` for descending; ties broken by id. Default `-created_at`',
+        description: `A field, or \`-field\` for descending; ties broken by id. Default \`${defaultSort}\``,
       }),
   };
 }
@@ -86,8 +86,9 @@ export function keyset<R extends { id: number }>(
   table: SQLiteTable,
   sorts: Sorts,
   query: { sort?: string | undefined; cursor?: string | undefined; limit: number },
+  defaultSort = '-created_at',
 ) {
-  const sort = query.sort ?? '-created_at';
+  const sort = query.sort ?? defaultSort;
   const descending = sort.startsWith('-');
   const key = sorts[descending ? sort.slice(1) : sort];
   const columns = getTableColumns(table);

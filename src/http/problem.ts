@@ -77,3 +77,25 @@ export const invalid = (errors: FieldError[]) =>
 
 export const conflict = (detail: string, path?: string) =>
   new ApiError(409, 'conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);
+
+/**
+ * Logs an unexpected error: only its class and the root cause's message, because Drizzle's own
+ * message carries the query's parameters, which may be customer data or secrets.
+ */
+export function logError(err: unknown, requestId: string | undefined): void {
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      request_id: requestId,
+      error: err instanceof Error ? err.name : typeof err,
+      cause: rootMessage(err),
+    }),
+  );
+}
+
+/** The innermost message of an error chain: D1's own, without Drizzle's query and parameters. */
+export function rootMessage(err: unknown): string {
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}

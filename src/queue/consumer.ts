@@ -1,15 +1,98 @@
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { createDb, type Db } from '../db/client';
+import { D1Meter } from '../db/meter';
+import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
+import { logError, rootMessage } from '../http/problem';
+import { enqueueEvents, isEventMessage } from './messages';
+import { processEvent } from './process';
+
+/** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
+export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);
+
+/** A pending event not handed to the queue for this long is queued again by the cron. */
+export const STRANDED_AFTER_MS = 5 * 60_000;
+
+const pending = (id: number) => and(eq(inboundEvents.id, id), eq(inboundEvents.status, 'pending'));
+
+async function handle(db: Db, message: Message<unknown>): Promise<void> {
+  const body = message.body;
+  if (!isEventMessage(body)) {
+    // Not ours to drop: after max_retries it lands in the dead-letter queue for a person to see.
+    console.warn(JSON.stringify({ level: 'warn', msg: 'unknown queue message', id: message.id }));
+    message.retry();
+    return;
+  }
+  try {
+    const outcome = await processEvent(db, body.event_id);
+    if (outcome.status === 'failed') {
+      await db
+        .update(inboundEvents)
+        .set({ status: 'failed', error: outcome.error, attempts: sql`${inboundEvents.attempts} + 1` })
+        .where(pending(body.event_id));
+    }
+    message.ack();
+  } catch (err) {
+    logError(err, `event:${body.event_id}`);
+    const delaySeconds = retryDelaySeconds(message.attempts);
+    // Best effort: the retry happens whether or not this note is written.
+    await db
+      .update(inboundEvents)
+      .set({
+        attempts: sql`${inboundEvents.attempts} + 1`,
+        error: rootMessage(err),
+        queuedAt: Date.now() + delaySeconds * 1000,
+      })
+      .where(pending(body.event_id))
+      .catch(() => undefined);
+    message.retry({ delaySeconds });
+  }
+}
+
+/** Messages that used up their retries: their events fail, keeping the last error. */
+async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<void> {
+  const ids = messages.flatMap((m) => (isEventMessage(m.body) ? [m.body.event_id] : []));
+  if (ids.length) {
+    await db
+      .update(inboundEvents)
+      .set({
+        status: 'failed',
+        error: sql`'Gave up after ' || ${inboundEvents.attempts} || ' attempts: ' || coalesce(${inboundEvents.error}, 'unknown error')`,
+      })
+      .where(and(inArray(inboundEvents.id, ids), eq(inboundEvents.status, 'pending')));
+  }
+  for (const message of messages) message.ack();
+}
 
 /**
- * Queue consumer. No message type is defined yet (the inbound webhook events of issue 5 will be
- * the first); anything that arrives is retried, so after `max_retries` it lands in the dead-letter
- * queue instead of being dropped.
+ * The queue consumer: events from `crm-events`, and from its dead-letter queue (by the `-dlq`
+ * naming convention of wrangler.toml) the ones that ran out of retries.
  */
-export async function consume(batch: MessageBatch<unknown>, _env: Bindings): Promise<void> {
-  for (const message of batch.messages) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'unhandled queue message', queue: batch.queue, id: message.id }),
-    );
-    message.retry();
-  }
+export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+  const db = createDb(env.DB, new D1Meter());
+  if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
+  await Promise.all(batch.messages.map((message) => handle(db, message)));
+}
+
+/**
+ * Queues again the pending events that were never handed over (the send failed after the 204) or
+ * whose retry was lost, so no accepted event is left behind.
+ */
+export async function requeueStranded(env: Bindings, now = Date.now()): Promise<number> {
+  const db = createDb(env.DB, new D1Meter());
+  const stranded = db
+    .select({ id: inboundEvents.id })
+    .from(inboundEvents)
+    .where(and(eq(inboundEvents.status, 'pending'), lt(inboundEvents.queuedAt, now - STRANDED_AFTER_MS)))
+    .limit(1000);
+  const rows = await db
+    .update(inboundEvents)
+    .set({ queuedAt: now })
+    .where(inArray(inboundEvents.id, stranded))
+    .returning({ id: inboundEvents.id });
+  await enqueueEvents(
+    env.EVENTS,
+    rows.map((r) => r.id),
+  );
+  return rows.length;
 }

@@ -59,7 +59,8 @@ const refs = (body: Update): Refs => ({
   follower_ids: ['user', body.follower_ids],
 });
 
-const spec: WriteSpec<typeof companies, Update, typeof extras> = {
+/** How a company is written; inbound webhook flows write companies through it too. */
+export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
   table: companies,
   extras,
   columns,
@@ -86,13 +87,13 @@ const routes = resourceRoutes(
   { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
 );
 
-const handlers = ownHandlers('/v1/companies', spec, present);
+const handlers = ownHandlers('/v1/companies', companySpec, present);
 
 export const companiesRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(companies, companySorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), companySpec, page, [
       q.name ? eq(companies.nameNorm, normalizeText(q.name)) : undefined,
       q.name__contains ? contains(companies.nameNorm, q.name__contains) : undefined,
       // Only canonical CNPJs are stored, so a value that is not one matches nothing.

@@ -52,15 +52,16 @@ const routes = resourceRoutes(
   { resource: Contact, query: ContactQuery, create: ContactCreate, update: ContactUpdate },
 );
 
-const spec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
+/** How a contact is written; inbound webhook flows write contacts through it too. */
+export const contactSpec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
 
-const handlers = ownHandlers('/v1/contacts', spec, present);
+const handlers = ownHandlers('/v1/contacts', contactSpec, present);
 
 export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(contacts, contactSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), contactSpec, page, [
       q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
       q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
       q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,

@@ -52,15 +52,16 @@ const routes = resourceRoutes(
   { resource: Deal, query: DealQuery, create: DealCreate, update: DealUpdate },
 );
 
-const spec: WriteSpec<typeof deals, Update> = { table: deals, columns, refs };
+/** How a deal is written; inbound webhook flows write deals through it too. */
+export const dealSpec: WriteSpec<typeof deals, Update> = { table: deals, columns, refs };
 
-const handlers = ownHandlers('/v1/deals', spec, present);
+const handlers = ownHandlers('/v1/deals', dealSpec, present);
 
 export const dealsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(deals, dealSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), dealSpec, page, [
       q.company_id ? inIds(deals.companyId, q.company_id) : undefined,
       q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
       q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,

@@ -65,7 +65,8 @@ const refs = (body: Update): Refs => ({
   owner_id: ['user', body.owner_id],
 });
 
-const spec: WriteSpec<typeof tasks, Update, typeof extras> = {
+/** How a task is written; inbound webhook flows write tasks through it too. */
+export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
   table: tasks,
   extras,
   columns,
@@ -100,14 +101,14 @@ const routes = resourceRoutes(
   { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
 );
 
-const handlers = ownHandlers('/v1/tasks', spec, present);
+const handlers = ownHandlers('/v1/tasks', taskSpec, present);
 
 export const tasksRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const account = accountOf(c.get('keyHash'));
     const page = keyset<Row>(tasks, taskSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), taskSpec, page, [
       q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
       q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
       q.owner_id ? linkedToAny('owners', account, q.owner_id) : undefined,

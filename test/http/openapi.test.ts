@@ -224,7 +224,10 @@ describe('GET /openapi.json', () => {
         expect(text, where).not.toMatch(/\bat .+:\d+:\d+|\n\s+at /);
         expect(JSON.parse(text), where).toMatchObject({ status: res.status, code: 'internal_error' });
       }
-      if (res.status === 404) {
+      if (res.status === 404 && path.startsWith('/hooks/')) {
+        // Ingest answers an unknown token with an empty 404; the app's own 404 has a problem body.
+        expect(await res.text(), where).toBe('');
+      } else if (res.status === 404) {
         const problem = await json(res);
         expect(problem.detail, where).not.toBe('No such route.');
       }

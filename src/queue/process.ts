@@ -1,0 +1,129 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { brokenConstraint } from '../db/errors';
+import { assertRefs, refsQuery } from '../db/refs';
+import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { planFlows } from '../domain/flows';
+import { readFields } from '../domain/webhook-fields';
+import { ApiError, rootMessage } from '../http/problem';
+import { ownerRefs } from '../schemas/webhook-config';
+import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
+
+/** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
+export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
+
+const failed = (error: string): Outcome => ({ status: 'failed', error });
+
+/**
+ * Applies one event: loads it with its webhook, maps and validates its fields, plans the flows,
+ * reads what they need to know (an existing contact or company, the owners), then writes every
+ * record in one batch, or stores the preview of a test event. Transient failures are thrown.
+ */
+export async function processEvent(db: Db, eventId: number): Promise<Outcome> {
+  const [loaded] = await db
+    .select({ event: inboundEvents, hook: inboundWebhooks })
+    .from(inboundEvents)
+    .innerJoin(
+      inboundWebhooks,
+      and(
+        eq(inboundWebhooks.accountId, inboundEvents.accountId),
+        eq(inboundWebhooks.id, inboundEvents.webhookId),
+      ),
+    )
+    .where(eq(inboundEvents.id, eventId));
+  // Processed, previewed or failed already: a redelivery changes nothing.
+  if (loaded?.event.status !== 'pending') return { status: 'done' };
+  const { event, hook } = loaded;
+  const accountId = event.accountId;
+
+  const { values, errors } = readFields(JSON.parse(event.payload), hook.fields);
+  if (errors.length) {
+    return failed(
+      `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    );
+  }
+  const plan = planFlows(hook, values, event.receivedAt);
+  const { steps, errors: invalid } = validSteps(plan);
+  if (invalid.length) return failed(invalid.join('; '));
+
+  const contactStep = steps.find((s) => s.action === 'upsert_contact');
+  const companyStep = steps.find((s) => s.action === 'upsert_company');
+  const refs = ownerRefs(steps);
+  const [contact, company, owners, rotations] = await db.batch([
+    db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
+      .orderBy(asc(contacts.id))
+      .limit(1),
+    db
+      .select({ id: companies.id })
+      .from(companies)
+      .where(
+        companyStep
+          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
+          : sql`0`,
+      ),
+    refsQuery(db, accountId, refs),
+    db
+      .select({ action: webhookRotations.action, turns: webhookRotations.turns })
+      .from(webhookRotations)
+      .where(eq(webhookRotations.webhookId, hook.id)),
+  ]);
+  try {
+    assertRefs(owners, refs);
+  } catch (err) {
+    if (err instanceof ApiError)
+      return failed(`An owner is not a user of the account (${err.errors?.map((e) => e.message).join(' ')})`);
+    throw err;
+  }
+  const found: Found = {
+    contactId: contact[0]?.id,
+    companyId: company[0]?.id,
+    turns: new Map(rotations.map((r) => [r.action, r.turns])),
+  };
+  if (contactStep && found.contactId === undefined && contactStep.body.name === undefined) {
+    return failed('contact.name: needed to create a contact, and no existing contact matched.');
+  }
+  if (companyStep && found.companyId === undefined && companyStep.body.name === undefined) {
+    return failed('company.name: needed to create a company, and no company has this CNPJ.');
+  }
+
+  const now = Date.now();
+  const mine = eq(inboundEvents.id, eventId);
+  if (event.mode === 'test') {
+    await db
+      .update(inboundEvents)
+      .set({
+        status: 'test',
+        preview: preview(steps, found, plan.skipped),
+        processedAt: now,
+        attempts: sql`${inboundEvents.attempts} + 1`,
+      })
+      .where(and(mine, eq(inboundEvents.status, 'pending')));
+    return { status: 'done' };
+  }
+  const context = { accountId, webhookId: hook.id, eventId, now };
+  try {
+    await db.batch([
+      ...recordStatements(db, context, steps, found),
+      db
+        .update(inboundEvents)
+        .set({
+          status: 'processed',
+          error: null,
+          processedAt: now,
+          attempts: sql`${inboundEvents.attempts} + 1`,
+        })
+        .where(mine),
+    ]);
+  } catch (err) {
+    const constraint = brokenConstraint(err);
+    // Another delivery of this event got its claim in first: its records are the event's.
+    if (constraint === 'unique' && rootMessage(err).includes('inbound_event_results'))
+      return { status: 'done' };
+    if (constraint) return failed(`A record could not be written: ${rootMessage(err)}`);
+    throw err;
+  }
+  return { status: 'done' };
+}

@@ -1,0 +1,250 @@
+import type { z } from '@hono/zod-openapi';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
+import {
+  companies,
+  contacts,
+  deals,
+  inboundEventResults,
+  taskOwners,
+  tasks,
+  webhookRotations,
+} from '../db/schema';
+import type { Match, Plan, Step } from '../domain/flows';
+import { fieldErrors } from '../http/openapi';
+import { companySpec } from '../routes/companies';
+import { contactSpec } from '../routes/contacts';
+import { dealSpec } from '../routes/deals';
+import { taskSpec } from '../routes/tasks';
+import { CompanyUpdate } from '../schemas/companies';
+import { ContactUpdate } from '../schemas/contacts';
+import { DealCreate } from '../schemas/deals';
+import { TaskCreate } from '../schemas/tasks';
+import type { Owner } from '../schemas/webhook-config';
+
+// The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
+// exactly the rules of one made through the API.
+const TaskBody = TaskCreate.omit({ deal_id: true });
+
+/** A planned step whose body passed its resource's `/v1` schema. */
+export type ValidStep =
+  | {
+      action: 'upsert_contact';
+      index: number;
+      owner?: Owner;
+      body: z.infer<typeof ContactUpdate>;
+      match?: Match;
+    }
+  | {
+      action: 'upsert_company';
+      index: number;
+      owner?: Owner;
+      body: z.infer<typeof CompanyUpdate> & { cnpj: string };
+    }
+  | { action: 'create_deal'; index: number; owner?: Owner; body: z.infer<typeof DealCreate> }
+  | { action: 'create_task'; index: number; owner?: Owner; body: z.infer<typeof TaskBody> };
+
+const schemas = {
+  upsert_contact: ['contact', ContactUpdate],
+  upsert_company: ['company', CompanyUpdate],
+  create_deal: ['deal', DealCreate],
+  create_task: ['task', TaskBody],
+} as const;
+
+/** The plan's steps with their bodies parsed by the `/v1` schemas, or why they cannot be written. */
+export function validSteps(plan: Plan): { steps: ValidStep[]; errors: string[] } {
+  const steps: ValidStep[] = [];
+  const errors: string[] = [];
+  for (const step of plan.steps) {
+    const [record, schema] = schemas[step.action];
+    const parsed = schema.safeParse(step.body);
+    if (parsed.success) steps.push({ ...step, body: parsed.data } as ValidStep);
+    else errors.push(...fieldErrors(parsed.error, step.body).map((e) => `${record}.${e.path}: ${e.message}`));
+  }
+  return { steps, errors };
+}
+
+/** What the flows found already in the account, read before writing. */
+export type Found = { contactId?: number; companyId?: number; turns: ReadonlyMap<number, number> };
+
+export const matchOf = (accountId: number, match: Match): SQL | undefined =>
+  and(
+    eq(contacts.accountId, accountId),
+    match.by === 'phone' ? eq(contacts.phone, match.value) : eq(contacts.emailNorm, match.value),
+  );
+
+/** The first contact `match` finds, as a subquery. */
+const matchedContact = (accountId: number, match: Match) =>
+  sql<number>`(select ${contacts.id} from ${contacts} where ${matchOf(accountId, match)} order by ${asc(contacts.id)} limit 1)`;
+
+type Context = { accountId: number; webhookId: number; eventId: number; now: number };
+
+/**
+ * The statements that write one event's records, for ONE atomic batch. The event's results row is
+ * inserted first: it is the claim that makes a second delivery's batch fail and roll back, and it
+ * carries each new record's id to the statements after it.
+ */
+export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found: Found): Batch {
+  const { accountId, eventId, now } = ctx;
+  const r = inboundEventResults;
+  const result = (column: (typeof r)[keyof typeof r & ('contactId' | 'companyId' | 'dealId')]) =>
+    sql<number>`(select ${column} from ${r} where ${r.eventId} = ${eventId})`;
+  const setResult = (values: Partial<Record<'contactId' | 'companyId' | 'dealId' | 'taskIds', unknown>>) =>
+    db
+      .update(r)
+      .set(values as never)
+      .where(eq(r.eventId, eventId));
+  const statements: Batch = [db.insert(r).values({ eventId, accountId })];
+  const ownerOf = (step: ValidStep): number | SQL<number> | undefined => {
+    if (!step.owner) return undefined;
+    if ('user_id' in step.owner) return step.owner.user_id;
+    const ids = step.owner.round_robin;
+    const slot = and(eq(webhookRotations.webhookId, ctx.webhookId), eq(webhookRotations.action, step.index));
+    // Counted inside the batch, so concurrent events each take the next turn. D1 binds numbers as
+    // REAL, hence the cast: a JSON path index must read `0`, not `0.0`.
+    statements.push(
+      db
+        .insert(webhookRotations)
+        .values({ accountId, webhookId: ctx.webhookId, action: step.index, turns: 1 })
+        .onConflictDoUpdate({
+          target: [webhookRotations.webhookId, webhookRotations.action],
+          set: { turns: sql`${webhookRotations.turns} + 1` },
+        }),
+    );
+    return sql<number>`(select json_extract(${JSON.stringify(ids)}, '$[' || cast((${webhookRotations.turns} - 1) % ${ids.length} as integer) || ']') from ${webhookRotations} where ${slot})`;
+  };
+  for (const step of steps) {
+    const owner = ownerOf(step);
+    switch (step.action) {
+      case 'upsert_contact': {
+        const { custom_fields, ...fields } = step.body;
+        if (found.contactId !== undefined) {
+          // Mapped custom fields are merged into the contact's, not replacing the others.
+          statements.push(
+            db
+              .update(contacts)
+              .set({
+                ...changedColumns(contactSpec, fields, accountId),
+                ...(custom_fields && {
+                  customFields: sql`json_patch(${contacts.customFields}, ${JSON.stringify(custom_fields)})`,
+                }),
+              })
+              .where(and(eq(contacts.accountId, accountId), eq(contacts.id, found.contactId))),
+            setResult({ contactId: found.contactId }),
+          );
+        } else {
+          const row = { ...newRow(contactSpec, step.body, accountId, now), ...(owner && { ownerId: owner }) };
+          if (step.match) {
+            // Another event may have created this contact since it was looked up: insert only if it
+            // is still absent, then take whichever contact the match finds.
+            statements.push(
+              insertUnless(db, contacts, row, matchOf(accountId, step.match)),
+              setResult({ contactId: matchedContact(accountId, step.match) }),
+            );
+          } else {
+            statements.push(
+              db.insert(contacts).values(row),
+              setResult({ contactId: sql`last_insert_rowid()` }),
+            );
+          }
+        }
+        break;
+      }
+      case 'upsert_company': {
+        const { cnpj, name } = step.body;
+        if (found.companyId !== undefined) {
+          if (name !== undefined) {
+            statements.push(
+              db
+                .update(companies)
+                .set(changedColumns(companySpec, { name }, accountId))
+                .where(and(eq(companies.accountId, accountId), eq(companies.id, found.companyId))),
+            );
+          }
+          statements.push(setResult({ companyId: found.companyId }));
+        } else {
+          statements.push(
+            db
+              .insert(companies)
+              .values({ ...newRow(companySpec, step.body, accountId, now), ...(owner && { ownerId: owner }) })
+              .onConflictDoNothing({ target: [companies.accountId, companies.cnpj] }),
+            setResult({
+              companyId: sql`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${cnpj})`,
+            }),
+          );
+        }
+        break;
+      }
+      case 'create_deal':
+        statements.push(
+          db.insert(deals).values({
+            ...newRow(dealSpec, step.body, accountId, now),
+            contactId: result(r.contactId),
+            companyId: result(r.companyId),
+            ...(owner && { ownerId: owner }),
+          }),
+          setResult({ dealId: sql`last_insert_rowid()` }),
+        );
+        break;
+      case 'create_task':
+        statements.push(
+          ...(taskSpec.before?.(db, step.body, accountId) ?? []),
+          db
+            .insert(tasks)
+            .values({ ...newRow(taskSpec, step.body, accountId, now), dealId: result(r.dealId) }),
+          // An update leaves last_insert_rowid() alone: the owner row below still finds the task.
+          setResult({ taskIds: sql`json_insert(${r.taskIds}, '$[#]', last_insert_rowid())` }),
+          ...(owner === undefined
+            ? []
+            : [db.insert(taskOwners).values({ accountId, taskId: sql`last_insert_rowid()`, userId: owner })]),
+        );
+        break;
+    }
+  }
+  const actions = new Set(steps.map((s) => s.action));
+  if (actions.has('upsert_contact') && actions.has('upsert_company')) {
+    statements.push(
+      db
+        .update(contacts)
+        .set({ companyId: result(r.companyId) })
+        .where(and(eq(contacts.accountId, accountId), eq(contacts.id, result(r.contactId)))),
+    );
+  }
+  return statements;
+}
+
+/** What production would write, for a test-mode event: the records and the owners they would get. */
+export function preview(steps: ValidStep[], found: Found, skipped: Plan['skipped']): Record<string, unknown> {
+  const owner = (step: Step | ValidStep) => {
+    if (!step.owner) return {};
+    if ('user_id' in step.owner) return { owner_id: step.owner.user_id };
+    const ids = step.owner.round_robin;
+    return { owner_id: ids[(found.turns.get(step.index) ?? 0) % ids.length] };
+  };
+  const out: Record<string, unknown> = { tasks: [], skipped };
+  for (const step of steps) {
+    const fields = { ...step.body, ...owner(step) };
+    switch (step.action) {
+      case 'upsert_contact':
+        out.contact =
+          found.contactId === undefined
+            ? { action: 'create', fields }
+            : { action: 'update', id: found.contactId, fields: step.body };
+        break;
+      case 'upsert_company':
+        out.company =
+          found.companyId === undefined
+            ? { action: 'create', fields }
+            : { action: 'update', id: found.companyId, fields: step.body };
+        break;
+      case 'create_deal':
+        out.deal = { action: 'create', fields };
+        break;
+      case 'create_task':
+        (out.tasks as unknown[]).push({ action: 'create', fields });
+        break;
+    }
+  }
+  return out;
+}

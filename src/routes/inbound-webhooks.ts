@@ -1,0 +1,295 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { newWebhookToken } from '../auth/secrets';
+import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
+import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { bumped } from '../db/updated';
+import { leaves } from '../domain/json-paths';
+import { guessType } from '../domain/webhook-fields';
+import type { AppEnv } from '../env';
+import { ownHandlers } from '../http/handlers';
+import { errorResponses, jsonContent, pathId, router } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { conflict, invalid, notFound } from '../http/problem';
+import { resourceRoutes } from '../http/routes';
+import { urlOf } from '../http/urls';
+import { enqueueEvents } from '../queue/messages';
+import { iso, list, one } from '../schemas/common';
+import {
+  eventSorts,
+  InboundWebhook,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  SampleField,
+  WebhookEvent,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../schemas/inbound-webhooks';
+import { configIssues, ownerRefs } from '../schemas/webhook-config';
+
+type Update = z.infer<typeof InboundWebhookUpdate>;
+type Row = typeof inboundWebhooks.$inferSelect;
+
+const present = (row: Row, c: Context<AppEnv>): z.infer<typeof InboundWebhook> => ({
+  id: row.id,
+  name: row.name,
+  url: urlOf(c, `/hooks/${row.token}`),
+  enabled: row.enabled,
+  mode: row.mode,
+  has_secret: row.secret !== null,
+  fields: row.fields,
+  flows: row.flows,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+function columns(
+  body: Update,
+  _accountId: number,
+  write: 'create' | 'update',
+): Columns<typeof inboundWebhooks> {
+  return {
+    ...(write === 'create' && { token: newWebhookToken(), fields: [], flows: [] }),
+    ...(body.name !== undefined && { name: body.name }),
+    ...(body.enabled !== undefined && { enabled: body.enabled }),
+    ...(body.mode !== undefined && { mode: body.mode }),
+    ...(body.secret !== undefined && { secret: body.secret }),
+    ...(body.fields !== undefined && { fields: body.fields }),
+    ...(body.flows !== undefined && { flows: body.flows }),
+  };
+}
+
+export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
+  table: inboundWebhooks,
+  columns,
+  refs: (body) => ownerRefs(body.flows ?? []),
+  // A PUT may send the fields or the flows alone: the pair they make with the stored half must hold.
+  validate: (body, current) => {
+    const issues = configIssues(body.fields ?? current.fields, body.flows ?? current.flows);
+    if (issues.length) {
+      throw invalid(issues.map((i) => ({ path: i.path.join('.'), code: 'invalid', message: i.message })));
+    }
+  },
+};
+
+const routes = resourceRoutes(
+  { tag: 'Inbound webhooks', one: 'inbound webhook' },
+  {
+    resource: InboundWebhook,
+    query: InboundWebhookQuery,
+    create: InboundWebhookCreate,
+    update: InboundWebhookUpdate,
+  },
+);
+
+const handlers = ownHandlers('/v1/inbound-webhooks', webhookSpec, present);
+
+const tags = ['Inbound webhooks'];
+const security = [{ bearerAuth: [] }];
+const WebhookParam = z.object({ id: pathId('id') });
+const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') });
+
+const disable = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags,
+  security,
+  summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
+  request: { params: WebhookParam },
+  responses: { 204: { description: 'Disabled' }, ...errorResponses(404) },
+});
+
+const rotate = createRoute({
+  method: 'post',
+  path: '/{id}/rotate-token',
+  tags,
+  security,
+  summary: 'Give the webhook a new URL; the old one answers 404 at once',
+  request: { params: WebhookParam },
+  responses: {
+    200: jsonContent(one(InboundWebhook), 'The webhook with its new URL'),
+    ...errorResponses(404),
+  },
+});
+
+const sampleFields = createRoute({
+  method: 'get',
+  path: '/{id}/sample-fields',
+  tags,
+  security,
+  summary: 'The dot-path keys seen in the latest test-mode events, to build a mapping from',
+  request: { params: WebhookParam },
+  responses: {
+    200: jsonContent(z.object({ data: z.array(SampleField) }), 'Keys, newest example first'),
+    ...errorResponses(404),
+  },
+});
+
+const events = createRoute({
+  method: 'get',
+  path: '/{id}/events',
+  tags,
+  security,
+  summary: "The webhook's event log, newest first",
+  request: { params: WebhookParam, query: WebhookEventQuery },
+  responses: { 200: jsonContent(list(WebhookEvent), 'One page'), ...errorResponses(400, 404) },
+});
+
+const replay = createRoute({
+  method: 'post',
+  path: '/{id}/events/{event_id}/replay',
+  tags,
+  security,
+  summary: 'Run a failed event again',
+  request: { params: EventParams },
+  responses: {
+    202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed'),
+    ...errorResponses(404, 409),
+  },
+});
+
+const eventExtras = {
+  result: sql<
+    z.infer<typeof WebhookEvent>['result']
+  >`(select json_object('contact_id', ${inboundEventResults.contactId}, 'company_id', ${inboundEventResults.companyId}, 'deal_id', ${inboundEventResults.dealId}, 'task_ids', json(${inboundEventResults.taskIds})) from ${inboundEventResults} where ${inboundEventResults.eventId} = ${inboundEvents.id})`.mapWith(
+    (value: string | null) => (value === null ? null : JSON.parse(value)),
+  ),
+};
+
+type EventRow = Viewed<typeof inboundEvents, typeof eventExtras>;
+
+const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
+  id: row.id,
+  webhook_id: row.webhookId,
+  status: row.status,
+  attempts: row.attempts,
+  error: row.error,
+  received_at: iso(row.receivedAt),
+  processed_at: row.processedAt === null ? null : iso(row.processedAt),
+  payload: JSON.parse(row.payload),
+  result: row.result,
+  preview: row.preview,
+});
+
+// Enough recent test events to show every key a sender uses, few enough to read in one query.
+const SAMPLE_EVENTS = 20;
+
+export const inboundWebhooksRouter = router()
+  .openapi(routes.list, async (c) => {
+    const page = keyset<Row>(inboundWebhooks, webhookSorts, c.req.valid('query'));
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), webhookSpec, page, []);
+    return c.json(
+      page.page(c, rows, (row) => present(row, c)),
+      200,
+    );
+  })
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.update, handlers.update)
+  .openapi(disable, async (c) => {
+    const { id } = c.req.valid('param');
+    const [, rows] = await scoped(
+      c.get('db'),
+      c.get('keyHash'),
+      c
+        .get('db')
+        .update(inboundWebhooks)
+        .set({ enabled: false, updatedAt: bumped(inboundWebhooks.updatedAt) })
+        .where(ownRow(inboundWebhooks, c.get('keyHash'), id))
+        .returning({ id: inboundWebhooks.id }),
+    );
+    if (!rows.length) throw notFound();
+    return c.body(null, 204);
+  })
+  .openapi(rotate, async (c) => {
+    const { id } = c.req.valid('param');
+    const [, rows] = await scoped(
+      c.get('db'),
+      c.get('keyHash'),
+      c
+        .get('db')
+        .update(inboundWebhooks)
+        .set({ token: newWebhookToken(), updatedAt: bumped(inboundWebhooks.updatedAt) })
+        .where(ownRow(inboundWebhooks, c.get('keyHash'), id))
+        .returning(),
+    );
+    const row = rows[0];
+    if (!row) throw notFound();
+    return c.json({ data: present(row, c) }, 200);
+  })
+  .openapi(sampleFields, async (c) => {
+    const { id } = c.req.valid('param');
+    const db = c.get('db');
+    const keyHash = c.get('keyHash');
+    const [, hooks, samples] = await scoped(
+      db,
+      keyHash,
+      db
+        .select({ id: inboundWebhooks.id })
+        .from(inboundWebhooks)
+        .where(ownRow(inboundWebhooks, keyHash, id)),
+      db
+        .select({ payload: inboundEvents.payload })
+        .from(inboundEvents)
+        .where(
+          and(
+            eq(inboundEvents.accountId, accountOf(keyHash)),
+            eq(inboundEvents.webhookId, id),
+            eq(inboundEvents.mode, 'test'),
+          ),
+        )
+        .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))
+        .limit(SAMPLE_EVENTS),
+    );
+    if (!hooks.length) throw notFound();
+    const seen = new Map<string, z.infer<typeof SampleField>>();
+    for (const { payload } of samples) {
+      for (const [key, example] of leaves(JSON.parse(payload))) {
+        if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
+      }
+    }
+    return c.json({ data: [...seen.values()] }, 200);
+  })
+  .openapi(events, async (c) => {
+    const { id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const page = keyset<EventRow>(inboundEvents, eventSorts, q, '-received_at');
+    const rows = await listOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      { table: inboundEvents, extras: eventExtras },
+      page,
+      [eq(inboundEvents.webhookId, id), q.status ? eq(inboundEvents.status, q.status) : undefined],
+      { table: inboundWebhooks, id },
+    );
+    return c.json(page.page(c, rows, presentEvent), 200);
+  })
+  .openapi(replay, async (c) => {
+    const { id, event_id } = c.req.valid('param');
+    const db = c.get('db');
+    const keyHash = c.get('keyHash');
+    const theEvent = and(ownRow(inboundEvents, keyHash, event_id), eq(inboundEvents.webhookId, id));
+    // One batch: the update only takes a failed event; the read after it tells 404 from 409.
+    const [, replayed, found] = await scoped(
+      db,
+      keyHash,
+      db
+        .update(inboundEvents)
+        .set({ status: 'pending', error: null, queuedAt: Date.now() })
+        .where(and(theEvent, eq(inboundEvents.status, 'failed')))
+        .returning({ id: inboundEvents.id }),
+      db
+        .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+        .from(inboundEvents)
+        .where(theEvent),
+    );
+    const row = found[0];
+    if (!row) throw notFound();
+    if (!replayed.length) throw conflict(`Only a failed event can be replayed; this one is ${row.status}.`);
+    // If the hand-over fails the event stays pending, and the cron queues it again.
+    await enqueueEvents(c.env.EVENTS, [row.id]);
+    return c.json({ data: presentEvent(row) }, 202);
+  });

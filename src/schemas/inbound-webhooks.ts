@@ -1,0 +1,102 @@
+import { z } from '@hono/zod-openapi';
+import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
+import { fieldTypes } from '../domain/webhook-fields';
+import { pageQuery } from '../http/pagination';
+import { Id, Name, Timestamp, writeBody } from './common';
+import { Action, configIssues, FieldMapping } from './webhook-config';
+
+const fields = {
+  name: Name,
+  enabled: z.boolean().optional().openapi({ description: 'Default true; a disabled URL answers 404' }),
+  mode: z.enum(webhookModes).optional().openapi({
+    description: '`test` validates and previews events but writes no records. Default `production`',
+  }),
+  secret: z.string().min(16).max(256).nullable().optional().openapi({
+    writeOnly: true,
+    description:
+      'When set, calls must be signed: `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">`. null removes it',
+  }),
+  fields: z.array(FieldMapping).max(100).optional().openapi({ description: 'Replaces the whole mapping' }),
+  flows: z.array(Action).max(20).optional().openapi({ description: 'Replaces all actions; run in order' }),
+};
+
+const readOnly = ['url', 'has_secret'] as const;
+
+export const InboundWebhookCreate = writeBody(fields, readOnly)
+  .superRefine((body, ctx) => {
+    for (const issue of configIssues(body.fields ?? [], body.flows ?? [])) {
+      ctx.addIssue({ code: 'custom', ...issue });
+    }
+  })
+  .openapi('InboundWebhookCreate');
+
+export const InboundWebhookUpdate = writeBody(fields, readOnly).partial().openapi('InboundWebhookUpdate');
+
+export const InboundWebhook = z
+  .object({
+    id: Id,
+    name: z.string(),
+    url: z.string().openapi({
+      description: 'Where senders POST: `{base_url}/hooks/{token}`. Secret: rotate it if it leaks',
+      example: 'https://crm.example.com/hooks/whk_…',
+    }),
+    enabled: z.boolean(),
+    mode: z.enum(webhookModes),
+    has_secret: z.boolean().openapi({ description: 'Whether calls must be signed' }),
+    fields: z.array(FieldMapping),
+    flows: z.array(Action),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('InboundWebhook');
+
+export const webhookSorts = { created_at: 'createdAt' } as const;
+
+export const InboundWebhookQuery = z.strictObject({ ...pageQuery(webhookSorts) });
+
+const Result = z
+  .object({
+    contact_id: Id.nullable(),
+    company_id: Id.nullable(),
+    deal_id: Id.nullable(),
+    task_ids: z.array(Id),
+  })
+  .openapi('WebhookEventResult');
+
+export const WebhookEvent = z
+  .object({
+    id: Id,
+    webhook_id: Id,
+    status: z.enum(eventStatuses).openapi({
+      description: '`pending` until the queue consumer applies it; `test` events were only previewed',
+    }),
+    attempts: z.number().int(),
+    error: z.string().nullable().openapi({ description: 'Why the last attempt failed' }),
+    received_at: Timestamp,
+    processed_at: Timestamp.nullable(),
+    payload: z.unknown().openapi({ description: 'The body as received' }),
+    result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),
+    preview: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'In test mode: what the flows would have written' }),
+  })
+  .openapi('WebhookEvent');
+
+export const eventSorts = { received_at: 'receivedAt' } as const satisfies Record<
+  string,
+  keyof typeof inboundEvents.$inferSelect
+>;
+
+export const WebhookEventQuery = z.strictObject({
+  ...pageQuery(eventSorts, '-received_at'),
+  status: z.enum(eventStatuses).optional(),
+});
+
+export const SampleField = z
+  .object({
+    key: z.string().openapi({ example: 'lead.phone' }),
+    example: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+    type: z.enum(fieldTypes).openapi({ description: 'A guess, to start the mapping from' }),
+  })
+  .openapi('WebhookSampleField');
