@@ -11,6 +11,7 @@ export default defineConfig({
         d1Databases: { MIGRATION_DB: 'migration-db' },
         bindings: {
           ADMIN_TOKEN: 'test-admin-token',
+          FAULT_INJECTION: 'on',
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('./drizzle', import.meta.url))),
         },
       },

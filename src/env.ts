@@ -7,6 +7,8 @@ export type Bindings = {
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;
+  /** `on` only in tests and the local fault drill: see src/queue/faults.ts. */
+  FAULT_INJECTION?: string;
 };
 
 export type Variables = {

@@ -15,7 +15,7 @@ export const STRANDED_AFTER_MS = 5 * 60_000;
 
 const pending = (id: number) => and(eq(inboundEvents.id, id), eq(inboundEvents.status, 'pending'));
 
-async function handle(db: Db, message: Message<unknown>): Promise<void> {
+async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise<void> {
   const body = message.body;
   if (!isEventMessage(body)) {
     // Not ours to drop: after max_retries it lands in the dead-letter queue for a person to see.
@@ -24,7 +24,7 @@ async function handle(db: Db, message: Message<unknown>): Promise<void> {
     return;
   }
   try {
-    const outcome = await processEvent(db, body.event_id);
+    const outcome = await processEvent(db, body.event_id, { attempt: message.attempts, env });
     if (outcome.status === 'failed') {
       await db
         .update(inboundEvents)
@@ -71,7 +71,7 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
   const db = createDb(env.DB, new D1Meter());
   if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
-  await Promise.all(batch.messages.map((message) => handle(db, message)));
+  await Promise.all(batch.messages.map((message) => handle(db, env, message)));
 }
 
 /**

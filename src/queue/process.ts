@@ -5,8 +5,10 @@ import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { planFlows } from '../domain/flows';
 import { readFields } from '../domain/webhook-fields';
+import type { Bindings } from '../env';
 import { ApiError, rootMessage } from '../http/problem';
 import { ownerRefs } from '../schemas/webhook-config';
+import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
@@ -19,7 +21,11 @@ const failed = (error: string): Outcome => ({ status: 'failed', error });
  * reads what they need to know (an existing contact or company, the owners), then writes every
  * record in one batch, or stores the preview of a test event. Transient failures are thrown.
  */
-export async function processEvent(db: Db, eventId: number): Promise<Outcome> {
+export async function processEvent(
+  db: Db,
+  eventId: number,
+  options: { attempt: number; env: Pick<Bindings, 'FAULT_INJECTION'> },
+): Promise<Outcome> {
   const [loaded] = await db
     .select({ event: inboundEvents, hook: inboundWebhooks })
     .from(inboundEvents)
@@ -36,7 +42,10 @@ export async function processEvent(db: Db, eventId: number): Promise<Outcome> {
   const { event, hook } = loaded;
   const accountId = event.accountId;
 
-  const { values, errors } = readFields(JSON.parse(event.payload), hook.fields);
+  const payload: unknown = JSON.parse(event.payload);
+  if (options.attempt === 1 && injected(options.env, payload, 'consumer'))
+    throw new Error('Injected transient fault');
+  const { values, errors } = readFields(payload, hook.fields);
   if (errors.length) {
     return failed(
       `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,

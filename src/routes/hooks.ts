@@ -7,6 +7,7 @@ import { readFields } from '../domain/webhook-fields';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, router } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
+import { injected } from '../queue/faults';
 import { enqueueEvents } from '../queue/messages';
 
 /** The largest body a sender may post. */
@@ -159,7 +160,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
           ])
         )[1]
       : await insert;
-    if (stored) await enqueueEvents(c.env.EVENTS, [stored.id]);
+    if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
     return c.body(null, 204);
   } catch (err) {
     if (err instanceof ApiError) throw err;
