@@ -40,7 +40,9 @@ function check(account: SQL<number> | number, target: Target, id: number | numbe
  */
 export function refsQuery(db: Db, account: SQL<number> | number, refs: Refs) {
   const checks = Object.fromEntries(
-    present(refs).map(([path, [target, id]]) => [path, check(account, target, id)]),
+    // Each column gets its own name: D1 returns rows as objects keyed by column name, and two
+    // checks of the same table and kind have the same text, so unnamed they would collide.
+    present(refs).map(([path, [target, id]], i) => [path, check(account, target, id).as(`ref_${i}`)]),
   );
   // Selected from the account's own row so the statement is a query builder: Drizzle cannot batch
   // a raw SQL statement that has parameters.

@@ -17,6 +17,7 @@ import { companySpec } from '../routes/companies';
 import { contactSpec } from '../routes/contacts';
 import { dealSpec } from '../routes/deals';
 import { taskSpec } from '../routes/tasks';
+import { iso } from '../schemas/common';
 import { CompanyUpdate } from '../schemas/companies';
 import { ContactUpdate } from '../schemas/contacts';
 import { DealCreate } from '../schemas/deals';
@@ -241,9 +242,14 @@ export function preview(steps: ValidStep[], found: Found, skipped: Plan['skipped
       case 'create_deal':
         out.deal = { action: 'create', fields };
         break;
-      case 'create_task':
-        (out.tasks as unknown[]).push({ action: 'create', fields });
+      case 'create_task': {
+        const due = step.body.due_date;
+        (out.tasks as unknown[]).push({
+          action: 'create',
+          fields: { ...fields, due_date: due === null || due === undefined ? null : iso(due) },
+        });
         break;
+      }
     }
   }
   return out;

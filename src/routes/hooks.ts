@@ -80,6 +80,10 @@ const ingest = createRoute({
   responses: {
     204: { description: 'Stored (or a duplicate of an event stored in the last 24 hours)' },
     ...errorResponses(400, 413),
+    401: {
+      ...errorResponses()[401],
+      description: 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong',
+    },
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
   },
