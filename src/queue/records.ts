@@ -223,21 +223,18 @@ export function preview(steps: ValidStep[], found: Found, skipped: Plan['skipped
     const ids = step.owner.round_robin;
     return { owner_id: ids[(found.turns.get(step.index) ?? 0) % ids.length] };
   };
+  // An update keeps the record's owner, so only a create shows one.
+  const upsert = (id: number | undefined, created: object, updated: object) =>
+    id === undefined ? { action: 'create', fields: created } : { action: 'update', id, fields: updated };
   const out: Record<string, unknown> = { tasks: [], skipped };
   for (const step of steps) {
     const fields = { ...step.body, ...owner(step) };
     switch (step.action) {
       case 'upsert_contact':
-        out.contact =
-          found.contactId === undefined
-            ? { action: 'create', fields }
-            : { action: 'update', id: found.contactId, fields: step.body };
+        out.contact = upsert(found.contactId, fields, step.body);
         break;
       case 'upsert_company':
-        out.company =
-          found.companyId === undefined
-            ? { action: 'create', fields }
-            : { action: 'update', id: found.companyId, fields: step.body };
+        out.company = upsert(found.companyId, fields, step.body);
         break;
       case 'create_deal':
         out.deal = { action: 'create', fields };

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
@@ -87,26 +87,23 @@ const routes = resourceRoutes(
 
 const handlers = ownHandlers('/v1/inbound-webhooks', webhookSpec, present);
 
-const tags = ['Inbound webhooks'];
-const security = [{ bearerAuth: [] }];
+/** A `/v1/inbound-webhooks` route beyond the four every resource has. */
+const webhookRoute = <const R extends Omit<RouteConfig, 'tags' | 'security'>>(config: R) =>
+  createRoute({ ...config, tags: ['Inbound webhooks'], security: [{ bearerAuth: [] }] });
 const WebhookParam = z.object({ id: pathId('id') });
 const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') });
 
-const disable = createRoute({
+const disable = webhookRoute({
   method: 'delete',
   path: '/{id}',
-  tags,
-  security,
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
   request: { params: WebhookParam },
   responses: { 204: { description: 'Disabled' }, ...errorResponses(404) },
 });
 
-const rotate = createRoute({
+const rotate = webhookRoute({
   method: 'post',
   path: '/{id}/rotate-token',
-  tags,
-  security,
   summary: 'Give the webhook a new URL; the old one answers 404 at once',
   request: { params: WebhookParam },
   responses: {
@@ -115,11 +112,9 @@ const rotate = createRoute({
   },
 });
 
-const sampleFields = createRoute({
+const sampleFields = webhookRoute({
   method: 'get',
   path: '/{id}/sample-fields',
-  tags,
-  security,
   summary: 'The dot-path keys seen in the latest test-mode events, to build a mapping from',
   request: { params: WebhookParam },
   responses: {
@@ -128,21 +123,17 @@ const sampleFields = createRoute({
   },
 });
 
-const events = createRoute({
+const events = webhookRoute({
   method: 'get',
   path: '/{id}/events',
-  tags,
-  security,
   summary: "The webhook's event log, newest first",
   request: { params: WebhookParam, query: WebhookEventQuery },
   responses: { 200: jsonContent(list(WebhookEvent), 'One page'), ...errorResponses(400, 404) },
 });
 
-const replay = createRoute({
+const replay = webhookRoute({
   method: 'post',
   path: '/{id}/events/{event_id}/replay',
-  tags,
-  security,
   summary: 'Run a failed event again',
   request: { params: EventParams },
   responses: {
@@ -174,6 +165,30 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   preview: row.preview,
 });
 
+/**
+ * Sets columns of the caller's webhook `id` in one round trip (the key check in the same batch;
+ * the update is scoped by the key's account), returning the row, or 404.
+ */
+async function setOwn(
+  c: Context<AppEnv, string, { out: { param: { id: number } } }>,
+  values: Partial<Pick<Row, 'enabled' | 'token'>>,
+): Promise<Row> {
+  const db = c.get('db');
+  const keyHash = c.get('keyHash');
+  const [, rows] = await scoped(
+    db,
+    keyHash,
+    db
+      .update(inboundWebhooks)
+      .set({ ...values, updatedAt: bumped(inboundWebhooks.updatedAt) })
+      .where(ownRow(inboundWebhooks, keyHash, c.req.valid('param').id))
+      .returning(),
+  );
+  const row = rows[0];
+  if (!row) throw notFound();
+  return row;
+}
+
 // Enough recent test events to show every key a sender uses, few enough to read in one query.
 const SAMPLE_EVENTS = 20;
 
@@ -190,34 +205,11 @@ export const inboundWebhooksRouter = router()
   .openapi(routes.create, handlers.create)
   .openapi(routes.update, handlers.update)
   .openapi(disable, async (c) => {
-    const { id } = c.req.valid('param');
-    const [, rows] = await scoped(
-      c.get('db'),
-      c.get('keyHash'),
-      c
-        .get('db')
-        .update(inboundWebhooks)
-        .set({ enabled: false, updatedAt: bumped(inboundWebhooks.updatedAt) })
-        .where(ownRow(inboundWebhooks, c.get('keyHash'), id))
-        .returning({ id: inboundWebhooks.id }),
-    );
-    if (!rows.length) throw notFound();
+    await setOwn(c, { enabled: false });
     return c.body(null, 204);
   })
   .openapi(rotate, async (c) => {
-    const { id } = c.req.valid('param');
-    const [, rows] = await scoped(
-      c.get('db'),
-      c.get('keyHash'),
-      c
-        .get('db')
-        .update(inboundWebhooks)
-        .set({ token: newWebhookToken(), updatedAt: bumped(inboundWebhooks.updatedAt) })
-        .where(ownRow(inboundWebhooks, c.get('keyHash'), id))
-        .returning(),
-    );
-    const row = rows[0];
-    if (!row) throw notFound();
+    const row = await setOwn(c, { token: newWebhookToken() });
     return c.json({ data: present(row, c) }, 200);
   })
   .openapi(sampleFields, async (c) => {
