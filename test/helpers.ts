@@ -231,3 +231,18 @@ export async function expectDateBoundsCoverDay({ before, start, end, after, ids 
   expect(await ids({ created_at__gte: D, created_at__lte: D })).toEqual([start, end]);
   expect(await ids({ created_at__gt: '2024-03-04', created_at__lt: '2024-03-06' })).toEqual([start, end]);
 }
+
+/** An inbound webhook of the account (name defaults to `Webhook`); its data plus `path`, its URL's path. */
+export async function newWebhook(key: string, body: Record<string, unknown> = {}): Promise<Json> {
+  const hook = await create(key, '/v1/inbound-webhooks', { name: 'Webhook', ...body });
+  return { ...hook, path: new URL(hook.url).pathname };
+}
+
+/** POSTs an event to an ingest URL (full or path only), as a sender would: no API key; JSON unless a string. */
+export function postEvent(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return call(new URL(url, BASE).pathname, { method: 'POST', body, headers });
+}

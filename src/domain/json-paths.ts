@@ -5,7 +5,13 @@
 export function valueAt(body: unknown, path: string): unknown {
   let value = body;
   for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    if (value === null || typeof value !== 'object') return undefined;
+    // Into an array only by index: `answers.length` is not a field of the sender's.
+    if (
+      Array.isArray(value) ? !/^\d+$/.test(key) || Number(key) >= value.length : !Object.hasOwn(value, key)
+    ) {
+      return undefined;
+    }
     value = (value as Record<string, unknown>)[key];
   }
   return value;

@@ -60,6 +60,13 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
   return { text, value };
 }
 
+/** A problem response of the shared catalogue, described for this route. */
+const described = <S extends 400 | 401 | 413>(status: S, description: string) =>
+  ({ [status]: { ...errorResponses(status)[status], description } }) as Record<
+    S,
+    ReturnType<typeof errorResponses<S>>[S]
+  >;
+
 const ingest = createRoute({
   method: 'post',
   path: '/{token}',
@@ -79,11 +86,9 @@ const ingest = createRoute({
   },
   responses: {
     204: { description: 'Stored (or a duplicate of an event stored in the last 24 hours)' },
-    ...errorResponses(400, 413),
-    401: {
-      ...errorResponses()[401],
-      description: 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong',
-    },
+    ...described(400, 'Not JSON, not an object, a bad Idempotency-Key, or fields: one `errors` entry each'),
+    ...described(401, 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong'),
+    ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB`),
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
   },

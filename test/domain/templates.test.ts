@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { render, templateKeys } from '../../src/domain/templates';
+
+describe('templateKeys', () => {
+  it.each([
+    ['{{nome}} - {{veiculo}}', ['nome', 'veiculo']],
+    ['{{ nome }}', ['nome']],
+    ['{{  lead.phone\t}}', ['lead.phone']],
+    ['{{answers.0.text}}', ['answers.0.text']],
+    ['Revisão', []],
+    ['{{nome}} e {{nome}}', ['nome', 'nome']],
+    ['{{a}}{{b}}', ['a', 'b']],
+    ['{{{a}}}', ['a']],
+  ])('finds the keys of %j', (template, keys) => {
+    expect(templateKeys(template)).toEqual(keys);
+  });
+
+  it.each(['{{}}', '{{ }}', '{{a b}}', '{nome}', '{{nome}', 'nome}}', '{{ {nome} }}'])(
+    'finds no key in %j, which has no placeholder',
+    (template) => {
+      expect(templateKeys(template)).toEqual([]);
+    },
+  );
+});
+
+describe('render', () => {
+  const values: Record<string, string | number | boolean> = {
+    nome: 'Ana',
+    veiculo: 'Onix',
+    'lead.phone': '+5511987654321',
+    n: 0,
+    ok: false,
+  };
+  const lookup = (key: string) => values[key];
+
+  it.each([
+    ['{{nome}} - {{veiculo}}', 'Ana - Onix'],
+    ['{{ nome }}!', 'Ana!'],
+    ['Ligar {{lead.phone}}', 'Ligar +5511987654321'],
+    ['{{n}} itens, ok={{ok}}', '0 itens, ok=false'],
+    ['Sem placeholder', 'Sem placeholder'],
+    ['{{nome}}{{nome}}', 'AnaAna'],
+  ])('renders %j as %j', (template, expected) => {
+    expect(render(template, lookup)).toBe(expected);
+  });
+
+  it('renders an absent value as empty and trims the result', () => {
+    expect(render('{{falta}} - {{nome}}', lookup)).toBe('- Ana');
+    expect(render('  {{nome}} {{falta}}  ', lookup)).toBe('Ana');
+    expect(render('{{falta}}', lookup)).toBe('');
+  });
+
+  it('leaves text that is not a placeholder as it is', () => {
+    expect(render('{nome} {{a b}} {{}}', lookup)).toBe('{nome} {{a b}} {{}}');
+  });
+
+  it('inserts values literally, never as further placeholders or replacement patterns', () => {
+    const tricky: Record<string, string> = { a: '{{b}}', b: 'B', c: '$& $1 $$' };
+    expect(render('{{a}} {{c}}', (key) => tricky[key])).toBe('{{b}} $& $1 $$');
+  });
+});
