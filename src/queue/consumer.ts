@@ -52,12 +52,22 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
 /** Messages that used up their retries: their events fail, keeping the last error. */
 async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<void> {
   const ids = messages.flatMap((m) => (isEventMessage(m.body) ? [m.body.event_id] : []));
+  if (ids.length < messages.length) {
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        msg: 'unknown dead-letter messages',
+        count: messages.length - ids.length,
+      }),
+    );
+  }
   if (ids.length) {
+    const attempts = sql`${inboundEvents.attempts} || case ${inboundEvents.attempts} when 1 then ' attempt' else ' attempts' end`;
     await db
       .update(inboundEvents)
       .set({
         status: 'failed',
-        error: sql`'Gave up after ' || ${inboundEvents.attempts} || ' attempts: ' || coalesce(${inboundEvents.error}, 'unknown error')`,
+        error: sql`'Gave up after ' || ${attempts} || ': ' || coalesce(${inboundEvents.error}, 'unknown error')`,
       })
       .where(and(inArray(inboundEvents.id, ids), eq(inboundEvents.status, 'pending')));
   }

@@ -116,7 +116,11 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
     return sql<number>`(select json_extract(${JSON.stringify(ids)}, '$[' || cast((${webhookRotations.turns} - 1) % ${ids.length} as integer) || ']') from ${webhookRotations} where ${slot})`;
   };
   for (const step of steps) {
-    const owner = ownerOf(step);
+    // An update keeps the record's owner, so it takes no round-robin turn.
+    const updates =
+      (step.action === 'upsert_contact' && found.contactId !== undefined) ||
+      (step.action === 'upsert_company' && found.companyId !== undefined);
+    const owner = updates ? undefined : ownerOf(step);
     switch (step.action) {
       case 'upsert_contact': {
         const { custom_fields, ...fields } = step.body;
@@ -138,10 +142,21 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
           const row = { ...newRow(contactSpec, step.body, accountId, now), ...(owner && { ownerId: owner }) };
           if (step.match) {
             // Another event may have created this contact since it was looked up: insert only if it
-            // is still absent, then take whichever contact the match finds.
+            // is still absent, then take whichever contact the match finds and update it as if it had
+            // been found (on the row just inserted this changes nothing), so no event's fields are lost.
             statements.push(
               insertUnless(db, contacts, row, matchOf(accountId, step.match)),
               setResult({ contactId: matchedContact(accountId, step.match) }),
+              db
+                .update(contacts)
+                .set({
+                  ...changedColumns(contactSpec, fields, accountId),
+                  ...(custom_fields && {
+                    customFields: sql`json_patch(${contacts.customFields}, ${JSON.stringify(custom_fields)})`,
+                  }),
+                  updatedAt: sql`max(${now}, ${contacts.updatedAt})`,
+                })
+                .where(and(eq(contacts.accountId, accountId), eq(contacts.id, result(r.contactId)))),
             );
           } else {
             statements.push(
@@ -174,6 +189,18 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
               companyId: sql`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${cnpj})`,
             }),
           );
+          // Created by another event since it was looked up: this event's name applies, as if found.
+          if (name !== undefined) {
+            statements.push(
+              db
+                .update(companies)
+                .set({
+                  ...changedColumns(companySpec, { name }, accountId),
+                  updatedAt: sql`max(${now}, ${companies.updatedAt})`,
+                })
+                .where(and(eq(companies.accountId, accountId), eq(companies.cnpj, cnpj))),
+            );
+          }
         }
         break;
       }

@@ -1,0 +1,124 @@
+import { createScheduledController } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import { requeueStranded, STRANDED_AFTER_MS } from '../../src/queue/consumer';
+import { type Json, newAccount, newWebhook } from '../helpers';
+import { deliver, eventOf, get, ingest } from './webhook-support';
+
+const MINUTE = 60_000;
+
+async function leadHook() {
+  const account = await newAccount();
+  const hook = await newWebhook(account.key, {
+    fields: [
+      { key: 'nome', type: 'string', target: 'contact.name' },
+      { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
+    ],
+    flows: [
+      { action: 'upsert_contact', match_on: ['phone'] },
+      { action: 'create_deal', name: 'Lead {{nome}}' },
+    ],
+  });
+  return { ...account, hook };
+}
+
+/** Moves the event's arrival and last hand-over to the queue `ms` into the past. */
+async function backdate(id: number, ms: number): Promise<void> {
+  await env.DB.prepare(
+    'UPDATE inbound_events SET received_at = received_at - ?1, queued_at = queued_at - ?1 WHERE id = ?2',
+  )
+    .bind(ms, id)
+    .run();
+}
+
+async function queuedAt(id: number): Promise<number> {
+  const row = await env.DB.prepare('SELECT queued_at FROM inbound_events WHERE id = ?').bind(id).first<{
+    queued_at: number;
+  }>();
+  if (!row) throw new Error(`no event ${id}`);
+  return row.queued_at;
+}
+
+const cron = (scheduledTime = Date.now()) =>
+  worker.scheduled(createScheduledController({ scheduledTime, cron: '*/5 * * * *' }), env);
+
+describe('cron: stranded events', () => {
+  it('re-queues an event still pending minutes after its queue send was lost, and the real queue delivers it', async () => {
+    const { key, hook } = await leadHook();
+    // "__fault": "send": stored and answered 204, but never handed to the queue.
+    const id = await ingest(hook, { nome: 'Ana', telefone: '11987654321', __fault: 'send' });
+    await backdate(id, 10 * MINUTE);
+    const before = Date.now();
+    await cron(before);
+    expect(await queuedAt(id)).toBeGreaterThanOrEqual(before);
+
+    let event: Json = await eventOf(key, hook.id, id);
+    for (const deadline = Date.now() + 30_000; event.status === 'pending' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      event = await eventOf(key, hook.id, id);
+    }
+    expect(event).toMatchObject({ status: 'processed', attempts: 1, error: null });
+    expect(await get(key, `/v1/contacts/${event.result.contact_id}`)).toMatchObject({
+      name: 'Ana',
+      phone: '+5511987654321',
+    });
+    expect(await get(key, `/v1/deals/${event.result.deal_id}`)).toMatchObject({ name: 'Lead Ana' });
+  }, 60_000);
+
+  it('leaves alone events pending for less than the window and events that are done', async () => {
+    const { key, hook } = await leadHook();
+    const recent = await ingest(hook, { telefone: '11911111111', nome: 'Recente', __fault: 'send' });
+    await backdate(recent, 4 * MINUTE);
+    const processed = await ingest(hook, { telefone: '11922222222', nome: 'Feito', __fault: 'send' });
+    const failed = await ingest(hook, { telefone: '11933333333', __fault: 'send' });
+    await deliver([processed, failed]);
+    await backdate(processed, 10 * MINUTE);
+    await backdate(failed, 10 * MINUTE);
+    const ids = [recent, processed, failed];
+    const before = await Promise.all(ids.map(queuedAt));
+    const log = await Promise.all(ids.map((id) => eventOf(key, hook.id, id)));
+    expect(log.map((e) => e.status)).toEqual(['pending', 'processed', 'failed']);
+
+    await cron();
+    expect(await Promise.all(ids.map(queuedAt))).toEqual(before);
+    expect(await Promise.all(ids.map((id) => eventOf(key, hook.id, id)))).toEqual(log);
+  });
+
+  it('counts the window from the last hand-over: exactly five minutes is not yet stranded', async () => {
+    const { hook } = await leadHook();
+    const id = await ingest(hook, { telefone: '11944444444', nome: 'Limite', __fault: 'send' });
+    const handedOver = await queuedAt(id);
+    await requeueStranded(env, handedOver + STRANDED_AFTER_MS);
+    expect(await queuedAt(id)).toBe(handedOver);
+    const later = handedOver + STRANDED_AFTER_MS + 1;
+    await requeueStranded(env, later);
+    expect(await queuedAt(id)).toBe(later);
+  });
+
+  it('does not re-queue an event whose retry is scheduled, until five minutes after the retry was due', async () => {
+    const { key, hook } = await leadHook();
+    const id = await ingest(hook, { telefone: '11955555555', nome: 'Retry', __fault: 'send' });
+    await env.DB.prepare(
+      `UPDATE inbound_events SET payload = json_set(payload, '$.__fault', 'consumer') WHERE id = ?`,
+    )
+      .bind(id)
+      .run();
+    const result = await deliver([id]);
+    expect(result.retries).toEqual([{ msgId: 'm0', delaySeconds: 10 }]);
+    const due = await queuedAt(id);
+    const event = await eventOf(key, hook.id, id);
+    expect(event).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(due).toBeGreaterThanOrEqual(Date.parse(event.received_at) + 10_000);
+    // The queue's own redelivery of what the cron sends below would succeed (not part of this test).
+    await env.DB.prepare(`UPDATE inbound_events SET payload = json_remove(payload, '$.__fault') WHERE id = ?`)
+      .bind(id)
+      .run();
+    // Five minutes after the failure the retry is still the queue's business.
+    await requeueStranded(env, due - 10_000 + STRANDED_AFTER_MS);
+    expect(await queuedAt(id)).toBe(due);
+    // Five minutes after it was due, it counts as lost and goes to the queue again.
+    await requeueStranded(env, due + STRANDED_AFTER_MS + 1);
+    expect(await queuedAt(id)).toBe(due + STRANDED_AFTER_MS + 1);
+  });
+});
