@@ -45,8 +45,11 @@ class MeteredStatement {
   }
 }
 
-/** A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. */
-export function meteredD1(db: D1Database, meter: D1Meter): D1Database {
+/**
+ * A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. It wraps
+ * the request's session, so the session keeps tracking the bookmark of every call.
+ */
+export function meteredD1(db: D1DatabaseSession, meter: D1Meter): D1Database {
   const client = {
     prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
     batch: <T>(statements: MeteredStatement[]) =>
