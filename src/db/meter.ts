@@ -16,9 +16,9 @@ export class D1Meter {
     }
   }
 
+  /** One fixed format (`desc="1 round trips"` too), so clients can parse it with one pattern. */
   serverTiming(totalMs: number): string {
-    const trips = this.roundTrips === 1 ? 'round trip' : 'round trips';
-    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} ${trips}", total;dur=${totalMs.toFixed(1)}`;
+    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} round trips", total;dur=${totalMs.toFixed(1)}`;
   }
 }
 
