@@ -1,6 +1,11 @@
 import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SelectedFields, SQLiteInsertValue, SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import {
+  type SelectedFields,
+  type SQLiteInsertValue,
+  type SQLiteUpdateSetSource,
+  unionAll,
+} from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
 import { invalid, notFound } from '../http/problem';
@@ -55,7 +60,10 @@ function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL
   return db.select(fields).from(table).where(where);
 }
 
-/** One page of the account's rows matching `filters`, in one round trip with the key check. */
+/**
+ * One page of the account's rows matching `filters`, in one round trip with the key check. A page
+ * made of several walks (see `keyset`) is their UNION ALL, merged in page order.
+ */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
@@ -64,7 +72,11 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   filters: (SQL | undefined)[],
 ): Promise<Viewed<T, X>[]> {
   const t: TenantTable = spec.table;
-  const query = view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, page.after))
+  const [first, second, ...more] = page.walks.map((walk) =>
+    view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, walk)),
+  );
+  if (!first) throw new Error('a page needs at least one walk');
+  const query = (second ? unionAll(first, second, ...more) : first)
     .orderBy(...page.orderBy)
     .limit(page.fetch);
   const [, rows] = await scoped(db, keyHash, query);
