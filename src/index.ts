@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
 import type { Bindings } from './env';
+import { bookmarkGuard } from './http/bookmark';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
@@ -21,7 +22,7 @@ import { usersRouter } from './routes/users';
 const app = router();
 
 app.use('*', requestContext);
-app.use('/v1/*', apiKeyAuth);
+app.use('/v1/*', apiKeyAuth, bookmarkGuard);
 
 const health = createRoute({
   method: 'get',

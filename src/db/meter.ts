@@ -16,9 +16,9 @@ export class D1Meter {
     }
   }
 
+  /** One fixed format (`desc="1 round trips"` too), so clients can parse it with one pattern. */
   serverTiming(totalMs: number): string {
-    const trips = this.roundTrips === 1 ? 'round trip' : 'round trips';
-    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} ${trips}", total;dur=${totalMs.toFixed(1)}`;
+    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} round trips", total;dur=${totalMs.toFixed(1)}`;
   }
 }
 
@@ -45,8 +45,11 @@ class MeteredStatement {
   }
 }
 
-/** A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. */
-export function meteredD1(db: D1Database, meter: D1Meter): D1Database {
+/**
+ * A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. It wraps
+ * the request's session, so the session keeps tracking the bookmark of every call.
+ */
+export function meteredD1(db: D1DatabaseSession, meter: D1Meter): D1Database {
   const client = {
     prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
     batch: <T>(statements: MeteredStatement[]) =>

@@ -1,10 +1,11 @@
 import { and, eq, getTableColumns, is, notExists, SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type {
-  SelectedFields,
-  SQLiteInsertSelectQueryBuilder,
-  SQLiteInsertValue,
-  SQLiteUpdateSetSource,
+import {
+  type SelectedFields,
+  type SQLiteInsertSelectQueryBuilder,
+  type SQLiteInsertValue,
+  type SQLiteUpdateSetSource,
+  unionAll,
 } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
@@ -88,8 +89,9 @@ function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL
 }
 
 /**
- * One page of the account's rows matching `filters`, in one round trip with the key check. Rows
- * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
+ * One page of the account's rows matching `filters`, in one round trip with the key check. A page
+ * made of several walks (see `keyset`) is their UNION ALL, merged in page order. Rows listed under
+ * a parent (a webhook's events) name it: an id that is not the account's is a 404.
  */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
@@ -100,7 +102,11 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   parent?: { table: ResourceTable; id: number },
 ): Promise<Viewed<T, X>[]> {
   const t: TenantTable = spec.table;
-  const query = view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, page.after))
+  const [first, second, ...more] = page.walks.map((walk) =>
+    view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, walk)),
+  );
+  if (!first) throw new Error('a page needs at least one walk');
+  const query = (second ? unionAll(first, second, ...more) : first)
     .orderBy(...page.orderBy)
     .limit(page.fetch);
   if (!parent) return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];

@@ -5,21 +5,28 @@ import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
+import { BOOKMARK_HEADER, sessionFor } from './bookmark';
 import { ApiError, badRequest } from './problem';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** X-Request-Id on every response (the client's when it sent a sane one) and Server-Timing. */
+/**
+ * The request's D1 session, and on every response: X-Request-Id (the client's when it sent a sane
+ * one), Server-Timing, and X-D1-Bookmark once the session has one.
+ */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
   const given = c.req.header('X-Request-Id');
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   const meter = new D1Meter();
+  const session = sessionFor(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
   c.set('requestId', requestId);
-  c.set('db', createDb(c.env.DB, meter));
+  c.set('db', createDb(session, meter));
   await next();
   c.res.headers.set('X-Request-Id', requestId);
   c.res.headers.set('Server-Timing', meter.serverTiming(performance.now() - started));
+  const bookmark = session.getBookmark();
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { POSITIVE_ID } from '../domain/filters';
 import type { AppEnv } from '../env';
+import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
 import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
@@ -72,6 +73,19 @@ const text = (description: string) => ({ description, schema: { type: 'string' a
 export const traceHeaders = {
   'X-Request-Id': text("The client's X-Request-Id when it sent one, else a generated id"),
   'Server-Timing': text('`d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>`'),
+  [BOOKMARK_HEADER]: text(
+    'The D1 bookmark after this request, when it used the database. Send it back on a later read to see at least this state',
+  ),
+};
+
+/** Reads take the bookmark of an earlier response, to read at least what that request saw or wrote. */
+export const bookmarkParam = {
+  name: BOOKMARK_HEADER,
+  in: 'header' as const,
+  required: false,
+  description:
+    'A bookmark from an earlier response: this read sees at least that state (read-your-writes). Malformed: 400 `invalid_bookmark`',
+  schema: { type: 'string' as const, pattern: BOOKMARK.source },
 };
 
 const problem = (description: string, headers = {}) => ({
@@ -81,7 +95,9 @@ const problem = (description: string, headers = {}) => ({
 });
 
 const allErrors = {
-  400: problem('Malformed JSON, a body that is not an object, or a bad query'),
+  400: problem(
+    'Malformed JSON, a body that is not an object, a bad query, or (on /v1) a malformed X-D1-Bookmark',
+  ),
   401: problem('Missing, malformed, unknown or revoked API key (on /admin: admin token)', {
     'WWW-Authenticate': text('`Bearer`'),
   }),

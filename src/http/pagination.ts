@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { asc, desc, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
 import { fromBase64url, toBase64url } from '../domain/base64url';
@@ -78,9 +78,9 @@ function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string',
 
 /**
  * Keyset pagination over (sort key, id): no OFFSET, stable under concurrent inserts. Returns the
- * WHERE fragment that starts after the cursor, the ORDER BY, and a function that builds the page.
- * `sort` has been validated against `sorts` by the query schema. Rows whose sort key is null come
- * last in both directions.
+ * walks that make up the page (a WHERE for each), the ORDER BY, and a function that builds the
+ * page. `sort` has been validated against `sorts` by the query schema. Rows whose sort key is null
+ * come last in both directions.
  */
 export function keyset<R extends { id: number }>(
   table: SQLiteTable,
@@ -96,29 +96,33 @@ export function keyset<R extends { id: number }>(
   const id = columns.id;
   if (!key || !column || !id) throw new Error(`cannot sort by ${sort}: the sorts map and the table disagree`);
   const direction = descending ? desc : asc;
-  const nullable = !column.notNull;
   const beyond = descending ? sql`<` : sql`>`;
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, sort, column.dataType === 'number' ? 'number' : 'string', !column.notNull);
 
-  let after: SQL | undefined;
-  if (query.cursor !== undefined) {
-    const [, value, lastId] = decodeCursor(
-      query.cursor,
-      sort,
-      column.dataType === 'number' ? 'number' : 'string',
-      nullable,
-    );
-    if (value === null) after = sql`(${column} is null and ${id} ${beyond} ${lastId})`;
-    else {
-      after = sql`(${column}, ${id}) ${beyond} (${value}, ${lastId})`;
-      if (nullable) after = sql`(${after} or ${column} is null)`;
-    }
+  // A nullable key is walked in two parts, the rows that have a value and then those without, each
+  // in the order of an (account, key, id) index: merged with nulls last, they need no sort of the
+  // account's rows, and the page stops reading once it is full. A cursor in the null part only
+  // walks that part.
+  let walks: (SQL | undefined)[];
+  if (!cursor) walks = column.notNull ? [undefined] : [isNotNull(column), isNull(column)];
+  else {
+    const [, value, lastId] = cursor;
+    const past = sql`(${column}, ${id}) ${beyond} (${value}, ${lastId})`;
+    if (column.notNull) walks = [past];
+    else if (value === null) walks = [and(isNull(column), sql`${id} ${beyond} ${lastId}`)];
+    else walks = [and(isNotNull(column), past), isNull(column)];
   }
 
   return {
-    after,
-    orderBy: nullable
-      ? [asc(sql`${column} is null`), direction(column), direction(id)]
-      : [direction(column), direction(id)],
+    /** The column the page is walked in the order of. */
+    sortColumn: column,
+    walks,
+    orderBy: column.notNull
+      ? [direction(column), direction(id)]
+      : [sql`${column} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`, direction(id)],
     /** Fetch one row more than the page so the last page is known without a count query. */
     fetch: query.limit + 1,
     page<T>(c: Context<AppEnv>, rows: R[], present: (row: R) => T) {

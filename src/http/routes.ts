@@ -1,7 +1,7 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import { list, one } from '../schemas/common';
 import { jsonGuard } from './middleware';
-import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
+import { bodyErrors, bookmarkParam, errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
 
 const security = [{ bearerAuth: [] }];
 
@@ -25,6 +25,7 @@ export function resourceRoutes<
       tags,
       security,
       summary: `List ${names.tag.toLowerCase()}`,
+      parameters: [bookmarkParam],
       request: { query: schemas.query },
       responses: {
         200: jsonContent(list(schemas.resource), 'One page', {
@@ -39,8 +40,12 @@ export function resourceRoutes<
       tags,
       security,
       summary: `Get a ${names.one}`,
+      parameters: [bookmarkParam],
       request: { params: IdParam },
-      responses: { 200: jsonContent(one(schemas.resource), `The ${names.one}`), ...errorResponses(404) },
+      responses: {
+        200: jsonContent(one(schemas.resource), `The ${names.one}`),
+        ...errorResponses(400, 404),
+      },
     }),
     create: createRoute({
       method: 'post',

@@ -101,7 +101,7 @@ export const companiesRouter = router()
       q.owner_id ? inIds(companies.ownerId, q.owner_id) : undefined,
       q.segment ? eq(companies.segmentNorm, normalizeText(q.segment)) : undefined,
       q.segment__contains ? contains(companies.segmentNorm, q.segment__contains) : undefined,
-      ...rangeConditions(companies.createdAt, q, 'created_at'),
+      ...rangeConditions(companies.createdAt, q, 'created_at', page.sortColumn),
     ]);
     return c.json(page.page(c, rows, present), 200);
   })

@@ -67,7 +67,7 @@ export const contactsRouter = router()
       q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
       q.phone ? eq(contacts.phone, q.phone) : undefined,
       q.name__contains ? contains(contacts.nameNorm, q.name__contains) : undefined,
-      ...rangeConditions(contacts.createdAt, q, 'created_at'),
+      ...rangeConditions(contacts.createdAt, q, 'created_at', page.sortColumn),
     ]);
     return c.json(page.page(c, rows, present), 200);
   })

@@ -66,7 +66,7 @@ export const dealsRouter = router()
       q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
       q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,
       q.status ? inArray(deals.status, q.status) : undefined,
-      ...rangeConditions(deals.createdAt, q, 'created_at'),
+      ...rangeConditions(deals.createdAt, q, 'created_at', page.sortColumn),
     ]);
     return c.json(page.page(c, rows, present), 200);
   })

@@ -5,7 +5,7 @@ import { validSignature } from '../auth/signatures';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import { readFields } from '../domain/webhook-fields';
 import { JSON_TYPE } from '../http/middleware';
-import { errorResponses, router } from '../http/openapi';
+import { errorResponses, router, traceHeaders } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
 import { injected } from '../queue/faults';
 import { enqueueEvents } from '../queue/messages';
@@ -85,7 +85,10 @@ const ingest = createRoute({
     }),
   },
   responses: {
-    204: { description: 'Stored (or a duplicate of an event stored in the last 24 hours)' },
+    204: {
+      description: 'Stored (or a duplicate of an event stored in the last 24 hours)',
+      headers: traceHeaders,
+    },
     ...described(400, 'Not JSON, not an object, a bad Idempotency-Key, or fields: one `errors` entry each'),
     ...described(401, 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong'),
     ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB`),

@@ -10,7 +10,7 @@ import { leaves } from '../domain/json-paths';
 import { guessType } from '../domain/webhook-fields';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
-import { errorResponses, jsonContent, pathId, router } from '../http/openapi';
+import { bookmarkParam, errorResponses, jsonContent, pathId, router, traceHeaders } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { conflict, invalid, notFound } from '../http/problem';
 import { resourceRoutes } from '../http/routes';
@@ -89,7 +89,12 @@ const handlers = ownHandlers('/v1/inbound-webhooks', webhookSpec, present);
 
 /** A `/v1/inbound-webhooks` route beyond the four every resource has. */
 const webhookRoute = <const R extends Omit<RouteConfig, 'tags' | 'security'>>(config: R) =>
-  createRoute({ ...config, tags: ['Inbound webhooks'], security: [{ bearerAuth: [] }] });
+  createRoute({
+    ...config,
+    tags: ['Inbound webhooks'],
+    security: [{ bearerAuth: [] }],
+    ...(config.method === 'get' && { parameters: [bookmarkParam] }),
+  });
 const WebhookParam = z.object({ id: pathId('id') });
 const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') });
 
@@ -98,7 +103,7 @@ const disable = webhookRoute({
   path: '/{id}',
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
   request: { params: WebhookParam },
-  responses: { 204: { description: 'Disabled' }, ...errorResponses(404) },
+  responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(404) },
 });
 
 const rotate = webhookRoute({

@@ -2,7 +2,7 @@ import { createRoute, type z } from '@hono/zod-openapi';
 import { countOf } from '../db/counts';
 import { listOwn, type Viewed } from '../db/own';
 import { taskCategories, tasks } from '../db/schema';
-import { errorResponses, jsonContent, router } from '../http/openapi';
+import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { list } from '../schemas/common';
 import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
@@ -29,6 +29,7 @@ const listCategories = createRoute({
   security: [{ bearerAuth: [] }],
   summary: "List the account's task categories, by name",
   description: 'Categories are created by naming them on a task.',
+  parameters: [bookmarkParam],
   request: { query: TaskCategoryQuery },
   responses: { 200: jsonContent(list(TaskCategory), 'One page'), ...errorResponses(400) },
 });

@@ -117,7 +117,7 @@ export const tasksRouter = router()
         : q.is_completed
           ? isNotNull(tasks.completedAt)
           : isNull(tasks.completedAt),
-      ...rangeConditions(tasks.dueDate, q, 'due_date'),
+      ...rangeConditions(tasks.dueDate, q, 'due_date', page.sortColumn),
     ]);
     return c.json(page.page(c, rows, present), 200);
   })

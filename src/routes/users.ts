@@ -47,7 +47,7 @@ export const usersRouter = router()
     const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
       q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
       q.name__contains ? contains(users.nameNorm, q.name__contains) : undefined,
-      ...rangeConditions(users.createdAt, q, 'created_at'),
+      ...rangeConditions(users.createdAt, q, 'created_at', page.sortColumn),
     ]);
     return c.json(page.page(c, rows, present), 200);
   })

@@ -1,0 +1,156 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callWithDb, create, json, qs, recordingD1, type Statement } from '../helpers';
+import { eachFilter, eachSort, lists, type Seeded, seededAccount } from '../lists';
+
+type Step = { id: number; parent: number; detail: string };
+
+/** The query plan of a statement exactly as a route sent it, parameters included. */
+async function planOf({ sql, params }: Statement): Promise<Step[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<Step>();
+  return results;
+}
+
+const render = (steps: Step[]): string => {
+  const depth = (step: Step): number => {
+    const parent = steps.find((s) => s.id === step.parent);
+    return parent ? depth(parent) + 1 : 0;
+  };
+  return steps.map((step) => `${'  '.repeat(depth(step))}${step.detail}`).join('\n');
+};
+
+/** The steps under `root` (itself included). */
+const subtree = (steps: Step[], root: Step): Step[] => [
+  root,
+  ...steps.filter((s) => s.parent === root.id).flatMap((child) => subtree(steps, child)),
+];
+
+/** The branch a step belongs to: its nearest compound part (LEFT/RIGHT of a MERGE...) or the whole plan. */
+function branchOf(steps: Step[], step: Step): Step[] {
+  let at: Step | undefined = step;
+  while (at && !/^(LEFT|RIGHT|LEFT-MOST SUBQUERY|UNION ALL)$/.test(at.detail)) {
+    const parentId: number = at.parent;
+    at = steps.find((s) => s.id === parentId);
+  }
+  return at ? subtree(steps, at) : steps;
+}
+
+let tables: { real: Set<string>; search: Set<string> };
+
+/**
+ * What counts as a full scan, per step of the plan:
+ * - `SCAN <table>` of a real table, in any form (`USING INDEX` and `USING COVERING INDEX` included:
+ *   those read the whole index, every account's rows). Bounded access reads `SEARCH <table> ...`
+ *   with at least the account as a constraint.
+ * - A virtual table is scanned by its own xBestIndex plan: `json_each` walks the one JSON parameter
+ *   an id list is bound as (100 ids at most), which is fine. An FTS5 search table is only fine with
+ *   a MATCH (`M` in its index string) and a rowid range on both sides (`>` and `<`): its rowids put
+ *   the account in their high bits, so the range is the account's slice of the index.
+ * - `SCAN (subquery-n)` / `SCAN CONSTANT ROW` read rows an earlier step already bounded.
+ * - `USE TEMP B-TREE FOR ORDER BY` sorts whatever its branch produced. It is only fine in a branch fed
+ *   by a search table's matches through rowid lookups: that branch runs only while the account has
+ *   fewer matches than a fixed cap, so the sort does not grow with the account. Anywhere else it
+ *   would sort a share of the account's rows, and every list sort has an index to walk instead.
+ */
+function fullScans(steps: Step[]): string[] {
+  return steps.flatMap((step): string[] => {
+    const scan = /^SCAN (\S+)(.*)$/.exec(step.detail);
+    if (scan) {
+      const [, name = '', rest = ''] = scan;
+      if (tables.real.has(name)) return [step.detail];
+      if (tables.search.has(name)) {
+        const index = /^ VIRTUAL TABLE INDEX \d+:(.*)$/.exec(rest)?.[1] ?? '';
+        return /M/.test(index) && /</.test(index) && />/.test(index) ? [] : [step.detail];
+      }
+      return [];
+    }
+    if (step.detail.startsWith('USE TEMP B-TREE')) {
+      const branch = branchOf(steps, step).map((s) => s.detail);
+      const fedBySearch =
+        branch.some((d) => /^SEARCH \S+ USING INTEGER PRIMARY KEY \(rowid=\?\)$/.test(d)) &&
+        branch.some((d) => [...tables.search].some((name) => d.startsWith(`SCAN ${name} VIRTUAL TABLE`)));
+      return fedBySearch ? [] : [step.detail];
+    }
+    return [];
+  });
+}
+
+let seeded: Seeded;
+
+beforeAll(async () => {
+  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{
+    name: string;
+    sql: string;
+  }>();
+  const virtual = results.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql));
+  tables = {
+    real: new Set(results.filter((t) => !virtual.includes(t)).map((t) => t.name)),
+    search: new Set(virtual.filter((t) => /USING fts5/i.test(t.sql)).map((t) => t.name)),
+  };
+  seeded = await seededAccount();
+  // A second row of everything, so that every sort has a next page to plan.
+  const deal = await create(seeded.key, '/v1/deals', { name: 'Second deal' });
+  await create(seeded.key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+  await create(seeded.key, '/v1/companies', { name: 'Beta', cnpj: '12.ABC.345/01DE-35' });
+  await create(seeded.key, '/v1/contacts', { name: 'Caio' });
+  await create(seeded.key, '/v1/tasks', { deal_id: deal.id, name: 'Undated', category: 'E-mail' });
+});
+
+/** Runs the list request through a recording D1 and returns the plans of the statements it sent. */
+async function plansOf(path: string): Promise<{ sql: string; steps: Step[] }[]> {
+  const d1 = recordingD1(env.DB);
+  const res = await callWithDb(d1.db, path, { key: seeded.key });
+  expect(res.status, path).toBe(200);
+  expect(d1.statements.length, path).toBeGreaterThan(0);
+  return Promise.all(d1.statements.map(async (s) => ({ sql: s.sql, steps: await planOf(s) })));
+}
+
+async function expectIndexed(path: string): Promise<void> {
+  for (const { sql, steps } of await plansOf(path)) {
+    expect.soft(fullScans(steps), `${path}\n${sql}\n${render(steps)}`).toEqual([]);
+  }
+}
+
+describe('EXPLAIN QUERY PLAN of every list query', () => {
+  it('sees the tables it judges', () => {
+    expect(tables.real.has('tasks')).toBe(true);
+    expect(fullScans([{ id: 2, parent: 0, detail: 'SCAN tasks' }])).toEqual(['SCAN tasks']);
+    expect(fullScans([{ id: 2, parent: 0, detail: 'SCAN tasks USING INDEX tasks_due_idx' }])).toHaveLength(1);
+    expect(fullScans([{ id: 2, parent: 0, detail: 'USE TEMP B-TREE FOR ORDER BY' }])).toHaveLength(1);
+  });
+
+  for (const list of lists) {
+    describe(list.path, () => {
+      const sorts = ['', ...eachSort(list)];
+
+      it.each(sorts)('sort "%s", alone and under each filter', async (sort) => {
+        const params = (more: Record<string, string>) => qs(sort ? { ...more, sort } : more);
+        await expectIndexed(`${list.path}?${params({})}`);
+        for (const filter of eachFilter(list, seeded.ids)) {
+          await expectIndexed(`${list.path}?${params(filter)}`);
+        }
+        await expectIndexed(`${list.path}?${params(Object.assign({}, ...eachFilter(list, seeded.ids)))}`);
+      });
+
+      it.each(sorts)('sort "%s", next page', async (sort) => {
+        const first = `${list.path}?${qs(sort ? { sort, limit: '1' } : { limit: '1' })}`;
+        const cursor = (await json(await callWithDb(env.DB, first, { key: seeded.key }))).meta.next_cursor;
+        expect(cursor, first).toEqual(expect.any(String));
+        await expectIndexed(`${first}&cursor=${encodeURIComponent(cursor)}`);
+      });
+    });
+  }
+
+  it('tasks by due date: both directions walk tasks_due_idx, dated rows then undated, without a sort', async () => {
+    for (const sort of ['due_date', '-due_date']) {
+      const [, list] = await plansOf(`/v1/tasks?sort=${sort}`);
+      const details = list?.steps.map((s) => s.detail) ?? [];
+      expect(details).toContain('MERGE (UNION ALL)');
+      expect(details).toContain('SEARCH tasks USING INDEX tasks_due_idx (account_id=? AND due_date>?)');
+      expect(details).toContain('SEARCH tasks USING INDEX tasks_due_idx (account_id=? AND due_date=?)');
+      expect(details.filter((d) => d.startsWith('USE TEMP B-TREE'))).toEqual([]);
+    }
+  });
+});

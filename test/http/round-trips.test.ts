@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { call, create, type Json, json, qs, roundTrips } from '../helpers';
+import { eachFilter, eachSort, lists, seededAccount } from '../lists';
+
+/** Round trips of a request that must succeed with `status`. */
+async function tripsOf(path: string, options: Parameters<typeof call>[1], status: number): Promise<number> {
+  const res = await call(path, options);
+  expect(res.status, `${options?.method ?? 'GET'} ${path}: ${await res.clone().text()}`).toBe(status);
+  return roundTrips(res);
+}
+
+describe('D1 round trips (Server-Timing)', () => {
+  it('GET /health: none', async () => {
+    expect(await tripsOf('/health', {}, 200)).toBe(0);
+  });
+
+  it('every list: exactly one, auth included, for each filter, all filters together, each sort and the next page', async () => {
+    const { key, ids } = await seededAccount();
+    // A second row of everything, so every list has a next page.
+    const deal = await create(key, '/v1/deals', { name: 'Second deal' });
+    await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+    await create(key, '/v1/companies', { name: 'Beta', cnpj: '12.ABC.345/01DE-35' });
+    await create(key, '/v1/contacts', { name: 'Caio' });
+    await create(key, '/v1/tasks', { deal_id: deal.id, name: 'Undated', category: 'E-mail' });
+
+    for (const list of lists) {
+      const one = async (params: Record<string, string>) => {
+        const path = `${list.path}?${qs(params)}`;
+        expect(await tripsOf(path, { key }, 200), path).toBe(1);
+      };
+      const filters = eachFilter(list, ids);
+      for (const filter of filters) await one(filter);
+      const all = Object.assign({}, ...filters);
+      await one(all);
+      for (const sort of eachSort(list)) await one({ ...all, sort });
+
+      const first = await call(`${list.path}?limit=1`, { key });
+      const cursor: string = (await json(first)).meta.next_cursor;
+      expect(cursor, list.path).toEqual(expect.any(String));
+      await one({ limit: '1', cursor });
+    }
+  });
+
+  it('every GET of one row: exactly one, found or not', async () => {
+    const { key, ids } = await seededAccount();
+    const rows: [string, number][] = [
+      ['users', ids.user],
+      ['companies', ids.company],
+      ['contacts', ids.contact],
+      ['deals', ids.deal],
+      ['tasks', ids.task],
+    ];
+    for (const [resource, id] of rows) {
+      expect(await tripsOf(`/v1/${resource}/${id}`, { key }, 200), resource).toBe(1);
+      expect(await tripsOf(`/v1/${resource}/999999`, { key }, 404), resource).toBe(1);
+    }
+  });
+
+  it('every POST and PUT: at most two, with every reference and child row they can carry', async () => {
+    const { key, ids } = await seededAccount();
+    const writes: [string, Json, Json][] = [
+      ['users', { name: 'Caio', email: 'caio@example.com' }, { name: 'Caio R', email: 'caio.r@example.com' }],
+      [
+        'companies',
+        {
+          name: 'Gama',
+          cnpj: '12.ABC.345/01DE-35',
+          owner_id: ids.user,
+          segment: 'Frota',
+          follower_ids: [ids.user],
+        },
+        { name: 'Gama SA', owner_id: null, segment: 'Frotas', observations: 'x', follower_ids: [] },
+      ],
+      [
+        'contacts',
+        { name: 'Duda', company_id: ids.company, owner_id: ids.user, phone: '(11) 98765-4321' },
+        { name: 'Duda M', company_id: null, owner_id: ids.user, custom_fields: { a: 1 } },
+      ],
+      [
+        'deals',
+        { name: 'Cruze', company_id: ids.company, contact_id: ids.contact, owner_id: ids.user, value: 1 },
+        { status: 'won', contact_id: null, owner_id: ids.user },
+      ],
+      [
+        'tasks',
+        {
+          deal_id: ids.deal,
+          name: 'Visit',
+          category: 'Visita',
+          owner_id: ids.user,
+          due_date: '2026-01-01T00:00Z',
+        },
+        { category: 'Reunião', owner_id: null, is_completed: true, due_date: null },
+      ],
+    ];
+    for (const [resource, post, put] of writes) {
+      const posted = await call(`/v1/${resource}`, { method: 'POST', key, body: post });
+      expect(posted.status, resource).toBe(201);
+      expect(roundTrips(posted), `POST ${resource}`).toBeLessThanOrEqual(2);
+      const { id } = (await json(posted)).data;
+      expect(
+        await tripsOf(`/v1/${resource}/${id}`, { method: 'PUT', key, body: put }, 200),
+      ).toBeLessThanOrEqual(2);
+      // Refused writes stop after the first round trip.
+      expect(
+        await tripsOf(`/v1/${resource}/999999`, { method: 'PUT', key, body: { name: 'X' } }, 404),
+      ).toBeLessThanOrEqual(2);
+    }
+    const badRef = { name: 'E', owner_id: 999999 };
+    expect(await tripsOf('/v1/contacts', { method: 'POST', key, body: badRef }, 422)).toBe(1);
+  });
+});

@@ -1,0 +1,131 @@
+import type { z } from '@hono/zod-openapi';
+import { CompanyQuery, companySorts } from '../src/schemas/companies';
+import { ContactQuery, contactSorts } from '../src/schemas/contacts';
+import { DealQuery, dealSorts } from '../src/schemas/deals';
+import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/schemas/tasks';
+import { UserQuery, userSorts } from '../src/schemas/users';
+import { create, newAccount } from './helpers';
+
+/** An account with one row of every resource, linked to each other, for the filters to name. */
+export async function seededAccount() {
+  const { id, key } = await newAccount();
+  const user = await create(key, '/v1/users', { name: 'Ana Souza', email: 'ana@example.com' });
+  const company = await create(key, '/v1/companies', {
+    name: 'Auto Lima',
+    cnpj: '11.222.333/0001-81',
+    owner_id: user.id,
+    segment: 'Varejo',
+    follower_ids: [user.id],
+  });
+  const contact = await create(key, '/v1/contacts', {
+    name: 'Bruno Lima',
+    email: 'bruno@example.com',
+    phone: '+5511987654321',
+    company_id: company.id,
+    owner_id: user.id,
+  });
+  const deal = await create(key, '/v1/deals', {
+    name: 'Onix LT',
+    company_id: company.id,
+    contact_id: contact.id,
+    owner_id: user.id,
+  });
+  const task = await create(key, '/v1/tasks', {
+    deal_id: deal.id,
+    name: 'Call back',
+    category: 'Ligação',
+    due_date: '2026-12-01T10:00:00-03:00',
+    owner_id: user.id,
+  });
+  const ids = { user: user.id, company: company.id, contact: contact.id, deal: deal.id, task: task.id };
+  return { accountId: id, key, ids: ids as Record<keyof typeof ids, number> };
+}
+
+export type Seeded = Awaited<ReturnType<typeof seededAccount>>;
+
+const dates = (field: string) =>
+  Object.fromEntries(['gte', 'lte', 'gt', 'lt'].map((op) => [`${field}__${op}`, '2026-03-05']));
+
+type List = {
+  path: string;
+  query: z.ZodObject;
+  sorts: readonly string[];
+  /** A value for every filter of the list, naming the seeded rows where it takes ids. */
+  filters: (ids: Seeded['ids']) => Record<string, string>;
+};
+
+/** Every /v1 list, its filters and its sorts. */
+export const lists: List[] = [
+  {
+    path: '/v1/users',
+    query: UserQuery,
+    sorts: Object.keys(userSorts),
+    filters: () => ({ email: 'ana@example.com', name__contains: 'souza', ...dates('created_at') }),
+  },
+  {
+    path: '/v1/companies',
+    query: CompanyQuery,
+    sorts: Object.keys(companySorts),
+    filters: (ids) => ({
+      name: 'auto lima',
+      name__contains: 'lima',
+      cnpj: '11222333000181',
+      owner_id: String(ids.user),
+      segment: 'varejo',
+      segment__contains: 'arej',
+      ...dates('created_at'),
+    }),
+  },
+  {
+    path: '/v1/contacts',
+    query: ContactQuery,
+    sorts: Object.keys(contactSorts),
+    filters: (ids) => ({
+      company_id: String(ids.company),
+      owner_id: String(ids.user),
+      email: 'bruno@example.com',
+      phone: '+5511987654321',
+      name__contains: 'bruno',
+      ...dates('created_at'),
+    }),
+  },
+  {
+    path: '/v1/deals',
+    query: DealQuery,
+    sorts: Object.keys(dealSorts),
+    filters: (ids) => ({
+      company_id: String(ids.company),
+      contact_id: String(ids.contact),
+      owner_id: String(ids.user),
+      status: 'open,won',
+      ...dates('created_at'),
+    }),
+  },
+  {
+    path: '/v1/tasks',
+    query: TaskQuery,
+    sorts: Object.keys(taskSorts),
+    filters: (ids) => ({
+      deal_id: String(ids.deal),
+      category: 'ligação',
+      owner_id: String(ids.user),
+      is_completed: 'false',
+      ...dates('due_date'),
+    }),
+  },
+  { path: '/v1/task-categories', query: TaskCategoryQuery, sorts: [], filters: () => ({}) },
+];
+
+const PAGING = new Set(['limit', 'cursor', 'sort']);
+
+/** Each filter of `list` alone; fails when the list has a filter this catalogue has no value for. */
+export function eachFilter(list: List, ids: Seeded['ids']): Record<string, string>[] {
+  const values = list.filters(ids);
+  const names = Object.keys(list.query.shape).filter((name) => !PAGING.has(name));
+  const missing = names.filter((name) => !(name in values));
+  if (missing.length) throw new Error(`${list.path}: no sample value for ${missing.join(', ')}`);
+  return names.map((name) => ({ [name]: values[name] as string }));
+}
+
+/** Each sort of `list`, both directions (none for a list with one fixed order). */
+export const eachSort = (list: List): string[] => list.sorts.flatMap((sort) => [sort, `-${sort}`]);
