@@ -2,9 +2,15 @@ import type { z } from '@hono/zod-openapi';
 import { CompanyQuery, companySorts } from '../src/schemas/companies';
 import { ContactQuery, contactSorts } from '../src/schemas/contacts';
 import { DealQuery, dealSorts } from '../src/schemas/deals';
+import {
+  eventSorts,
+  InboundWebhookQuery,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../src/schemas/inbound-webhooks';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/schemas/tasks';
 import { UserQuery, userSorts } from '../src/schemas/users';
-import { create, newAccount } from './helpers';
+import { create, newAccount, newWebhook, postEvent } from './helpers';
 
 /** An account with one row of every resource, linked to each other, for the filters to name. */
 export async function seededAccount() {
@@ -37,9 +43,38 @@ export async function seededAccount() {
     due_date: '2026-12-01T10:00:00-03:00',
     owner_id: user.id,
   });
-  const ids = { user: user.id, company: company.id, contact: contact.id, deal: deal.id, task: task.id };
-  return { accountId: id, key, ids: ids as Record<keyof typeof ids, number> };
+  const webhook = await newWebhook(key, { name: 'Site', fields: [{ key: 'nome', type: 'string' }] });
+  await postEvent(webhook.path, { nome: 'Ana', __fault: 'send' });
+  const ids = {
+    user: user.id,
+    company: company.id,
+    contact: contact.id,
+    deal: deal.id,
+    task: task.id,
+    webhook: webhook.id,
+  };
+  return {
+    accountId: id,
+    key,
+    ids: ids as Record<keyof typeof ids, number>,
+    hookPath: webhook.path as string,
+  };
 }
+
+/** A second row of everything, so every list has a next page. */
+export async function secondRows({ key, hookPath }: Seeded): Promise<void> {
+  const deal = await create(key, '/v1/deals', { name: 'Second deal' });
+  await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+  await create(key, '/v1/companies', { name: 'Beta', cnpj: '12.ABC.345/01DE-35' });
+  await create(key, '/v1/contacts', { name: 'Caio' });
+  await create(key, '/v1/tasks', { deal_id: deal.id, name: 'Undated', category: 'E-mail' });
+  await newWebhook(key, { name: 'Form' });
+  await postEvent(hookPath, { nome: 'Bia', __fault: 'send' });
+}
+
+/** The list's path for the seeded account (a webhook's events are under its id). */
+export const pathOf = (list: List, ids: Seeded['ids']): string =>
+  list.path.replace('{webhook}', String(ids.webhook));
 
 export type Seeded = Awaited<ReturnType<typeof seededAccount>>;
 
@@ -114,6 +149,18 @@ export const lists: List[] = [
     }),
   },
   { path: '/v1/task-categories', query: TaskCategoryQuery, sorts: [], filters: () => ({}) },
+  {
+    path: '/v1/inbound-webhooks',
+    query: InboundWebhookQuery,
+    sorts: Object.keys(webhookSorts),
+    filters: () => ({}),
+  },
+  {
+    path: '/v1/inbound-webhooks/{webhook}/events',
+    query: WebhookEventQuery,
+    sorts: Object.keys(eventSorts),
+    filters: () => ({ status: 'pending' }),
+  },
 ];
 
 const PAGING = new Set(['limit', 'cursor', 'sort']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, create, type Json, json, qs, roundTrips } from '../helpers';
-import { eachFilter, eachSort, lists, seededAccount } from '../lists';
+import { call, type Json, json, qs, roundTrips } from '../helpers';
+import { eachFilter, eachSort, lists, pathOf, secondRows, seededAccount } from '../lists';
 
 /** Round trips of a request that must succeed with `status`. */
 async function tripsOf(path: string, options: Parameters<typeof call>[1], status: number): Promise<number> {
@@ -15,17 +15,13 @@ describe('D1 round trips (Server-Timing)', () => {
   });
 
   it('every list: exactly one, auth included, for each filter, all filters together, each sort and the next page', async () => {
-    const { key, ids } = await seededAccount();
-    // A second row of everything, so every list has a next page.
-    const deal = await create(key, '/v1/deals', { name: 'Second deal' });
-    await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
-    await create(key, '/v1/companies', { name: 'Beta', cnpj: '12.ABC.345/01DE-35' });
-    await create(key, '/v1/contacts', { name: 'Caio' });
-    await create(key, '/v1/tasks', { deal_id: deal.id, name: 'Undated', category: 'E-mail' });
+    const seeded = await seededAccount();
+    const { key, ids } = seeded;
+    await secondRows(seeded);
 
     for (const list of lists) {
       const one = async (params: Record<string, string>) => {
-        const path = `${list.path}?${qs(params)}`;
+        const path = `${pathOf(list, ids)}?${qs(params)}`;
         expect(await tripsOf(path, { key }, 200), path).toBe(1);
       };
       const filters = eachFilter(list, ids);
@@ -34,7 +30,7 @@ describe('D1 round trips (Server-Timing)', () => {
       await one(all);
       for (const sort of eachSort(list)) await one({ ...all, sort });
 
-      const first = await call(`${list.path}?limit=1`, { key });
+      const first = await call(`${pathOf(list, ids)}?limit=1`, { key });
       const cursor: string = (await json(first)).meta.next_cursor;
       expect(cursor, list.path).toEqual(expect.any(String));
       await one({ limit: '1', cursor });
