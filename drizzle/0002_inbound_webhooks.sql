@@ -34,6 +34,7 @@ CREATE UNIQUE INDEX `inbound_events_account_id_uq` ON `inbound_events` (`account
 CREATE UNIQUE INDEX `inbound_events_idempotency_uq` ON `inbound_events` (`webhook_id`,`idempotency_key`);--> statement-breakpoint
 CREATE INDEX `inbound_events_webhook_idx` ON `inbound_events` (`account_id`,`webhook_id`,`received_at`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_events_status_idx` ON `inbound_events` (`account_id`,`webhook_id`,`status`,`received_at`,`id`);--> statement-breakpoint
+CREATE INDEX `inbound_events_mode_idx` ON `inbound_events` (`account_id`,`webhook_id`,`mode`,`received_at`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_events_queue_idx` ON `inbound_events` (`status`,`queued_at`);--> statement-breakpoint
 CREATE TABLE `inbound_webhooks` (
 	`id` integer PRIMARY KEY NOT NULL,

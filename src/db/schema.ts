@@ -282,6 +282,8 @@ export const inboundEvents = sqliteTable(
     uniqueIndex('inbound_events_idempotency_uq').on(t.webhookId, t.idempotencyKey),
     index('inbound_events_webhook_idx').on(t.accountId, t.webhookId, t.receivedAt, t.id),
     index('inbound_events_status_idx').on(t.accountId, t.webhookId, t.status, t.receivedAt, t.id),
+    // The latest test events, for sample fields, without walking the production ones.
+    index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
   ],
 );

@@ -19,20 +19,42 @@ export function valueAt(body: unknown, path: string): unknown {
 
 export type Leaf = string | number | boolean | null;
 
+/** How deep a sender's body may nest; deeper ones are refused at ingest. */
+export const MAX_DEPTH = 32;
+
+/** How deeply `value` nests objects and arrays, counted without recursion (a body may be hostile). */
+export function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, depth] = item;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+// A key a mapping can name: no dot (the path separator), no whitespace, not empty.
+const NAMEABLE = /^[^.\s]+$/;
+
 /**
- * Every leaf of a JSON value with its dot path, depth-first, up to `limit` leaves (a sender's body
- * may be large; a sample needs its shape, not all of it).
+ * Every leaf of a JSON value with its dot path, in document order, up to `limit` leaves (a sender's
+ * body may be large; a sample needs its shape, not all of it). Keys a dot path cannot name are left
+ * out, since a mapping could not use them.
  */
 export function leaves(body: unknown, limit = 500): [path: string, value: Leaf][] {
   const found: [string, Leaf][] = [];
-  const walk = (value: unknown, path: string) => {
-    if (found.length >= limit) return;
+  const stack: [unknown, string][] = [[body, '']];
+  for (let item = stack.pop(); item && found.length < limit; item = stack.pop()) {
+    const [value, path] = item;
     if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key);
+      const children = Object.entries(value).filter(([key]) => NAMEABLE.test(key));
+      for (const [key, child] of children.reverse()) stack.push([child, path ? `${path}.${key}` : key]);
     } else if (path) {
       found.push([path, value as Leaf]);
     }
-  };
-  walk(body, '');
+  }
   return found;
 }

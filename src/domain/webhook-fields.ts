@@ -42,7 +42,10 @@ function read(type: FieldType, raw: unknown): { value: FieldValue } | { error: s
   const expect = (what: string) => ({ error: `Expected ${what}.` });
   switch (type) {
     case 'number':
-      return typeof raw === 'number' ? { value: raw } : expect('a JSON number');
+      // JSON.parse reads 1e400 as Infinity, which no record can store.
+      return typeof raw === 'number' && Number.isFinite(raw)
+        ? { value: raw }
+        : expect('a finite JSON number');
     case 'boolean':
       return typeof raw === 'boolean' ? { value: raw } : expect('a JSON boolean');
     case 'string':

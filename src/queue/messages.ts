@@ -11,12 +11,11 @@ const SEND_BATCH = 100;
  * Hands events to the queue. A failure is logged, not thrown: the events are already stored as
  * `pending`, and the cron queues them again, so the caller's answer does not depend on it.
  */
-export async function enqueueEvents(queue: Queue<EventMessage>, ids: number[]): Promise<boolean> {
+export async function enqueueEvents(queue: Queue<EventMessage>, ids: number[]): Promise<void> {
   try {
     for (let i = 0; i < ids.length; i += SEND_BATCH) {
       await queue.sendBatch(ids.slice(i, i + SEND_BATCH).map((id) => ({ body: { event_id: id } })));
     }
-    return true;
   } catch (err) {
     console.error(
       JSON.stringify({
@@ -26,6 +25,5 @@ export async function enqueueEvents(queue: Queue<EventMessage>, ids: number[]): 
         error: err instanceof Error ? err.message : String(err),
       }),
     );
-    return false;
   }
 }

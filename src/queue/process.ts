@@ -131,7 +131,13 @@ export async function processEvent(
     // Another delivery of this event got its claim in first: its records are the event's.
     if (constraint === 'unique' && rootMessage(err).includes('inbound_event_results'))
       return { status: 'done' };
-    if (constraint) return failed(`A record could not be written: ${rootMessage(err)}`);
+    // A broken constraint or a value SQLite refuses fails the same way on every retry.
+    if (
+      constraint ||
+      /(NOT NULL|CHECK) constraint failed|SQLITE_(TOOBIG|RANGE|MISMATCH)/.test(rootMessage(err))
+    ) {
+      return failed(`A record could not be written: ${rootMessage(err)}`);
+    }
     throw err;
   }
   return { status: 'done' };

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
 import {
@@ -91,11 +92,8 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
   const r = inboundEventResults;
   const result = (column: (typeof r)[keyof typeof r & ('contactId' | 'companyId' | 'dealId')]) =>
     sql<number>`(select ${column} from ${r} where ${r.eventId} = ${eventId})`;
-  const setResult = (values: Partial<Record<'contactId' | 'companyId' | 'dealId' | 'taskIds', unknown>>) =>
-    db
-      .update(r)
-      .set(values as never)
-      .where(eq(r.eventId, eventId));
+  const setResult = (values: SQLiteUpdateSetSource<typeof r>) =>
+    db.update(r).set(values).where(eq(r.eventId, eventId));
   const statements: Batch = [db.insert(r).values({ eventId, accountId })];
   const ownerOf = (step: ValidStep): number | SQL<number> | undefined => {
     if (!step.owner) return undefined;
@@ -124,8 +122,23 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
     switch (step.action) {
       case 'upsert_contact': {
         const { custom_fields, ...fields } = step.body;
-        if (found.contactId !== undefined) {
-          // Mapped custom fields are merged into the contact's, not replacing the others.
+        if (found.contactId !== undefined) statements.push(setResult({ contactId: found.contactId }));
+        else {
+          const row = { ...newRow(contactSpec, step.body, accountId, now), ...(owner && { ownerId: owner }) };
+          // With a match key, another event may have created this contact since it was looked up:
+          // insert only if it is still absent, then take whichever contact the match finds.
+          statements.push(
+            step.match
+              ? insertUnless(db, contacts, row, matchOf(accountId, step.match))
+              : db.insert(contacts).values(row),
+            setResult({
+              contactId: step.match ? matchedContact(accountId, step.match) : sql`last_insert_rowid()`,
+            }),
+          );
+        }
+        // The found (or raced) contact takes the event's fields; on a row just inserted this changes
+        // nothing. Mapped custom fields are merged into the contact's, not replacing the others.
+        if (found.contactId !== undefined || step.match) {
           statements.push(
             db
               .update(contacts)
@@ -134,73 +147,38 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
                 ...(custom_fields && {
                   customFields: sql`json_patch(${contacts.customFields}, ${JSON.stringify(custom_fields)})`,
                 }),
+                updatedAt: sql`max(${now}, ${contacts.updatedAt})`,
               })
-              .where(and(eq(contacts.accountId, accountId), eq(contacts.id, found.contactId))),
-            setResult({ contactId: found.contactId }),
+              .where(and(eq(contacts.accountId, accountId), eq(contacts.id, result(r.contactId)))),
           );
-        } else {
-          const row = { ...newRow(contactSpec, step.body, accountId, now), ...(owner && { ownerId: owner }) };
-          if (step.match) {
-            // Another event may have created this contact since it was looked up: insert only if it
-            // is still absent, then take whichever contact the match finds and update it as if it had
-            // been found (on the row just inserted this changes nothing), so no event's fields are lost.
-            statements.push(
-              insertUnless(db, contacts, row, matchOf(accountId, step.match)),
-              setResult({ contactId: matchedContact(accountId, step.match) }),
-              db
-                .update(contacts)
-                .set({
-                  ...changedColumns(contactSpec, fields, accountId),
-                  ...(custom_fields && {
-                    customFields: sql`json_patch(${contacts.customFields}, ${JSON.stringify(custom_fields)})`,
-                  }),
-                  updatedAt: sql`max(${now}, ${contacts.updatedAt})`,
-                })
-                .where(and(eq(contacts.accountId, accountId), eq(contacts.id, result(r.contactId)))),
-            );
-          } else {
-            statements.push(
-              db.insert(contacts).values(row),
-              setResult({ contactId: sql`last_insert_rowid()` }),
-            );
-          }
         }
         break;
       }
       case 'upsert_company': {
         const { cnpj, name } = step.body;
-        if (found.companyId !== undefined) {
-          if (name !== undefined) {
-            statements.push(
-              db
-                .update(companies)
-                .set(changedColumns(companySpec, { name }, accountId))
-                .where(and(eq(companies.accountId, accountId), eq(companies.id, found.companyId))),
-            );
-          }
-          statements.push(setResult({ companyId: found.companyId }));
-        } else {
+        const mine = and(eq(companies.accountId, accountId), eq(companies.cnpj, cnpj));
+        if (found.companyId === undefined) {
           statements.push(
             db
               .insert(companies)
               .values({ ...newRow(companySpec, step.body, accountId, now), ...(owner && { ownerId: owner }) })
               .onConflictDoNothing({ target: [companies.accountId, companies.cnpj] }),
-            setResult({
-              companyId: sql`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${cnpj})`,
-            }),
           );
-          // Created by another event since it was looked up: this event's name applies, as if found.
-          if (name !== undefined) {
-            statements.push(
-              db
-                .update(companies)
-                .set({
-                  ...changedColumns(companySpec, { name }, accountId),
-                  updatedAt: sql`max(${now}, ${companies.updatedAt})`,
-                })
-                .where(and(eq(companies.accountId, accountId), eq(companies.cnpj, cnpj))),
-            );
-          }
+        }
+        statements.push(
+          setResult({ companyId: sql`(select ${companies.id} from ${companies} where ${mine})` }),
+        );
+        // As for contacts: a found (or raced) company takes the event's name.
+        if (name !== undefined) {
+          statements.push(
+            db
+              .update(companies)
+              .set({
+                ...changedColumns(companySpec, { name }, accountId),
+                updatedAt: sql`max(${now}, ${companies.updatedAt})`,
+              })
+              .where(mine),
+          );
         }
         break;
       }

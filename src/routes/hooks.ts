@@ -3,6 +3,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import { looksLikeWebhookToken } from '../auth/secrets';
 import { validSignature } from '../auth/signatures';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
+import { depthOf, MAX_DEPTH } from '../domain/json-paths';
 import { readFields } from '../domain/webhook-fields';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, router, traceHeaders } from '../http/openapi';
@@ -57,6 +58,13 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest('body_not_object', 'The body must be a JSON object.');
   }
+  // JSON.parse takes any depth, but reading the event back (JSON.stringify) does not.
+  if (depthOf(value) > MAX_DEPTH) {
+    throw badRequest(
+      'body_too_deep',
+      `The body nests objects and arrays more than ${MAX_DEPTH} levels deep.`,
+    );
+  }
   return { text, value };
 }
 
@@ -75,6 +83,12 @@ const ingest = createRoute({
   description: `A JSON object of up to ${MAX_EVENT_BYTES / 1024} KiB. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
+    // Plain JSON Schema, not zod: the route attaches no body validator, so the raw bytes the
+    // signature covers are read as sent.
+    body: {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object' as const, additionalProperties: true } } },
+    },
     headers: z.object({
       'idempotency-key': z
         .string()

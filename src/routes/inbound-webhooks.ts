@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
-import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { bumped } from '../db/updated';
 import { leaves } from '../domain/json-paths';
 import { guessType } from '../domain/webhook-fields';
@@ -66,6 +66,15 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
   table: inboundWebhooks,
   columns,
   refs: (body) => ownerRefs(body.flows ?? []),
+  // Round-robin turns are counted per action position: new flows start their rotations afresh.
+  children: (db, body, accountId, id) =>
+    body.flows === undefined || id === undefined
+      ? []
+      : [
+          db
+            .delete(webhookRotations)
+            .where(and(eq(webhookRotations.accountId, accountId), eq(webhookRotations.webhookId, id))),
+        ],
   // A PUT may send the fields or the flows alone: the pair they make with the stored half must hold.
   validate: (body, current) => {
     const issues = configIssues(body.fields ?? current.fields, body.flows ?? current.flows);
@@ -165,7 +174,7 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   error: row.error,
   received_at: iso(row.receivedAt),
   processed_at: row.processedAt === null ? null : iso(row.processedAt),
-  payload: JSON.parse(row.payload),
+  payload: JSON.parse(row.payload) as unknown,
   result: row.result,
   preview: row.preview,
 });
@@ -244,7 +253,7 @@ export const inboundWebhooksRouter = router()
     if (!hooks.length) throw notFound();
     const seen = new Map<string, z.infer<typeof SampleField>>();
     for (const { payload } of samples) {
-      for (const [key, example] of leaves(JSON.parse(payload))) {
+      for (const [key, example] of leaves(JSON.parse(payload) as unknown)) {
         if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
       }
     }

@@ -12,7 +12,8 @@ const Key = z
   .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'Expected a dot path such as `lead.phone`.')
   .openapi({ example: 'telefone' });
 
-const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.([A-Za-z0-9_-]{1,100})$/;
+// `__proto__` is refused as a custom field by /v1 too: an object would drop it without a word.
+const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.(?!__proto__$)([A-Za-z0-9_-]{1,100})$/;
 
 /** The record field a webhook field fills, and the field types that can fill it. */
 const fixedTargets = {
@@ -143,8 +144,18 @@ export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
       if (seen.has(action.action)) issues.push({ path: at('action'), message: `Only one ${action.action}.` });
       seen.add(action.action);
     }
-    if (action.when && !declared.has(action.when.field)) {
-      issues.push({ path: at('when', 'field'), message: `"${action.when.field}" is not a declared field.` });
+    if (action.when) {
+      const { field, op, value } = action.when;
+      const type = declared.get(field)?.type;
+      if (!type) issues.push({ path: at('when', 'field'), message: `"${field}" is not a declared field.` });
+      // A value of another kind than the field's could never be equal to it.
+      const kind = type === 'number' || type === 'boolean' ? type : 'string';
+      if (type && value !== undefined && op !== 'exists' && op !== 'contains' && typeof value !== kind) {
+        issues.push({
+          path: at('when', 'value'),
+          message: `"${field}" is a ${type}: compare it with a ${kind}.`,
+        });
+      }
     }
     switch (action.action) {
       case 'upsert_contact':
@@ -158,6 +169,11 @@ export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
           issues.push({ path: at('action'), message: 'No field is mapped to company.cnpj.' });
         break;
       case 'create_deal':
+        // The deal links the contact and the company the flow has found or made before it.
+        for (const earlier of ['upsert_contact', 'upsert_company'] as const) {
+          if (flows.slice(i + 1).some((a) => a.action === earlier))
+            issues.push({ path: at('action'), message: `create_deal must come after ${earlier}.` });
+        }
         if (action.name === undefined && !mapped('deal.name'))
           issues.push({ path: at('name'), message: 'Give a name template or map a field to deal.name.' });
         if (action.name) for (const key of templateKeys(action.name)) undeclared(at('name'), key);

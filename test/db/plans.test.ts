@@ -139,6 +139,10 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
     });
   }
 
+  it("a webhook's sample fields read its test events on their own index", async () => {
+    await expectIndexed(`/v1/inbound-webhooks/${seeded.ids.webhook}/sample-fields`);
+  });
+
   it('tasks by due date: both directions walk tasks_due_idx, dated rows then undated, without a sort', async () => {
     for (const sort of ['due_date', '-due_date']) {
       const [, list] = await plansOf(`/v1/tasks?sort=${sort}`);

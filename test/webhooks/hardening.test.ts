@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { leaves } from '../../src/domain/json-paths';
+import { call, create, expectProblem, json, newAccount, newWebhook, postEvent } from '../helpers';
+import { runEvent } from '../queue/webhook-support';
+
+const nome = { key: 'nome', type: 'string', target: 'contact.name' } as const;
+const telefone = { key: 'telefone', type: 'phone', target: 'contact.phone' } as const;
+
+describe('ingest refuses what could not be stored or read back', () => {
+  it('a body nested deeper than 32 levels is a 400, and nothing is stored', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key);
+    const deep = `${'{"a":'.repeat(33)}1${'}'.repeat(33)}`;
+    await expectProblem(await postEvent(hook.path, deep), 400, 'body_too_deep');
+    const ok = `${'{"a":'.repeat(32)}1${'}'.repeat(32)}`;
+    expect((await postEvent(hook.path, ok)).status).toBe(204);
+    const events = await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }));
+    expect(events.data).toHaveLength(1);
+  });
+
+  it('a number JSON.parse reads as Infinity (1e400) does not fit a number field', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { fields: [{ key: 'valor', type: 'number' }] });
+    const body = await expectProblem(await postEvent(hook.path, '{"valor": 1e400}'), 400, 'invalid_fields');
+    expect(body.errors).toEqual([expect.objectContaining({ path: 'valor', code: 'invalid_type' })]);
+  });
+});
+
+describe('configuration rules found in review', () => {
+  const refused = async (body: Record<string, unknown>, path: string) => {
+    const { key } = await newAccount();
+    const res = await call('/v1/inbound-webhooks', { method: 'POST', key, body: { name: 'X', ...body } });
+    const problem = await expectProblem(res, 422, 'validation_failed');
+    expect(problem.errors.map((e: { path: string }) => e.path)).toContain(path);
+  };
+
+  it('a create_deal before the upsert_contact it would link is a 422', () =>
+    refused(
+      {
+        fields: [nome, telefone],
+        flows: [
+          { action: 'create_deal', name: '{{nome}}' },
+          { action: 'upsert_contact', match_on: ['phone'] },
+        ],
+      },
+      'flows.0.action',
+    ));
+
+  it('a custom field named __proto__ is a 422, as on /v1', () =>
+    refused(
+      { fields: [{ key: 'x', type: 'string', target: 'contact.custom_fields.__proto__' }] },
+      'fields.0.target',
+    ));
+
+  it('an equals whose value is of another kind than its field is a 422', () =>
+    refused(
+      {
+        fields: [nome, { key: 'idade', type: 'number' }],
+        flows: [
+          {
+            action: 'upsert_contact',
+            match_on: ['phone'],
+            when: { field: 'idade', op: 'equals', value: '30' },
+          },
+        ],
+      },
+      'flows.0.when.value',
+    ));
+});
+
+it('new flows start their round-robin rotations afresh', async () => {
+  const { key } = await newAccount();
+  const a = await create(key, '/v1/users', { name: 'A', email: 'a@x.com' });
+  const b = await create(key, '/v1/users', { name: 'B', email: 'b@x.com' });
+  const flows = [{ action: 'create_deal', name: '{{nome}}', owner: { round_robin: [a.id, b.id] } }];
+  const hook = await newWebhook(key, { fields: [nome], flows });
+  const ownerOf = async (body: object) => {
+    const event = await runEvent(key, hook, body);
+    return (await json(await call(`/v1/deals/${event.result.deal_id}`, { key }))).data.owner_id;
+  };
+  expect(await ownerOf({ nome: 'Um' })).toBe(a.id);
+  expect(await ownerOf({ nome: 'Dois' })).toBe(b.id);
+  expect(
+    (await call(`/v1/inbound-webhooks/${hook.id}`, { method: 'PUT', key, body: { flows } })).status,
+  ).toBe(200);
+  expect(await ownerOf({ nome: 'Três' })).toBe(a.id);
+});
+
+it('sample fields leave out keys a dot path cannot name', () => {
+  expect(leaves({ 'a.b': 1, 'c d': 2, '': 3, ok: { 'x.y': 4, z: 5 } })).toEqual([['ok.z', 5]]);
+});
