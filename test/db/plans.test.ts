@@ -108,6 +108,9 @@ async function plansOf(path: string): Promise<{ sql: string; steps: Step[] }[]> 
     // D1's limits per statement: 100 bound parameters, 100 KB of SQL.
     expect(params.length, `${path}\n${sql}`).toBeLessThanOrEqual(100);
     expect(sql.length, path).toBeLessThanOrEqual(100_000);
+    // A column compared with itself is a condition that scopes nothing (such as an unqualified
+    // `"account_id" = "account_id"` in a subquery).
+    expect(sql, path).not.toMatch(/("[\w.]+") = \1(?![\w."])/);
   }
   return Promise.all(d1.statements.map(async (s) => ({ sql: s.sql, steps: await planOf(s) })));
 }
