@@ -4,8 +4,8 @@ import { normalizeText } from '../domain/text';
 import { companies, contacts, users } from './schema';
 
 /**
- * The FTS5 tables of drizzle/0002_search.sql (trigram, over the normalised columns) and the column
- * each of their searchable columns indexes.
+ * The FTS5 tables of the search migration (drizzle/*_search.sql: trigram, over the normalised
+ * columns) and the column each of their searchable columns indexes.
  */
 export const searchIndexes = {
   users: { table: 'users_search', columns: { name: users.nameNorm } },
@@ -63,7 +63,7 @@ export function search<I extends SearchIndex>(
 }
 
 /**
- * Above this many matches in the account, a page walks the index of its sort and checks each row
+ * From this many matches in the account on, a page walks the index of its sort and checks each row
  * (matches are then dense enough to fill a page soon); below it, the page reads the matches from
  * the search index and sorts them, which costs at most this many rows whatever the account's size.
  */

@@ -58,7 +58,7 @@ describe('migrations on a database that already holds data', () => {
     );
   });
 
-  it('0002 indexes the rows already there for substring search, each under its account', async () => {
+  it('the search migration indexes the rows already there, each under its account', async () => {
     const found = async (table: string, query: string) =>
       (
         await db.prepare(`select rowid from ${table} where ${table} match ? order by rowid`).bind(query).raw()
