@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, is, notExists, SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableColumns, inArray, is, notExists, SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type SelectedFields,
@@ -14,6 +14,7 @@ import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
+import { type Search, searchPlan } from './search';
 import { bumped } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
@@ -82,16 +83,66 @@ export const changedColumns = <T extends ResourceTable, B>(
     updatedAt: bumped(spec.table.updatedAt),
   }) as SQLiteUpdateSetSource<T>;
 
+/** `fields` of the rows `where` selects, from `table` itself or from `from` (SQL naming it). */
+function select(db: Db, table: TenantTable, fields: SelectedFields, where: SQL | undefined, from?: SQL) {
+  // Drizzle refuses a table's own columns when the FROM is SQL, so there they go in as SQL, still
+  // decoded by their column.
+  const selected = from
+    ? Object.fromEntries(
+        Object.entries(fields).map(([key, f]) => [key, is(f, Column) ? sql`${f}`.mapWith(f) : f]),
+      )
+    : fields;
+  return db
+    .select(selected)
+    .from(from ?? table)
+    .where(where);
+}
+
 /** The row and its extras, for the rows `where` selects. */
-function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL | undefined) {
-  const fields = { ...getTableColumns(table), ...extras } as SelectedFields;
-  return db.select(fields).from(table).where(where);
+function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL | undefined, from?: SQL) {
+  return select(db, table, { ...getTableColumns(table), ...extras } as SelectedFields, where, from);
+}
+
+/** `table` without its indexes: a query on it can only look rows up by id. */
+const unindexed = (table: TenantTable): SQL => sql`${table} not indexed`;
+
+/**
+ * The query for one page of the account's rows matching `filters` and `search`. A page made of
+ * several walks (see `keyset`) is their UNION ALL, merged in page order.
+ */
+export function listQuery<T extends TenantTable>(
+  db: Db,
+  keyHash: string,
+  spec: { table: T; extras?: Extras },
+  page: ReturnType<typeof keyset>,
+  filters: (SQL | undefined)[],
+  search?: Search,
+) {
+  const t: TenantTable = spec.table;
+  const account = accountOf(keyHash);
+  const mine = [eq(t.accountId, account), ...filters, ...(search?.exact ?? [])];
+  const [first, second, ...more] = page.walks.flatMap((walk) => {
+    if (!search?.match) return [view(db, t, spec.extras, and(...mine, walk))];
+    // Two ways to the page, exactly one of which reads anything: with few matches, from the search
+    // index (NOT INDEXED leaves the planner rowid lookups of the matches only), their first page
+    // sorted before the extras are computed for it alone; with many, the usual walk.
+    const plan = searchPlan(search.match, account);
+    const found = and(...mine, walk, plan.few, plan.found(t.id));
+    const firstFound = select(db, t, { id: t.id }, found, unindexed(t))
+      .orderBy(...page.orderBy())
+      .limit(page.fetch);
+    return [
+      view(db, t, spec.extras, and(eq(t.accountId, account), inArray(t.id, firstFound)), unindexed(t)),
+      view(db, t, spec.extras, and(...mine, walk, plan.many)),
+    ];
+  });
+  if (!first) throw new Error('a page needs at least one walk');
+  return (second ? unionAll(first, second, ...more) : first).orderBy(...page.orderBy()).limit(page.fetch);
 }
 
 /**
- * One page of the account's rows matching `filters`, in one round trip with the key check. A page
- * made of several walks (see `keyset`) is their UNION ALL, merged in page order. Rows listed under
- * a parent (a webhook's events) name it: an id that is not the account's is a 404.
+ * One page of the account's rows (see `listQuery`), in one round trip with the key check. Rows
+ * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
  */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
@@ -99,16 +150,10 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   spec: { table: T; extras?: X },
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
+  search?: Search,
   parent?: { table: ResourceTable; id: number },
 ): Promise<Viewed<T, X>[]> {
-  const t: TenantTable = spec.table;
-  const [first, second, ...more] = page.walks.map((walk) =>
-    view(db, t, spec.extras, and(eq(t.accountId, accountOf(keyHash)), ...filters, walk)),
-  );
-  if (!first) throw new Error('a page needs at least one walk');
-  const query = (second ? unionAll(first, second, ...more) : first)
-    .orderBy(...page.orderBy)
-    .limit(page.fetch);
+  const query = listQuery(db, keyHash, spec, page, filters, search);
   if (!parent) return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
   const owner = db
     .select({ id: parent.table.id })

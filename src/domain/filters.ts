@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { normalizeText, wellFormed } from './text';
+import { wellFormed } from './text';
 
 const DAY_MS = 86_400_000;
 const BEYOND_MS = /\.\d{3}\d*[1-9]/;
@@ -141,7 +141,3 @@ export const emailFilter = z.string().trim().min(1).max(254).optional();
  */
 export const inIds = (column: AnySQLiteColumn, ids: number[]): SQL =>
   sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
-
-/** Case-insensitive substring match on a normalised column; `%` and `_` are plain characters. */
-export const contains = (column: AnySQLiteColumn, value: string): SQL =>
-  sql`instr(${column}, ${normalizeText(value)}) > 0`;

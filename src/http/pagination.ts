@@ -120,9 +120,11 @@ export function keyset<R extends { id: number }>(
     /** The column the page is walked in the order of. */
     sortColumn: column,
     walks,
-    orderBy: column.notNull
-      ? [direction(column), direction(id)]
-      : [sql`${column} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`, direction(id)],
+    /** The ORDER BY, built anew for each use: Drizzle rewrites the one of a compound query in place. */
+    orderBy: (): SQL[] =>
+      column.notNull
+        ? [direction(column), direction(id)]
+        : [sql`${column} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`, direction(id)],
     /** Fetch one row more than the page so the last page is known without a count query. */
     fetch: query.limit + 1,
     page<T>(c: Context<AppEnv>, rows: R[], present: (row: R) => T) {

@@ -5,8 +5,9 @@ import { linkedUserIds, replaceLinks, userIdSet } from '../db/links';
 import { listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { companies, contacts, deals } from '../db/schema';
+import { search, searchIndexes } from '../db/search';
 import { canonicalCnpj } from '../domain/cnpj';
-import { contains, inIds, rangeConditions } from '../domain/filters';
+import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
 import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
@@ -93,16 +94,21 @@ export const companiesRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(companies, companySorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), companySpec, page, [
-      q.name ? eq(companies.nameNorm, normalizeText(q.name)) : undefined,
-      q.name__contains ? contains(companies.nameNorm, q.name__contains) : undefined,
-      // Only canonical CNPJs are stored, so a value that is not one matches nothing.
-      q.cnpj ? eq(companies.cnpj, canonicalCnpj(q.cnpj) ?? q.cnpj) : undefined,
-      q.owner_id ? inIds(companies.ownerId, q.owner_id) : undefined,
-      q.segment ? eq(companies.segmentNorm, normalizeText(q.segment)) : undefined,
-      q.segment__contains ? contains(companies.segmentNorm, q.segment__contains) : undefined,
-      ...rangeConditions(companies.createdAt, q, 'created_at', page.sortColumn),
-    ]);
+    const rows = await listOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      companySpec,
+      page,
+      [
+        q.name ? eq(companies.nameNorm, normalizeText(q.name)) : undefined,
+        // Only canonical CNPJs are stored, so a value that is not one matches nothing.
+        q.cnpj ? eq(companies.cnpj, canonicalCnpj(q.cnpj) ?? q.cnpj) : undefined,
+        q.owner_id ? inIds(companies.ownerId, q.owner_id) : undefined,
+        q.segment ? eq(companies.segmentNorm, normalizeText(q.segment)) : undefined,
+        ...rangeConditions(companies.createdAt, q, 'created_at', page.sortColumn),
+      ],
+      search(searchIndexes.companies, { name: q.name__contains, segment: q.segment__contains }),
+    );
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, handlers.get)

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
-import { contains, inIds, rangeConditions } from '../domain/filters';
+import { search, searchIndexes } from '../db/search';
+import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
 import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
@@ -61,14 +62,20 @@ export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(contacts, contactSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), contactSpec, page, [
-      q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
-      q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
-      q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
-      q.phone ? eq(contacts.phone, q.phone) : undefined,
-      q.name__contains ? contains(contacts.nameNorm, q.name__contains) : undefined,
-      ...rangeConditions(contacts.createdAt, q, 'created_at', page.sortColumn),
-    ]);
+    const rows = await listOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      contactSpec,
+      page,
+      [
+        q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
+        q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
+        q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
+        q.phone ? eq(contacts.phone, q.phone) : undefined,
+        ...rangeConditions(contacts.createdAt, q, 'created_at', page.sortColumn),
+      ],
+      search(searchIndexes.contacts, { name: q.name__contains }),
+    );
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, handlers.get)

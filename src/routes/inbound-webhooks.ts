@@ -269,6 +269,7 @@ export const inboundWebhooksRouter = router()
       { table: inboundEvents, extras: eventExtras },
       page,
       [eq(inboundEvents.webhookId, id), q.status ? eq(inboundEvents.status, q.status) : undefined],
+      undefined,
       { table: inboundWebhooks, id },
     );
     return c.json(page.page(c, rows, presentEvent), 200);

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import { accountOf } from '../auth/tenant';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
@@ -22,7 +22,12 @@ const categoryId = (account: number | SQLWrapper, name: string) =>
 
 const extras = {
   ownerIds: linkedUserIds('owners'),
-  category: sql<string>`(select ${taskCategories.name} from ${taskCategories} where ${taskCategories.accountId} = ${tasks.accountId} and ${taskCategories.id} = ${tasks.categoryId})`,
+  // The condition is built with and(): Drizzle drops the table from columns written straight into a
+  // select field's SQL, which would turn `account_id = tasks.account_id` into a column equal to itself.
+  category: sql<string>`(select ${taskCategories.name} from ${taskCategories} where ${and(
+    eq(taskCategories.accountId, tasks.accountId),
+    eq(taskCategories.id, tasks.categoryId),
+  )})`,
 };
 
 type Row = Viewed<typeof tasks, typeof extras>;

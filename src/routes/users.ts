@@ -2,7 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { listOwn, type WriteSpec } from '../db/own';
 import { users } from '../db/schema';
-import { contains, rangeConditions } from '../domain/filters';
+import { search, searchIndexes } from '../db/search';
+import { rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
 import { ownHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
@@ -44,11 +45,17 @@ export const usersRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(users, userSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, [
-      q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
-      q.name__contains ? contains(users.nameNorm, q.name__contains) : undefined,
-      ...rangeConditions(users.createdAt, q, 'created_at', page.sortColumn),
-    ]);
+    const rows = await listOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      spec,
+      page,
+      [
+        q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
+        ...rangeConditions(users.createdAt, q, 'created_at', page.sortColumn),
+      ],
+      search(searchIndexes.users, { name: q.name__contains }),
+    );
     return c.json(page.page(c, rows, present), 200);
   })
   .openapi(routes.get, handlers.get)

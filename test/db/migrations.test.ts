@@ -1,10 +1,12 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 describe('migrations on a database that already holds data', () => {
-  it('0001 rebuilds companies, keeping their rows and the contacts and deals that point at them', async () => {
-    const db = env.MIGRATION_DB;
+  const db = env.MIGRATION_DB;
+
+  // Rows written under the first schema, then every later migration at once.
+  beforeAll(async () => {
     const [init] = env.TEST_MIGRATIONS;
     if (!init) throw new Error('no migrations');
     await applyD1Migrations(db, [init]);
@@ -23,9 +25,10 @@ describe('migrations on a database that already holds data', () => {
         "insert into deals (id, account_id, name, name_norm, company_id, created_at, updated_at) values (1, 1, 'D', 'd', 5, 0, 0)",
       ),
     ]);
-
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  });
 
+  it('0001 rebuilds companies, keeping their rows and the contacts and deals that point at them', async () => {
     // Later migrations may add columns; these are the ones 0001 must keep or add empty.
     const { results } = await db.prepare('select * from companies').all();
     expect(results).toEqual([
@@ -53,5 +56,19 @@ describe('migrations on a database that already holds data', () => {
     await expect(db.prepare('update companies set owner_id = 2 where id = 5').run()).rejects.toThrow(
       /FOREIGN KEY constraint failed/,
     );
+  });
+
+  it('the search migration indexes the rows already there, each under its account', async () => {
+    const found = async (table: string, query: string) =>
+      (
+        await db.prepare(`select rowid from ${table} where ${table} match ? order by rowid`).bind(query).raw()
+      ).flat();
+    const row = (account: number, id: number) => account * 2 ** 32 + id;
+    expect(await found('users_search', 'name_grams : "u\u001f\u001f"')).toEqual([row(1, 1)]);
+    expect(await found('users_search', 'name_grams : "v\u001f\u001f"')).toEqual([row(2, 2)]);
+    expect(await found('contacts_search', 'name_grams : "c\u001f\u001f"')).toEqual([row(1, 1)]);
+    expect(await found('companies_search', 'name : "acme"')).toEqual([row(1, 5)]);
+    expect(await found('companies_search', 'name_grams : "cm\u001f"')).toEqual([row(1, 5)]);
+    expect(await found('companies_search', 'segment_grams : "a\u001f\u001f"')).toEqual([]);
   });
 });

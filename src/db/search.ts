@@ -1,0 +1,89 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { normalizeText } from '../domain/text';
+import { companies, contacts, users } from './schema';
+
+/**
+ * The FTS5 tables of the search migration (drizzle/*_search.sql: trigram, over the normalised
+ * columns) and the column each of their searchable columns indexes.
+ */
+export const searchIndexes = {
+  users: { table: 'users_search', columns: { name: users.nameNorm } },
+  contacts: { table: 'contacts_search', columns: { name: contacts.nameNorm } },
+  companies: {
+    table: 'companies_search',
+    columns: { name: companies.nameNorm, segment: companies.segmentNorm },
+  },
+} as const;
+
+export type SearchIndex = { table: string; columns: Readonly<Record<string, AnySQLiteColumn>> };
+
+/** A list's `__contains` filters: the exact conditions, and the index query that narrows them. */
+export type Search = {
+  /** instr() on each normalised column: exactly what a match is. The index only finds candidates. */
+  exact: SQL[];
+  /** The FTS5 table and MATCH query, when some value gives the index something to look up. */
+  match?: { table: string; query: string };
+};
+
+/** U+001F, the separator in the grams columns (see the migration). */
+const US = '\u001f';
+
+const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/**
+ * The MATCH clause that finds every row whose `column` contains `value` (normalised), and maybe
+ * some that do not. Inside double quotes FTS5 takes everything literally but `"` (doubled), so no
+ * value can inject query syntax. The tokenizer skips U+0000, so the clause looks up the longest
+ * piece between them, which any containing text holds too; a value of nothing but U+0000 has no
+ * lookup at all.
+ */
+function clause(column: string, value: string): string | undefined {
+  const pieces = normalizeText(value)
+    .split('\0')
+    .map((piece) => [...piece]);
+  const longest = pieces.reduce((a, b) => (b.length > a.length ? b : a));
+  const piece = longest.join('');
+  if (longest.length >= 3) return `${column} : ${quoted(piece)}`;
+  if (longest.length === 2) return `${column}_grams : ${quoted(`${piece}${US}`)}`;
+  if (longest.length === 1) return `${column}_grams : ${quoted(`${piece}${US}${US}`)}`;
+  return undefined;
+}
+
+/** The search for `values` (searchable column -> the text it must contain) in `index`, if any. */
+export function search<I extends SearchIndex>(
+  index: I,
+  values: Partial<Record<keyof I['columns'] & string, string>>,
+): Search | undefined {
+  const sent = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (!sent.length) return undefined;
+  const exact = sent.map(([name, value]) => sql`instr(${index.columns[name]}, ${normalizeText(value)}) > 0`);
+  const clauses = sent.flatMap(([name, value]) => clause(name, value) ?? []);
+  return clauses.length ? { exact, match: { table: index.table, query: clauses.join(' AND ') } } : { exact };
+}
+
+/**
+ * From this many matches in the account on, a page walks the index of its sort and checks each row
+ * (matches are then dense enough to fill a page soon); below it, the page reads the matches from
+ * the search index and sorts them, which costs at most this many rows whatever the account's size.
+ */
+export const MAX_SORTED_MATCHES = 1000;
+
+// Search rowids are account_id * 2^32 + id (see the migration): constants, not parameters.
+const SPAN = sql.raw('4294967296');
+const LOW_BITS = sql.raw('4294967295');
+const MAX = sql.raw(String(MAX_SORTED_MATCHES));
+
+/** The pieces of a list query that a search's MATCH drives, for the account `account`. */
+export function searchPlan(match: NonNullable<Search['match']>, account: SQL<number>) {
+  const fts = sql.identifier(match.table);
+  const first = sql`${account} * ${SPAN}`;
+  const matching = sql`${fts} match ${match.query} and rowid between ${first} and ${first} + ${LOW_BITS}`;
+  const count = sql`(select count(*) from (select 1 from ${fts} where ${matching} limit ${MAX}))`;
+  return {
+    few: sql`${count} < ${MAX}`,
+    many: sql`${count} >= ${MAX}`,
+    /** The rows the index found, as `id IN (...)`. */
+    found: (id: AnySQLiteColumn) => sql`${id} in (select rowid & ${LOW_BITS} from ${fts} where ${matching})`,
+  };
+}

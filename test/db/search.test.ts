@@ -1,0 +1,370 @@
+import { env } from 'cloudflare:workers';
+import { getTableName } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/auth/secrets';
+import { createDb } from '../../src/db/client';
+import { D1Meter } from '../../src/db/meter';
+import { listQuery } from '../../src/db/own';
+import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
+import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
+import { normalizeText } from '../../src/domain/text';
+import { keyset } from '../../src/http/pagination';
+import { allIds, call, create, idsOf, insertRow, json, newAccount, qs } from '../helpers';
+
+// Texts chosen to break a substring index: case and Unicode folding, astral and combining characters,
+// FTS5 query syntax, LIKE wildcards, the grams separator (U+001F), U+0000, and 1-2 character texts.
+const TEXTS = [
+  'Ana Souza',
+  'ANA',
+  'an',
+  'a',
+  'Ab',
+  'aa',
+  'aaa',
+  'Érica Luz',
+  'e\u0301clair',
+  'Οδυσσέας Ελύτης',
+  'ΟΔΥΣΣΕΥΣ',
+  'Иван Петров',
+  'São João',
+  'Straße',
+  'İstanbul',
+  '東京タワー',
+  '😀 Emoji Co',
+  'x😀y',
+  '100% Real',
+  'snake_case',
+  'back\\slash',
+  'quote "this"',
+  "O'Brien",
+  'AND OR NOT',
+  'NEAR(a b)',
+  'col: value',
+  'star* ^caret',
+  '(paren) {brace} [bracket]',
+  'tab\there',
+  'unit\u001fsep',
+  'nul\u0000byte',
+  'ﬁ ligature',
+  'Ǆ dz',
+  'zz top',
+];
+
+// Values that no text above is built from, many of them query syntax of FTS5 or LIKE.
+const ODD = [
+  '"',
+  '""',
+  '" OR "',
+  'a"b',
+  '*',
+  'a*',
+  'NEAR(a b)',
+  'AND',
+  'or',
+  'NOT a',
+  '(',
+  ')',
+  ':',
+  'name : ana',
+  'name_grams : "a',
+  '^a',
+  '+',
+  '-a',
+  '{name}',
+  '\u001f',
+  '\u001f\u001f',
+  'a\u001f',
+  'a\u001f\u001f',
+  '\u0000',
+  '\u0000\u0000\u0000',
+  'l\u0000b',
+  'nul\u0000b',
+  '%',
+  '_',
+  '%_',
+  '\\',
+  'Σ',
+  'ς',
+  'ß',
+  'SS',
+  'İ',
+  'i̇',
+  'É',
+  'é',
+  '😀',
+  '😀 ',
+  ' ',
+  '  ',
+  'ана',
+  'zzz',
+  'ﬁ',
+  'fi',
+  'ǆ',
+];
+
+/** Every value to search for: substrings of the texts (1-5 characters and whole), their upper case, and ODD. */
+function searchValues(texts: string[]): string[] {
+  const values = new Set<string>(ODD);
+  for (const text of texts) {
+    const chars = [...text];
+    values.add(text);
+    values.add(text.toUpperCase());
+    for (const size of [1, 2, 3, 5]) {
+      for (let at = 0; at + size <= chars.length; at++) {
+        const piece = chars.slice(at, at + size).join('');
+        values.add(piece);
+        if (size === 2) values.add(piece.toUpperCase());
+      }
+    }
+  }
+  // And 400 random ones of 1 to 4 characters drawn from all of the above, mostly not in any text.
+  const alphabet = [...new Set([...texts.join(''), ...ODD.join('')])];
+  // Park-Miller: products stay below 2^53, so the sequence is exact and repeatable.
+  let seed = 42;
+  const next = (n: number) => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed % n;
+  };
+  for (let i = 0; i < 400; i++) {
+    values.add(Array.from({ length: 1 + next(4) }, () => alphabet[next(alphabet.length)]).join(''));
+  }
+  // What the API takes: 1 to 255 characters.
+  return [...values].filter((value) => value.length > 0 && value.length <= 255);
+}
+
+type Searched = {
+  path: string;
+  param: string;
+  table: TenantTable;
+  index: SearchIndex;
+  column: string;
+};
+
+const SEARCHES: Searched[] = [
+  { path: '/v1/users', param: 'name__contains', table: users, index: searchIndexes.users, column: 'name' },
+  {
+    path: '/v1/contacts',
+    param: 'name__contains',
+    table: contacts,
+    index: searchIndexes.contacts,
+    column: 'name',
+  },
+  {
+    path: '/v1/companies',
+    param: 'name__contains',
+    table: companies,
+    index: searchIndexes.companies,
+    column: 'name',
+  },
+  {
+    path: '/v1/companies',
+    param: 'segment__contains',
+    table: companies,
+    index: searchIndexes.companies,
+    column: 'segment',
+  },
+];
+
+/** The list query the route builds for this filter alone, sorted by created_at. */
+const routeQuery = (db: ReturnType<typeof createDb>, keyHash: string, s: Searched, value: string) =>
+  listQuery(
+    db,
+    keyHash,
+    { table: s.table },
+    keyset(s.table, { created_at: 'createdAt' }, { sort: 'created_at', limit: 100 }),
+    [],
+    search(s.index, { [s.column]: value }),
+  );
+
+let account: { id: number; key: string };
+
+const plainSql = (s: Searched) =>
+  `SELECT id FROM ${getTableName(s.table)} WHERE account_id = ? AND instr(${s.index.columns[s.column]?.name}, ?) > 0 ORDER BY created_at, id`;
+
+/** The ids plain instr() finds on the account's normalised column, in the list's created_at order. */
+async function plain(s: Searched, value: string): Promise<number[]> {
+  const { results } = await env.DB.prepare(plainSql(s))
+    .bind(account.id, normalizeText(value))
+    .all<{ id: number }>();
+  return results.map((row) => row.id);
+}
+
+async function listed(key: string, s: Searched, value: string): Promise<number[]> {
+  const path = `${s.path}?${qs({ [s.param]: value, sort: 'created_at', limit: '100' })}`;
+  const res = await call(path, { key });
+  expect(res.status, `${path}: ${JSON.stringify(value)}`).toBe(200);
+  const body = await json(res);
+  expect(body.meta.next_cursor).toBeNull();
+  return idsOf(body);
+}
+
+let serial = 0;
+const insertCompany = (accountId: number, name: string, segment: string | null) => {
+  serial += 1;
+  const now = Date.now();
+  return insertRow('companies', {
+    account_id: accountId,
+    name,
+    name_norm: normalizeText(name),
+    segment,
+    segment_norm: segment === null ? null : normalizeText(segment),
+    cnpj: String(serial).padStart(14, '0'),
+    created_at: now,
+    updated_at: now,
+  });
+};
+
+beforeAll(async () => {
+  account = await newAccount('Searched');
+  // Another account holding the same texts: none of its rows may ever show up.
+  const other = await newAccount('Other');
+  for (const [index, text] of TEXTS.entries()) {
+    for (const { id, key } of [account, other]) {
+      await create(key, '/v1/users', { name: text, email: `u${index}@example.com` });
+      await create(key, '/v1/contacts', { name: text });
+      await insertCompany(id, text, TEXTS[TEXTS.length - 1 - index] ?? null);
+    }
+  }
+  await insertCompany(account.id, 'No segment', null);
+});
+
+describe('__contains through the search index', () => {
+  it.each(SEARCHES)('$path $param: the same rows as plain instr() for every value', async (s) => {
+    const values = searchValues(TEXTS);
+    expect(values.length).toBeGreaterThan(1000);
+    const db = createDb(env.DB.withSession('first-primary'), new D1Meter());
+    const keyHash = await sha256Hex(account.key);
+    // The route's own query for each value, and plain instr(), a hundred values per round trip.
+    for (let at = 0; at < values.length; at += 100) {
+      const chunk = values.slice(at, at + 100);
+      const [first, ...rest] = chunk.map((value) => routeQuery(db, keyHash, s, value));
+      if (!first) continue;
+      const pages = (await db.batch([first, ...rest])) as unknown as { id: number }[][];
+      const expected = await env.DB.batch<{ id: number }>(
+        chunk.map((value) => env.DB.prepare(plainSql(s)).bind(account.id, normalizeText(value))),
+      );
+      for (const [index, value] of chunk.entries()) {
+        expect(
+          pages[index]?.map((row) => row.id),
+          JSON.stringify(value),
+        ).toEqual(expected[index]?.results.map((row) => row.id));
+      }
+    }
+  });
+
+  it.each(SEARCHES)('$path $param through the API, values of every kind', async (s) => {
+    for (const value of [...ODD, 'a', 'an', 'ana', 'ANA SOUZA', 'ΟΔΥΣ', 'x😀', 'ção', 'quote "t']) {
+      expect(await listed(account.key, s, value), JSON.stringify(value)).toEqual(await plain(s, value));
+    }
+  });
+
+  it('lists what GET returns for each row found through the index: JSON fields, followers, counts', async () => {
+    const user = await create(account.key, '/v1/users', { name: 'Owner', email: 'owner@example.com' });
+    const contact = await create(account.key, '/v1/contacts', {
+      name: 'Findable Contact',
+      custom_fields: { tier: 'gold', score: 3 },
+    });
+    const company = await create(account.key, '/v1/companies', {
+      name: 'Findable Company',
+      cnpj: '11.222.333/0001-81',
+      follower_ids: [user.id],
+    });
+    await create(account.key, '/v1/contacts', { name: 'Lead', company_id: company.id });
+    for (const [path, row] of [
+      ['/v1/contacts', contact],
+      ['/v1/companies', company],
+    ] as const) {
+      for (const value of ['findable', 'fi', 'f']) {
+        const found = (
+          await json(
+            await call(`${path}?${qs({ name__contains: value, limit: '100' })}`, { key: account.key }),
+          )
+        ).data;
+        const one = (await json(await call(`${path}/${row.id}`, { key: account.key }))).data;
+        expect(
+          found.find((r: { id: number }) => r.id === row.id),
+          `${path} ${value}`,
+        ).toEqual(one);
+      }
+    }
+  });
+
+  it('companies: name__contains and segment__contains together match both', async () => {
+    const [name, segment] = SEARCHES.slice(2) as [Searched, Searched];
+    for (const [a, b] of [
+      ['a', 'o'],
+      ['ana', 'z'],
+      ['lu', 'zz top'],
+      ['"', '😀'],
+      ['\u0000', 'a'],
+    ] as const) {
+      const segmentIds = new Set(await plain(segment, b));
+      const expected = (await plain(name, a)).filter((id) => segmentIds.has(id));
+      const path = `/v1/companies?${qs({ name__contains: a, segment__contains: b, sort: 'created_at', limit: '100' })}`;
+      const res = await call(path, { key: account.key });
+      expect(res.status).toBe(200);
+      expect(idsOf(await json(res)), JSON.stringify([a, b])).toEqual(expected);
+    }
+  });
+
+  it('follows every write: renames, cleared segments, raw updates and deletes', async () => {
+    const [byUser, byContact, byCompany, bySegment] = SEARCHES as [Searched, Searched, Searched, Searched];
+    const contact = await create(account.key, '/v1/contacts', { name: 'Quixote' });
+    const company = await insertCompany(account.id, 'Zebra Ltda', 'Pecuária');
+    expect(await listed(account.key, byContact, 'quix')).toEqual([contact.id]);
+
+    const renamed = await call(`/v1/contacts/${contact.id}`, {
+      method: 'PUT',
+      key: account.key,
+      body: { name: 'Sancho' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await listed(account.key, byContact, 'quix')).toEqual([]);
+    expect(await listed(account.key, byContact, 'q')).toEqual(await plain(byContact, 'q'));
+    expect(await listed(account.key, byContact, 'anch')).toEqual([contact.id]);
+
+    expect(await listed(account.key, bySegment, 'pecu')).toEqual([company]);
+    const cleared = await call(`/v1/companies/${company}`, {
+      method: 'PUT',
+      key: account.key,
+      body: { segment: null, name: 'Zebu SA' },
+    });
+    expect(cleared.status).toBe(200);
+    expect(await listed(account.key, bySegment, 'pecu')).toEqual([]);
+    expect(await listed(account.key, byCompany, 'zebr')).toEqual([]);
+    expect(await listed(account.key, byCompany, 'zebu')).toEqual([company]);
+
+    const user = await create(account.key, '/v1/users', { name: 'Dulcineia', email: 'd@example.com' });
+    await env.DB.prepare("UPDATE users SET name_norm = 'aldonza' WHERE id = ?").bind(user.id).run();
+    expect(await listed(account.key, byUser, 'dulc')).toEqual([]);
+    expect(await listed(account.key, byUser, 'ldon')).toEqual([user.id]);
+    await env.DB.prepare('DELETE FROM users WHERE id = ?').bind(user.id).run();
+    expect(await listed(account.key, byUser, 'ldon')).toEqual([]);
+  });
+
+  it(`with ${MAX_SORTED_MATCHES} matches or more, walks the sort instead, with the same rows and pages`, async () => {
+    const many = await newAccount('Many');
+    // One in 7 names is rare (under the cap), the others common (over it).
+    const rows = Array.from({ length: 2 * MAX_SORTED_MATCHES }, (_, i) => {
+      const name = i % 7 === 0 ? `Rare ${i}` : `Common ${i}`;
+      return env.DB.prepare(
+        "INSERT INTO contacts (account_id, name, name_norm, custom_fields, created_at, updated_at) VALUES (?, ?, ?, '{}', ?, ?)",
+      ).bind(many.id, name, normalizeText(name), 1_700_000_000_000 + (i % 50), 0);
+    });
+    await env.DB.batch(rows);
+    for (const value of ['o', 'common 1', 'rare', 'rare 7', '99', 'zzz']) {
+      for (const sort of ['created_at', '-created_at', 'name', '-name']) {
+        const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
+        const expected = await env.DB.prepare(
+          `SELECT id FROM contacts WHERE account_id = ? AND instr(name_norm, ?) > 0 ORDER BY ${
+            sort.endsWith('name') ? 'name_norm' : 'created_at'
+          } ${direction}, id ${direction}`,
+        )
+          .bind(many.id, normalizeText(value))
+          .all<{ id: number }>();
+        const path = `/v1/contacts?${qs({ name__contains: value, sort, limit: '100' })}`;
+        expect(await allIds(many.key, path), `${value} ${sort}`).toEqual(expected.results.map((r) => r.id));
+      }
+    }
+  }, 30_000);
+});
