@@ -8,6 +8,9 @@ import autocannon from 'autocannon';
  */
 
 /**
+ * What one stretch of load saw.
+ * @typedef {{ latencies: number[], seconds: number, failures: number }} Sample
+ *
  * @typedef {object} Measured
  * @property {number} requests answered with a 2xx
  * @property {number} rps 2xx answers per second
@@ -21,12 +24,25 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
+/** Several stretches of the same endpoint as one. @param {Sample[]} samples @returns {Measured} */
+export function summarize(samples) {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: samples.reduce((sum, s) => sum + s.failures, 0),
+  };
+}
+
 /**
  * `connections` clients send `next()` back to back for `seconds`. Latencies are taken from every
  * response at full precision (autocannon's own histogram rounds to whole milliseconds, too coarse
  * for a 1.3x budget on requests of a few ms); only 2xx answers count.
  * @param {{ origin: string, headers: Record<string, string>, next: () => Call, connections: number, seconds: number }} options
- * @returns {Promise<Measured>}
+ * @returns {Promise<Sample>}
  */
 export function load({ origin, headers, next, connections, seconds }) {
   /** @type {number[]} */
@@ -55,15 +71,8 @@ export function load({ origin, headers, next, connections, seconds }) {
       },
       (error, result) => {
         if (error) return reject(error);
-        latencies.sort((a, b) => a - b);
-        resolve({
-          requests: latencies.length,
-          rps: latencies.length / (result.duration || seconds),
-          p50: percentile(latencies, 50),
-          p99: percentile(latencies, 99),
-          // autocannon counts timeouts among its errors.
-          failures: failures + result.errors,
-        });
+        // autocannon counts timeouts among its errors.
+        resolve({ latencies, seconds: result.duration || seconds, failures: failures + result.errors });
       },
     );
     instance.on('response', (_client, status, _bytes, ms) => {

@@ -63,6 +63,24 @@ export function resultRow(r) {
   ];
 }
 
+/**
+ * `result` with its figures divided by /health's from the same run.
+ * @param {EndpointResult} result @param {EndpointResult} health @returns {EndpointResult}
+ */
+export function withHealth(result, health) {
+  if (result.rps === undefined || health.rps === undefined) return result;
+  const ratio = (/** @type {number | undefined} */ a, /** @type {number | undefined} */ b) =>
+    (a ?? Number.NaN) / (b ?? Number.NaN);
+  return {
+    ...result,
+    vs_health: {
+      rps: ratio(result.rps, health.rps),
+      p50: ratio(result.p50_ms, health.p50_ms),
+      p99: ratio(result.p99_ms, health.p99_ms),
+    },
+  };
+}
+
 /** Why endpoints were skipped or failed, one line each. @param {EndpointResult[]} results */
 export const notes = (results) =>
   results.flatMap((r) =>

@@ -3,12 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, release, tmpdir, totalmem, type } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { client, field } from '../bench/api.mjs';
 import { endpoints } from '../bench/endpoints.mjs';
-import { load } from '../bench/load.mjs';
+import { load, summarize } from '../bench/load.mjs';
 import { startWorker, wrangler } from '../bench/local.mjs';
 import {
   growth,
@@ -18,6 +18,7 @@ import {
   RESULT_HEADER,
   resultRow,
   table,
+  withHealth,
 } from '../bench/report.mjs';
 import { seed } from '../bench/seed.mjs';
 
@@ -85,14 +86,32 @@ const require = createRequire(import.meta.url);
 /** @param {string} pkg @returns {string} */
 const version = (pkg) => JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')).version;
 
-/** @type {import('../bench/local.mjs').LocalWorker | undefined} */
-let worker;
-/** The run's database directory, removed at the end however the run ends. */
-let scratch = '';
+/**
+ * One size, ready to load: its Worker running over its own seeded database.
+ * @typedef {object} Target
+ * @property {number} rows
+ * @property {string} dir its database directory
+ * @property {import('../bench/local.mjs').LocalWorker} [worker]
+ * @property {string} apiKey
+ * @property {import('../bench/endpoints.mjs').Endpoint[]} endpoints
+ * @property {{ rows: Record<string, number>, sql_mb: number, generate_s: number, execute_s: number }} seed
+ */
+
+// Other work on the machine shows in every figure: the load averages are kept with them.
+const loadAtStart = loadavg();
+
+/** @type {Target[]} */
+const targets = [];
+/** Stops every Worker and removes every database directory: at the end, however the run ends. */
+async function cleanUp() {
+  for (const target of targets) {
+    await target.worker?.stop();
+    rmSync(target.dir, { recursive: true, force: true });
+  }
+}
 // wrangler dev runs in its own process group, so Ctrl-C reaches only this script: stop it here.
 process.once('SIGINT', async () => {
-  await worker?.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  await cleanUp();
   process.exit(130);
 });
 
@@ -100,117 +119,153 @@ process.once('SIGINT', async () => {
 const progress = (text) => process.stderr.write(`${text}\n`);
 
 /**
- * Fresh D1, an account through the admin API, bulk seed, then every endpoint under load.
+ * A fresh D1, an account through the admin API, the bulk seed, and the Worker serving it.
  * @param {number} rows
+ * @returns {Promise<Target>}
  */
-async function runSize(rows) {
+async function prepare(rows) {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
-  scratch = dir;
+  /** @type {Target} */
+  const target = {
+    rows,
+    dir,
+    apiKey: '',
+    endpoints: [],
+    seed: { rows: {}, sql_mb: 0, generate_s: 0, execute_s: 0 },
+  };
+  targets.push(target);
   const log = join(dir, 'wrangler.log');
   const adminToken = randomBytes(24).toString('hex');
-  try {
-    progress(`\n== ${rows} rows: migrating a fresh local D1 in ${dir}`);
-    await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
+  progress(`== ${rows} rows: migrating a fresh local D1 in ${dir}`);
+  await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
 
-    worker = await startWorker({ persistTo: dir, adminToken, log });
-    const admin = client(worker.origin, adminToken);
-    const created = await admin('POST', '/admin/accounts', { name: `Benchmark ${rows}` });
-    const accountId = Number(field(created.body, 'data', 'account', 'id'));
-    const apiKey = String(field(created.body, 'data', 'api_key', 'key'));
-    if (created.status !== 201 || !Number.isInteger(accountId)) {
-      throw new Error(`POST /admin/accounts answered ${created.status}: ${JSON.stringify(created.body)}`);
-    }
-    // The seed writes the database file directly; the dev server must not hold it meanwhile.
-    await worker.stop();
-
-    let started = performance.now();
-    const seeded = seed({ accountId, rows, now: Date.now() });
-    const file = join(dir, 'seed.sql');
-    writeFileSync(file, seeded.sql);
-    const generate_s = (performance.now() - started) / 1000;
-    started = performance.now();
-    await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', file], log);
-    const execute_s = (performance.now() - started) / 1000;
-    progress(
-      `   seeded account ${accountId} (${(seeded.sql.length / 1e6).toFixed(1)} MB of SQL): generated in ${generate_s.toFixed(1)} s, executed in ${execute_s.toFixed(1)} s`,
-    );
-
-    worker = await startWorker({ persistTo: dir, adminToken, log });
-    if (settings.cron) {
-      // Production runs it every 15 minutes, so a database that size has planner statistics.
-      await worker.scheduled();
-      progress('   ran the cron (PRAGMA optimize)');
-    }
-    const results = await measureAll(worker.origin, apiKey, seeded.probe);
-    return {
-      rows,
-      seed: { rows: seeded.counts, sql_mb: seeded.sql.length / 1e6, generate_s, execute_s },
-      endpoints: results,
-    };
-  } finally {
-    await worker?.stop();
-    worker = undefined;
-    rmSync(dir, { recursive: true, force: true });
+  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  const admin = client(target.worker.origin, adminToken);
+  const created = await admin('POST', '/admin/accounts', { name: `Benchmark ${rows}` });
+  const accountId = Number(field(created.body, 'data', 'account', 'id'));
+  target.apiKey = String(field(created.body, 'data', 'api_key', 'key'));
+  if (created.status !== 201 || !Number.isInteger(accountId)) {
+    throw new Error(`POST /admin/accounts answered ${created.status}: ${JSON.stringify(created.body)}`);
   }
+  // The seed writes the database file directly; the dev server must not hold it meanwhile.
+  await target.worker.stop();
+
+  let started = performance.now();
+  const seeded = seed({ accountId, rows, now: Date.now() });
+  const file = join(dir, 'seed.sql');
+  writeFileSync(file, seeded.sql);
+  const generate_s = (performance.now() - started) / 1000;
+  started = performance.now();
+  await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', file], log);
+  const execute_s = (performance.now() - started) / 1000;
+  target.seed = { rows: seeded.counts, sql_mb: seeded.sql.length / 1e6, generate_s, execute_s };
+  progress(
+    `   seeded account ${accountId} (${target.seed.sql_mb.toFixed(1)} MB of SQL): generated in ${generate_s.toFixed(1)} s, executed in ${execute_s.toFixed(1)} s`,
+  );
+
+  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  if (settings.cron) {
+    // Production runs it every 15 minutes, so a database that size has planner statistics.
+    await target.worker.scheduled();
+    progress('   ran the cron (PRAGMA optimize)');
+  }
+  target.endpoints = endpoints(seeded.probe).filter(
+    (e) => e.kind === 'floor' || args.only === undefined || e.name.includes(args.only),
+  );
+  return target;
 }
 
 /**
- * @param {string} origin @param {string} apiKey @param {import('../bench/seed.mjs').Probe} probe
- * @returns {Promise<import('../bench/report.mjs').EndpointResult[]>}
+ * @typedef {import('../bench/report.mjs').EndpointResult} EndpointResult
+ * @typedef {{ result: EndpointResult, run?: Omit<Parameters<typeof load>[0], 'seconds'>, samples: import('../bench/load.mjs').Sample[] }} Slot
  */
-async function measureAll(origin, apiKey, probe) {
-  const api = client(origin, apiKey);
-  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-  const chosen = endpoints(probe).filter(
-    (e) => e.kind === 'floor' || args.only === undefined || e.name.includes(args.only),
-  );
-  /** @type {import('../bench/report.mjs').EndpointResult[]} */
-  const results = [];
-  /** @type {import('../bench/load.mjs').Measured | undefined} */
-  let health;
-  for (const endpoint of chosen) {
-    const { name, kind } = endpoint;
-    const skipped = await endpoint.prepare?.(api);
-    if (skipped) {
-      progress(`   ${name}: skipped, ${skipped}`);
-      results.push({ name, kind, skipped });
-      continue;
-    }
-    // One request alone first: it must succeed, and its Server-Timing gives the round trips.
-    const call = endpoint.next();
-    const sample = await api(call.method, call.path, call.body);
-    if (sample.status < 200 || sample.status > 299) {
-      const error = `${call.method} ${call.path} answered ${sample.status}: ${JSON.stringify(field(sample.body, 'detail') ?? sample.body)}`;
-      progress(`   ${name}: ${error}`);
-      results.push({ name, kind, error });
-      continue;
-    }
-    const trips = /desc="(\d+) round trips?"/.exec(sample.serverTiming);
-    const run = { origin, headers, next: endpoint.next, connections: settings.connections };
-    await load({ ...run, seconds: settings.warmup_s });
-    const m = await load({ ...run, seconds: settings.duration_s });
-    if (kind === 'floor') health = m;
-    const result = {
-      name,
-      kind,
+
+/**
+ * Readies endpoint `index` of `target`: its setup, then one request alone, which must succeed and
+ * whose Server-Timing gives the round trips. No `run` in the slot when it cannot be loaded.
+ * @param {Target} target @param {number} index @returns {Promise<Slot>}
+ */
+async function ready(target, index) {
+  const endpoint = target.endpoints[index];
+  if (!endpoint || !target.worker) throw new Error(`no endpoint ${index} at ${target.rows} rows`);
+  const { name, kind } = endpoint;
+  const api = client(target.worker.origin, target.apiKey);
+  const skipped = await endpoint.prepare?.(api);
+  if (skipped) return { result: { name, kind, skipped }, samples: [] };
+  const call = endpoint.next();
+  const sample = await api(call.method, call.path, call.body);
+  if (sample.status < 200 || sample.status > 299) {
+    const detail = JSON.stringify(field(sample.body, 'detail') ?? sample.body);
+    return {
+      result: { name, kind, error: `${call.method} ${call.path} answered ${sample.status}: ${detail}` },
+      samples: [],
+    };
+  }
+  const trips = /desc="(\d+) round trips?"/.exec(sample.serverTiming);
+  return {
+    result: { name, kind, round_trips: trips ? Number(trips[1]) : 0 },
+    run: {
+      origin: target.worker.origin,
+      headers: { Authorization: `Bearer ${target.apiKey}`, 'Content-Type': 'application/json' },
+      next: endpoint.next,
+      connections: settings.connections,
+    },
+    samples: [],
+  };
+}
+
+/**
+ * Endpoint `index` at every size. With two sizes their loads alternate A B B A, each half the
+ * duration, so a machine that slows down or speeds up meanwhile (it is shared) weighs on both alike.
+ * @param {number} index @returns {Promise<EndpointResult[]>} one per size
+ */
+async function measure(index) {
+  /** @type {Slot[]} */
+  const slots = [];
+  for (const target of targets) slots.push(await ready(target, index));
+  const live = slots.filter((slot) => slot.run);
+  for (const { run } of live) if (run) await load({ ...run, seconds: settings.warmup_s });
+  const order = live.length === 2 ? [0, 1, 1, 0] : live.map((_, k) => k);
+  const seconds = settings.duration_s / (live.length === 2 ? 2 : 1);
+  for (const k of order) {
+    const slot = live[k];
+    if (slot?.run) slot.samples.push(await load({ ...slot.run, seconds }));
+  }
+  return slots.map(({ result, run, samples }) => {
+    if (!run) return result;
+    const m = summarize(samples);
+    return {
+      ...result,
       requests: m.requests,
       rps: m.rps,
       p50_ms: m.p50,
       p99_ms: m.p99,
-      round_trips: trips ? Number(trips[1]) : 0,
       failures: m.failures,
-      ...(health && {
-        vs_health: { rps: m.rps / health.rps, p50: m.p50 / health.p50, p99: m.p99 / health.p99 },
-      }),
     };
-    results.push(result);
-    progress(`   ${resultRow(result).join('  ').trimEnd()}`);
-  }
-  return results;
+  });
 }
 
+/** @type {{ rows: number, seed: Target['seed'], endpoints: EndpointResult[] }[]} */
 const runs = [];
-for (const rows of sizes) runs.push(await runSize(rows));
+try {
+  for (const rows of sizes) {
+    const target = await prepare(rows);
+    runs.push({ rows, seed: target.seed, endpoints: [] });
+  }
+  for (let index = 0; index < (targets[0]?.endpoints.length ?? 0); index++) {
+    (await measure(index)).forEach((result, k) => {
+      const run = runs[k];
+      if (!run) return;
+      run.endpoints.push(withHealth(result, run.endpoints[0] ?? result));
+      const figures = result.skipped
+        ? `skipped, ${result.skipped}`
+        : (result.error ?? resultRow(result).slice(1, 5).join('  '));
+      progress(`   [${run.rows}] ${result.name}  ${figures}`);
+    });
+  }
+} finally {
+  await cleanUp();
+}
 
 for (const run of runs) {
   const s = run.seed;
@@ -246,6 +301,8 @@ writeFileSync(
         wrangler: version('wrangler'),
         workerd: version('workerd'),
         autocannon: version('autocannon'),
+        // 1, 5 and 15 minute load averages, before and after the run.
+        load_average: { start: loadAtStart, end: loadavg() },
       },
       settings,
       runs,
@@ -256,7 +313,10 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`\nJSON: ${args.out}`);
+const load1 = (/** @type {number[]} */ averages) => (averages[0] ?? 0).toFixed(1);
+console.log(
+  `\n${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${load1(loadAtStart)} at start and ${load1(loadavg())} at end. JSON: ${args.out}`,
+);
 
 const broken = runs.flatMap((run) => run.endpoints.filter((r) => r.error || r.failures));
 if (broken.length) {
