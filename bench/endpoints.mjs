@@ -8,7 +8,7 @@ import { CATEGORIES, cnpjFor, maskCnpj, SEGMENTS, USERS } from './seed.mjs';
  * @typedef {import('./seed.mjs').Probe} Probe
  *
  * @typedef {object} Endpoint
- * @property {string} name the same at every size (it names the query, not the value in it)
+ * @property {string} name the same at every size: `{...}` stands for a value taken from the seeded rows
  * @property {'floor' | 'list' | 'get' | 'write'} kind `list` ones are held to the growth budget
  * @property {() => Call} next the next request to send
  * @property {(api: import('./api.mjs').Api) => Promise<string | undefined>} [prepare] runs once before; a string is why to skip
@@ -51,13 +51,13 @@ export function endpoints(probe) {
     list('GET /v1/companies?sort=name', '/v1/companies', { sort: 'name' }),
     list('GET /v1/companies?sort=-name', '/v1/companies', { sort: '-name' }),
     list('GET /v1/companies?sort=created_at', '/v1/companies', { sort: 'created_at' }),
-    list('GET /v1/companies?name=<a company name>', '/v1/companies', { name: probe.companyName }),
+    list('GET /v1/companies?name={a name}', '/v1/companies', { name: probe.companyName }),
     list('GET /v1/companies?name__contains=magalhães', '/v1/companies', { name__contains: 'magalhães' }),
-    list('GET /v1/companies?cnpj=<masked>', '/v1/companies', { cnpj: maskCnpj(probe.companyCnpj) }),
+    list('GET /v1/companies?cnpj={masked}', '/v1/companies', { cnpj: maskCnpj(probe.companyCnpj) }),
     list('GET /v1/companies?owner_id=3', '/v1/companies', { owner_id: owner }),
     list('GET /v1/companies?segment=Varejo', '/v1/companies', { segment: 'Varejo' }),
     list('GET /v1/companies?segment__contains=constru', '/v1/companies', { segment__contains: 'constru' }),
-    list('GET /v1/companies?created_at__gte=<day>&created_at__lt=<day+30>', '/v1/companies', {
+    list('GET /v1/companies?created_at__gte={day}&created_at__lt={day+30}', '/v1/companies', {
       created_at__gte: day(probe.createdFrom),
       created_at__lt: day(probe.createdTo),
     }),
@@ -71,9 +71,9 @@ export function endpoints(probe) {
     list('GET /v1/tasks?sort=due_date', '/v1/tasks', { sort: 'due_date' }),
     list('GET /v1/tasks?sort=-due_date', '/v1/tasks', { sort: '-due_date' }),
     list('GET /v1/tasks?owner_id=3', '/v1/tasks', { owner_id: owner }),
-    list('GET /v1/tasks?deal_id=<deal>', '/v1/tasks', { deal_id: String(probe.dealId) }),
+    list('GET /v1/tasks?deal_id={a deal}', '/v1/tasks', { deal_id: String(probe.dealId) }),
     list('GET /v1/tasks?category=Ligação', '/v1/tasks', { category: 'Ligação' }),
-    list('GET /v1/tasks?due_date__gte=<today>&due_date__lt=<today+7>', '/v1/tasks', {
+    list('GET /v1/tasks?due_date__gte={today}&due_date__lt={today+7}', '/v1/tasks', {
       due_date__gte: day(probe.now),
       due_date__lt: day(probe.now + 7 * 86_400_000),
     }),
