@@ -309,7 +309,8 @@ writeFileSync(
       ...(small &&
         large && { growth: { from: small.rows, to: large.rows, budget: BUDGET, endpoints: growthRows } }),
     },
-    null,
+    // Six decimals keep every printed figure; the digits past them would only lengthen diffs.
+    (_key, value) => (typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value),
     2,
   )}\n`,
 );
