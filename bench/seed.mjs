@@ -1,6 +1,6 @@
 // The benchmark account's data, as one SQL file of multi-row INSERTs for `wrangler d1 execute`:
 // one statement per few hundred rows instead of one HTTP call per row. Deterministic (a seeded
-// PRNG), so two runs at the same size hold the same rows.
+// PRNG), so two runs at the same size hold the same rows, their times relative to `now`.
 //
 // Stored forms come from the API's own code (Node strips the types of these two dependency-free
 // files), so a seeded row is exactly what the API would have written: canonical 14-character
