@@ -1,0 +1,167 @@
+// What the benchmark loads, in order: the floor, reads, then writes (they add rows, so they run
+// after every read has seen the seeded size). Adding an endpoint is adding one entry.
+import { field } from './api.mjs';
+import { CATEGORIES, cnpjFor, maskCnpj, SEGMENTS, USERS } from './seed.mjs';
+
+/**
+ * @typedef {import('./load.mjs').Call} Call
+ * @typedef {import('./seed.mjs').Probe} Probe
+ *
+ * @typedef {object} Endpoint
+ * @property {string} name the same at every size: `{...}` stands for a value taken from the seeded rows
+ * @property {'floor' | 'list' | 'get' | 'write'} kind `list` ones are held to the growth budget
+ * @property {() => Call} next the next request to send
+ * @property {(api: import('./api.mjs').Api) => Promise<string | undefined>} [prepare] runs once before; a string is why to skip
+ */
+
+/** @param {number} n */
+const between = (n) => 1 + Math.floor(Math.random() * n);
+/** @template T @param {readonly T[]} list @returns {T} */
+const any = (list) => /** @type {T} */ (list[Math.floor(Math.random() * list.length)]);
+/** @param {number} ms */
+const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * A GET whose query is the same on every request.
+ * @param {string} name @param {string} path @param {Record<string, string>} [query]
+ * @returns {Endpoint}
+ */
+function list(name, path, query = {}) {
+  const search = new URLSearchParams(query).toString();
+  const url = search ? `${path}?${search}` : path;
+  return { name, kind: 'list', next: () => ({ method: 'GET', path: url }) };
+}
+
+/**
+ * @param {Probe} probe values taken from the seeded rows
+ * @returns {Endpoint[]}
+ */
+export function endpoints(probe) {
+  const { rows } = probe;
+  // Past every seeded CNPJ, so each POST is a new company.
+  let nextCnpj = rows + 1;
+  let completed = false;
+  let hookToken = '';
+  const owner = '3';
+
+  return [
+    { name: 'GET /health', kind: 'floor', next: () => ({ method: 'GET', path: '/health' }) },
+
+    list('GET /v1/companies', '/v1/companies'),
+    list('GET /v1/companies?sort=name', '/v1/companies', { sort: 'name' }),
+    list('GET /v1/companies?sort=-name', '/v1/companies', { sort: '-name' }),
+    list('GET /v1/companies?sort=created_at', '/v1/companies', { sort: 'created_at' }),
+    list('GET /v1/companies?name={a name}', '/v1/companies', { name: probe.companyName }),
+    list('GET /v1/companies?name__contains=magalhães', '/v1/companies', { name__contains: 'magalhães' }),
+    list('GET /v1/companies?cnpj={masked}', '/v1/companies', { cnpj: maskCnpj(probe.companyCnpj) }),
+    list('GET /v1/companies?owner_id=3', '/v1/companies', { owner_id: owner }),
+    list('GET /v1/companies?segment=Varejo', '/v1/companies', { segment: 'Varejo' }),
+    list('GET /v1/companies?segment__contains=constru', '/v1/companies', { segment__contains: 'constru' }),
+    list('GET /v1/companies?created_at__gte={day}&created_at__lt={day+30}', '/v1/companies', {
+      created_at__gte: day(probe.createdFrom),
+      created_at__lt: day(probe.createdTo),
+    }),
+    {
+      name: 'GET /v1/companies/{id}',
+      kind: 'get',
+      next: () => ({ method: 'GET', path: `/v1/companies/${between(rows)}` }),
+    },
+
+    list('GET /v1/tasks', '/v1/tasks'),
+    list('GET /v1/tasks?sort=due_date', '/v1/tasks', { sort: 'due_date' }),
+    list('GET /v1/tasks?sort=-due_date', '/v1/tasks', { sort: '-due_date' }),
+    list('GET /v1/tasks?owner_id=3', '/v1/tasks', { owner_id: owner }),
+    list('GET /v1/tasks?deal_id={a deal}', '/v1/tasks', { deal_id: String(probe.dealId) }),
+    list('GET /v1/tasks?category=Ligação', '/v1/tasks', { category: 'Ligação' }),
+    list('GET /v1/tasks?due_date__gte={today}&due_date__lt={today+7}', '/v1/tasks', {
+      due_date__gte: day(probe.now),
+      due_date__lt: day(probe.now + 7 * 86_400_000),
+    }),
+    list('GET /v1/tasks?is_completed=false', '/v1/tasks', { is_completed: 'false' }),
+    list('GET /v1/tasks?owner_id=3&is_completed=false&sort=due_date', '/v1/tasks', {
+      owner_id: owner,
+      is_completed: 'false',
+      sort: 'due_date',
+    }),
+    list('GET /v1/task-categories', '/v1/task-categories'),
+
+    {
+      name: 'POST /v1/companies',
+      kind: 'write',
+      next: () => {
+        const n = nextCnpj++;
+        return {
+          method: 'POST',
+          path: '/v1/companies',
+          body: {
+            name: `Comercial Benchmark ${n} Ltda`,
+            cnpj: maskCnpj(cnpjFor(n)),
+            owner_id: between(USERS),
+            segment: any(SEGMENTS),
+            follower_ids: [between(USERS), between(USERS)],
+          },
+        };
+      },
+    },
+    {
+      name: 'PUT /v1/companies/{id}',
+      kind: 'write',
+      next: () => ({
+        method: 'PUT',
+        path: `/v1/companies/${between(rows)}`,
+        body: { segment: any(SEGMENTS), observations: `Revisado em ${new Date().toISOString()}` },
+      }),
+    },
+    {
+      name: 'POST /v1/tasks',
+      kind: 'write',
+      next: () => ({
+        method: 'POST',
+        path: '/v1/tasks',
+        body: {
+          deal_id: between(rows),
+          name: 'Retornar ligação',
+          category: any(CATEGORIES),
+          due_date: `${day(probe.now + between(30) * 86_400_000)}T10:00:00-03:00`,
+          owner_id: between(USERS),
+        },
+      }),
+    },
+    {
+      name: 'PUT /v1/tasks/{id}',
+      kind: 'write',
+      next: () => {
+        completed = !completed;
+        return {
+          method: 'PUT',
+          path: `/v1/tasks/${between(rows)}`,
+          body: { is_completed: completed, owner_id: between(USERS) },
+        };
+      },
+    },
+    {
+      name: 'POST /hooks/{token}',
+      kind: 'write',
+      prepare: async (api) => {
+        const existing = await api('GET', '/v1/inbound-webhooks');
+        if (existing.status === 404)
+          return 'GET /v1/inbound-webhooks is a 404: inbound webhooks are not in this build';
+        const created = await api('POST', '/v1/inbound-webhooks', { name: 'Benchmark' });
+        const token = field(created.body, 'data', 'token');
+        if (typeof token !== 'string') {
+          return `POST /v1/inbound-webhooks answered ${created.status} without data.token: update this entry to the webhook API`;
+        }
+        hookToken = token;
+        return undefined;
+      },
+      next: () => ({
+        method: 'POST',
+        path: `/hooks/${hookToken}`,
+        body: {
+          event: 'lead.created',
+          lead: { name: 'Fernanda Magalhães', email: 'fernanda@exemplo.com.br', phone: '(11) 98765-4321' },
+        },
+      }),
+    },
+  ];
+}

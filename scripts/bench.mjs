@@ -1,0 +1,330 @@
+// `npm run bench [-- options]`: the Worker on a fresh local D1, one seeded account, and each
+// endpoint under fixed-concurrency load. See "Benchmarks" in the README.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { client, field } from '../bench/api.mjs';
+import { endpoints } from '../bench/endpoints.mjs';
+import { load, summarize } from '../bench/load.mjs';
+import { startWorker, wrangler } from '../bench/local.mjs';
+import {
+  growth,
+  growthTable,
+  notes,
+  RESULT_ALIGN,
+  RESULT_HEADER,
+  resultRow,
+  table,
+  withHealth,
+} from '../bench/report.mjs';
+import { seed } from '../bench/seed.mjs';
+
+/** The issue's budget: a list's p50 at the larger size within this factor of the smaller's. */
+const BUDGET = 1.3;
+
+const usage = `Usage: npm run bench -- [options]
+  --rows N | A,B    rows per table (companies, contacts, deals, tasks); two sizes compare (default 1000)
+  --compare         the same as --rows 1000,100000
+  --check           with two sizes: exit 1 when a list's p50 grows more than ${BUDGET}x
+  --duration S      seconds of load per endpoint (default 4)
+  --warmup S        seconds of unmeasured load before each (default 1)
+  --connections N   concurrent connections (default 10)
+  --no-cron         skip running the Worker's cron (PRAGMA optimize) after seeding: the query
+                    planner then has no statistics, as on a database the cron has not reached yet
+  --only TEXT       only endpoints whose name contains TEXT (/health always runs)
+  --out FILE        where the JSON goes (default bench/results.json)`;
+
+const { values: args } = parseArgs({
+  allowNegative: true,
+  options: {
+    rows: { type: 'string' },
+    compare: { type: 'boolean', default: false },
+    check: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '10' },
+    cron: { type: 'boolean', default: true },
+    only: { type: 'string' },
+    out: { type: 'string', default: 'bench/results.json' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+/** @param {string} message @returns {never} */
+function fail(message) {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+/** @param {string} name @param {string} value */
+function positive(name, value) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`--${name} takes a positive integer, not "${value}".`);
+  return n;
+}
+
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const sizes = (args.rows ?? (args.compare ? '1000,100000' : '1000'))
+  .split(',')
+  .map((n) => positive('rows', n));
+if (sizes.length > 2) fail('--rows takes one size, or two to compare.');
+if (args.check && sizes.length !== 2) fail('--check needs two sizes (--compare or --rows A,B).');
+const settings = {
+  connections: positive('connections', args.connections),
+  duration_s: positive('duration', args.duration),
+  warmup_s: positive('warmup', args.warmup),
+  cron: args.cron,
+};
+
+const require = createRequire(import.meta.url);
+/** @param {string} pkg @returns {string} */
+const version = (pkg) => JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')).version;
+
+/**
+ * One size, ready to load: its Worker running over its own seeded database.
+ * @typedef {object} Target
+ * @property {number} rows
+ * @property {string} dir its database directory
+ * @property {import('../bench/local.mjs').LocalWorker} [worker]
+ * @property {string} apiKey
+ * @property {import('../bench/endpoints.mjs').Endpoint[]} endpoints
+ * @property {{ rows: Record<string, number>, sql_mb: number, generate_s: number, execute_s: number }} seed
+ */
+
+// Other work on the machine shows in every figure: the load averages are kept with them.
+const loadAtStart = loadavg();
+
+/** @type {Target[]} */
+const targets = [];
+/** Stops every Worker and removes every database directory: at the end, however the run ends. */
+async function cleanUp() {
+  for (const target of targets) {
+    await target.worker?.stop();
+    rmSync(target.dir, { recursive: true, force: true });
+  }
+}
+// wrangler dev runs in its own process group, so Ctrl-C reaches only this script: stop it here.
+process.once('SIGINT', async () => {
+  await cleanUp();
+  process.exit(130);
+});
+
+/** @param {string} text */
+const progress = (text) => process.stderr.write(`${text}\n`);
+
+/**
+ * A fresh D1, an account through the admin API, the bulk seed, and the Worker serving it.
+ * @param {number} rows
+ * @returns {Promise<Target>}
+ */
+async function prepare(rows) {
+  const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
+  /** @type {Target} */
+  const target = {
+    rows,
+    dir,
+    apiKey: '',
+    endpoints: [],
+    seed: { rows: {}, sql_mb: 0, generate_s: 0, execute_s: 0 },
+  };
+  targets.push(target);
+  const log = join(dir, 'wrangler.log');
+  const adminToken = randomBytes(24).toString('hex');
+  progress(`== ${rows} rows: migrating a fresh local D1 in ${dir}`);
+  await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
+
+  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  const admin = client(target.worker.origin, adminToken);
+  const created = await admin('POST', '/admin/accounts', { name: `Benchmark ${rows}` });
+  const accountId = Number(field(created.body, 'data', 'account', 'id'));
+  target.apiKey = String(field(created.body, 'data', 'api_key', 'key'));
+  if (created.status !== 201 || !Number.isInteger(accountId)) {
+    throw new Error(`POST /admin/accounts answered ${created.status}: ${JSON.stringify(created.body)}`);
+  }
+  // The seed writes the database file directly; the dev server must not hold it meanwhile.
+  await target.worker.stop();
+
+  let started = performance.now();
+  const seeded = seed({ accountId, rows, now: Date.now() });
+  const file = join(dir, 'seed.sql');
+  writeFileSync(file, seeded.sql);
+  const generate_s = (performance.now() - started) / 1000;
+  started = performance.now();
+  await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', file], log);
+  const execute_s = (performance.now() - started) / 1000;
+  target.seed = { rows: seeded.counts, sql_mb: seeded.sql.length / 1e6, generate_s, execute_s };
+  progress(
+    `   seeded account ${accountId} (${target.seed.sql_mb.toFixed(1)} MB of SQL): generated in ${generate_s.toFixed(1)} s, executed in ${execute_s.toFixed(1)} s`,
+  );
+
+  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  if (settings.cron) {
+    // Production runs it every 15 minutes, so a database that size has planner statistics.
+    await target.worker.scheduled();
+    progress('   ran the cron (PRAGMA optimize)');
+  }
+  target.endpoints = endpoints(seeded.probe).filter(
+    (e) => e.kind === 'floor' || args.only === undefined || e.name.includes(args.only),
+  );
+  return target;
+}
+
+/**
+ * @typedef {import('../bench/report.mjs').EndpointResult} EndpointResult
+ * @typedef {{ result: EndpointResult, run?: Omit<Parameters<typeof load>[0], 'seconds'>, samples: import('../bench/load.mjs').Sample[] }} Slot
+ */
+
+/**
+ * Readies endpoint `index` of `target`: its setup, then one request alone, which must succeed and
+ * whose Server-Timing gives the round trips. No `run` in the slot when it cannot be loaded.
+ * @param {Target} target @param {number} index @returns {Promise<Slot>}
+ */
+async function ready(target, index) {
+  const endpoint = target.endpoints[index];
+  if (!endpoint || !target.worker) throw new Error(`no endpoint ${index} at ${target.rows} rows`);
+  const { name, kind } = endpoint;
+  const api = client(target.worker.origin, target.apiKey);
+  const skipped = await endpoint.prepare?.(api);
+  if (skipped) return { result: { name, kind, skipped }, samples: [] };
+  const call = endpoint.next();
+  const sample = await api(call.method, call.path, call.body);
+  if (sample.status < 200 || sample.status > 299) {
+    const detail = JSON.stringify(field(sample.body, 'detail') ?? sample.body);
+    return {
+      result: { name, kind, error: `${call.method} ${call.path} answered ${sample.status}: ${detail}` },
+      samples: [],
+    };
+  }
+  const trips = /desc="(\d+) round trips?"/.exec(sample.serverTiming);
+  return {
+    result: { name, kind, round_trips: trips ? Number(trips[1]) : 0 },
+    run: {
+      origin: target.worker.origin,
+      headers: { Authorization: `Bearer ${target.apiKey}`, 'Content-Type': 'application/json' },
+      next: endpoint.next,
+      connections: settings.connections,
+    },
+    samples: [],
+  };
+}
+
+/**
+ * Endpoint `index` at every size. With two sizes their loads alternate A B B A, each half the
+ * duration, so a machine that slows down or speeds up meanwhile (it is shared) weighs on both alike.
+ * @param {number} index @returns {Promise<EndpointResult[]>} one per size
+ */
+async function measure(index) {
+  /** @type {Slot[]} */
+  const slots = [];
+  for (const target of targets) slots.push(await ready(target, index));
+  const live = slots.filter((slot) => slot.run);
+  for (const { run } of live) if (run) await load({ ...run, seconds: settings.warmup_s });
+  const order = live.length === 2 ? [0, 1, 1, 0] : live.map((_, k) => k);
+  const seconds = settings.duration_s / (live.length === 2 ? 2 : 1);
+  for (const k of order) {
+    const slot = live[k];
+    if (slot?.run) slot.samples.push(await load({ ...slot.run, seconds }));
+  }
+  return slots.map(({ result, run, samples }) => {
+    if (!run) return result;
+    const m = summarize(samples);
+    return {
+      ...result,
+      requests: m.requests,
+      rps: m.rps,
+      p50_ms: m.p50,
+      p99_ms: m.p99,
+      failures: m.failures,
+    };
+  });
+}
+
+/** @type {{ rows: number, seed: Target['seed'], endpoints: EndpointResult[] }[]} */
+const runs = [];
+try {
+  for (const rows of sizes) {
+    const target = await prepare(rows);
+    runs.push({ rows, seed: target.seed, endpoints: [] });
+  }
+  for (let index = 0; index < (targets[0]?.endpoints.length ?? 0); index++) {
+    (await measure(index)).forEach((result, k) => {
+      const run = runs[k];
+      if (!run) return;
+      run.endpoints.push(withHealth(result, run.endpoints[0] ?? result));
+      const figures = result.skipped
+        ? `skipped, ${result.skipped}`
+        : (result.error ?? resultRow(result).slice(1, 5).join('  '));
+      progress(`   [${run.rows}] ${result.name}  ${figures}`);
+    });
+  }
+} finally {
+  await cleanUp();
+}
+
+for (const run of runs) {
+  const s = run.seed;
+  console.log(
+    `\n### ${run.rows} rows per table (seed: ${s.sql_mb.toFixed(1)} MB of SQL, generated in ${s.generate_s.toFixed(1)} s, executed in ${s.execute_s.toFixed(1)} s)\n`,
+  );
+  console.log(table(RESULT_HEADER, run.endpoints.map(resultRow), RESULT_ALIGN));
+  const why = notes(run.endpoints);
+  if (why.length) console.log(`\n${why.join('\n')}`);
+}
+
+const [small, large] = runs;
+const growthRows = small && large ? growth(small.endpoints, large.endpoints, BUDGET) : [];
+if (small && large) {
+  console.log(
+    `\n### Growth from ${small.rows} to ${large.rows} rows (budget: a list's p50 within ${BUDGET}x)\n`,
+  );
+  console.log(growthTable(growthRows, small.endpoints, large.endpoints, [small.rows, large.rows]));
+}
+
+const cpu = cpus();
+writeFileSync(
+  args.out,
+  `${JSON.stringify(
+    {
+      generated_at: new Date().toISOString(),
+      machine: {
+        cpus: cpu.length,
+        cpu_model: cpu[0]?.model ?? 'unknown',
+        memory_gib: Math.round(totalmem() / 2 ** 30),
+        os: `${type()} ${release()}`,
+        node: process.version,
+        wrangler: version('wrangler'),
+        workerd: version('workerd'),
+        autocannon: version('autocannon'),
+        // 1, 5 and 15 minute load averages, before and after the run.
+        load_average: { start: loadAtStart, end: loadavg() },
+      },
+      settings,
+      runs,
+      ...(small &&
+        large && { growth: { from: small.rows, to: large.rows, budget: BUDGET, endpoints: growthRows } }),
+    },
+    // Six decimals keep every printed figure; the digits past them would only lengthen diffs.
+    (_key, value) => (typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value),
+    2,
+  )}\n`,
+);
+const load1 = (/** @type {number[]} */ averages) => (averages[0] ?? 0).toFixed(1);
+console.log(
+  `\n${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${load1(loadAtStart)} at start and ${load1(loadavg())} at end. JSON: ${args.out}`,
+);
+
+const broken = runs.flatMap((run) => run.endpoints.filter((r) => r.error || r.failures));
+if (broken.length) {
+  console.error(
+    `\n${broken.length} endpoint(s) failed or answered non-2xx under load: ${broken.map((r) => r.name).join(', ')}`,
+  );
+}
+const over = growthRows.filter((g) => g.over);
+if (over.length) console.error(`\nOver the ${BUDGET}x p50 budget: ${over.map((g) => g.name).join(', ')}`);
+process.exitCode = broken.length || (args.check && over.length) ? 1 : 0;
