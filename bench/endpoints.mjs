@@ -143,15 +143,24 @@ export function endpoints(probe) {
       name: 'POST /hooks/{token}',
       kind: 'write',
       prepare: async (api) => {
-        const existing = await api('GET', '/v1/inbound-webhooks');
-        if (existing.status === 404)
-          return 'GET /v1/inbound-webhooks is a 404: inbound webhooks are not in this build';
-        const created = await api('POST', '/v1/inbound-webhooks', { name: 'Benchmark' });
-        const token = field(created.body, 'data', 'token');
-        if (typeof token !== 'string') {
-          return `POST /v1/inbound-webhooks answered ${created.status} without data.token: update this entry to the webhook API`;
-        }
-        hookToken = token;
+        // A realistic webhook: the consumer upserts a contact and opens a deal for every event,
+        // concurrently with the load, as in production.
+        const created = await api('POST', '/v1/inbound-webhooks', {
+          name: 'Benchmark',
+          fields: [
+            { key: 'lead.name', type: 'string', required: true, target: 'contact.name' },
+            { key: 'lead.email', type: 'email', target: 'contact.email' },
+            { key: 'lead.phone', type: 'phone', required: true, target: 'contact.phone' },
+          ],
+          flows: [
+            { action: 'upsert_contact', match_on: ['phone', 'email'] },
+            { action: 'create_deal', name: 'Lead {{lead.name}}' },
+          ],
+        });
+        const url = field(created.body, 'data', 'url');
+        if (typeof url !== 'string')
+          return `POST /v1/inbound-webhooks answered ${created.status} without data.url`;
+        hookToken = new URL(url).pathname.slice('/hooks/'.length);
         return undefined;
       },
       next: () => ({
