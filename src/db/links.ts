@@ -34,12 +34,14 @@ export function linkedUserIds(name: Link): SQL<number[]> {
 }
 
 /**
- * The rows linked to any of `userIds`: an owner or follower filter that matches ANY of them. Scoped
- * by `account` (not by the outer row) so the subquery runs once, on the link table's user index.
+ * The rows linked to any of `userIds`: an owner or follower filter that matches ANY of them. A check
+ * per row on the link table's primary key, so the list keeps walking its sort index and stops when
+ * the page is full: its cost follows the owners' share of the rows, not the account's size (an
+ * IN-list of every linked row would read and sort all of an owner's rows).
  */
-export function linkedToAny(name: Link, account: SQL<number>, userIds: number[]): SQL {
+export function linkedToAny(name: Link, userIds: number[]): SQL {
   const { table, parentId, parent } = links[name];
-  return sql`${parent.id} in (select ${parentId} from ${table} where ${table.accountId} = ${account} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
+  return sql`exists (select 1 from ${table} where ${table.accountId} = ${parent.accountId} and ${parentId} = ${parent.id} and ${table.userId} in (select value from json_each(${JSON.stringify(userIds)})))`;
 }
 
 /**

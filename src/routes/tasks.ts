@@ -116,7 +116,7 @@ export const tasksRouter = router()
     const rows = await listOwn(c.get('db'), c.get('keyHash'), taskSpec, page, [
       q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
       q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
-      q.owner_id ? linkedToAny('owners', account, q.owner_id) : undefined,
+      q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
       q.is_completed === undefined
         ? undefined
         : q.is_completed
