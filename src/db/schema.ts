@@ -175,6 +175,9 @@ export const taskCategories = sqliteTable(
     ...owned(),
     ...named(),
     createdAt: integer('created_at').notNull(),
+    // The account's tasks in the category, kept by triggers on tasks (drizzle/0004_category_counts.sql),
+    // so listing categories reads no task.
+    taskCount: integer('task_count').notNull().default(0),
   },
   (t) => [
     uniqueIndex('task_categories_account_id_uq').on(t.accountId, t.id),

@@ -1,20 +1,14 @@
 import { createRoute, type z } from '@hono/zod-openapi';
-import { countOf } from '../db/counts';
-import { listOwn, type Viewed } from '../db/own';
-import { taskCategories, tasks } from '../db/schema';
+import { listOwn } from '../db/own';
+import { taskCategories } from '../db/schema';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { list } from '../schemas/common';
 import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
 
-const spec = {
-  table: taskCategories,
-  extras: {
-    taskCount: countOf(tasks, tasks.categoryId, taskCategories),
-  },
-};
+const spec = { table: taskCategories };
 
-type Row = Viewed<typeof taskCategories, typeof spec.extras>;
+type Row = typeof taskCategories.$inferSelect;
 
 const present = (row: Row): z.infer<typeof TaskCategory> => ({
   id: row.id,
