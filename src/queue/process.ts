@@ -7,6 +7,7 @@ import { planFlows } from '../domain/flows';
 import { readFields } from '../domain/webhook-fields';
 import type { Bindings } from '../env';
 import { ApiError, rootMessage } from '../http/problem';
+import { MAX_CUSTOM_FIELDS } from '../schemas/common';
 import { ownerRefs } from '../schemas/webhook-config';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
@@ -60,7 +61,7 @@ export async function processEvent(
   const refs = ownerRefs(steps);
   const [contact, company, owners, rotations] = await db.batch([
     db
-      .select({ id: contacts.id })
+      .select({ id: contacts.id, customFields: contacts.customFields })
       .from(contacts)
       .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
       .orderBy(asc(contacts.id))
@@ -93,6 +94,16 @@ export async function processEvent(
   };
   if (contactStep && found.contactId === undefined && contactStep.body.name === undefined) {
     return failed('contact.name: needed to create a contact, and no existing contact matched.');
+  }
+  // Mapped custom fields merge into the contact's own; the merge must keep the /v1 limit.
+  const merged = new Set([
+    ...Object.keys(contact[0]?.customFields ?? {}),
+    ...Object.keys(contactStep?.body.custom_fields ?? {}),
+  ]);
+  if (merged.size > MAX_CUSTOM_FIELDS) {
+    return failed(
+      `contact.custom_fields: merged into the contact's, they would be ${merged.size}; at most ${MAX_CUSTOM_FIELDS}.`,
+    );
   }
   if (companyStep && found.companyId === undefined && companyStep.body.name === undefined) {
     return failed('company.name: needed to create a company, and no company has this CNPJ.');

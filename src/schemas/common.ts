@@ -42,9 +42,14 @@ export const Phone = z
   })
   .openapi({ example: '+55 11 98765-4321', description: 'Returned in E.164' });
 
+export const MAX_CUSTOM_FIELDS = 100;
+
 const customFieldMap = z
   .record(z.string().min(1).max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
-  .refine((fields) => Object.keys(fields).length <= 100, 'At most 100 custom fields.');
+  .refine(
+    (fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS,
+    `At most ${MAX_CUSTOM_FIELDS} custom fields.`,
+  );
 
 export const CustomFields = z
   .preprocess((value, ctx) => {

@@ -89,3 +89,24 @@ it('new flows start their round-robin rotations afresh', async () => {
 it('sample fields leave out keys a dot path cannot name', () => {
   expect(leaves({ 'a.b': 1, 'c d': 2, '': 3, ok: { 'x.y': 4, z: 5 } })).toEqual([['ok.z', 5]]);
 });
+
+it('an event whose custom fields would take a contact past 100 fails, and the contact is unchanged', async () => {
+  const { key } = await newAccount();
+  const full = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, i]));
+  const contact = await create(key, '/v1/contacts', {
+    name: 'Ana',
+    phone: '+5511987654321',
+    custom_fields: full,
+  });
+  const hook = await newWebhook(key, {
+    fields: [nome, telefone, { key: 'carro', type: 'string', target: 'contact.custom_fields.carro' }],
+    flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+  });
+  const event = await runEvent(key, hook, { nome: 'Ana', telefone: '11 98765-4321', carro: 'Onix' });
+  expect(event).toMatchObject({ status: 'failed', error: expect.stringContaining('at most 100') });
+  const after = (await json(await call(`/v1/contacts/${contact.id}`, { key }))).data;
+  expect(after.custom_fields).toEqual(full);
+  // Without the 101st field, the same event shape updates the contact as usual.
+  const again = await runEvent(key, hook, { nome: 'Ana', telefone: '11 98765-4321', carro: undefined });
+  expect(again.status).toBe('processed');
+});
