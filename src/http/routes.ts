@@ -5,6 +5,11 @@ import { bodyErrors, bookmarkParam, errorResponses, IdParam, jsonBody, jsonConte
 
 const security = [{ bearerAuth: [] }];
 
+/** The header of every list page that has a next one. */
+export const linkHeader = {
+  Link: { description: '`<url>; rel="next"` when there is a next page', schema: { type: 'string' as const } },
+};
+
 /** The four routes every `/v1` resource has, described once for the OpenAPI document. */
 export function resourceRoutes<
   R extends z.ZodType,
@@ -28,9 +33,7 @@ export function resourceRoutes<
       parameters: [bookmarkParam],
       request: { query: schemas.query },
       responses: {
-        200: jsonContent(list(schemas.resource), 'One page', {
-          Link: { description: '`<url>; rel="next"` when there is a next page', schema: { type: 'string' } },
-        }),
+        200: jsonContent(list(schemas.resource), 'One page', linkHeader),
         ...errorResponses(400),
       },
     }),

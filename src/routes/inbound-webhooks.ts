@@ -13,7 +13,7 @@ import { ownHandlers } from '../http/handlers';
 import { bookmarkParam, errorResponses, jsonContent, pathId, router, traceHeaders } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { conflict, invalid, notFound } from '../http/problem';
-import { resourceRoutes } from '../http/routes';
+import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
 import { iso, list, one } from '../schemas/common';
@@ -112,7 +112,7 @@ const disable = webhookRoute({
   path: '/{id}',
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
   request: { params: WebhookParam },
-  responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(404) },
+  responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404) },
 });
 
 const rotate = webhookRoute({
@@ -122,7 +122,7 @@ const rotate = webhookRoute({
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(one(InboundWebhook), 'The webhook with its new URL'),
-    ...errorResponses(404),
+    ...errorResponses(400, 404),
   },
 });
 
@@ -133,7 +133,7 @@ const sampleFields = webhookRoute({
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(z.object({ data: z.array(SampleField) }), 'Keys, newest example first'),
-    ...errorResponses(404),
+    ...errorResponses(400, 404),
   },
 });
 
@@ -142,7 +142,10 @@ const events = webhookRoute({
   path: '/{id}/events',
   summary: "The webhook's event log, newest first",
   request: { params: WebhookParam, query: WebhookEventQuery },
-  responses: { 200: jsonContent(list(WebhookEvent), 'One page'), ...errorResponses(400, 404) },
+  responses: {
+    200: jsonContent(list(WebhookEvent), 'One page', linkHeader),
+    ...errorResponses(400, 404),
+  },
 });
 
 const replay = webhookRoute({
@@ -152,7 +155,7 @@ const replay = webhookRoute({
   request: { params: EventParams },
   responses: {
     202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed'),
-    ...errorResponses(404, 409),
+    ...errorResponses(400, 404, 409),
   },
 });
 
