@@ -1,0 +1,13 @@
+import { expect, it } from 'vitest';
+import { injected } from '../../src/queue/faults';
+import wranglerToml from '../../wrangler.toml?raw';
+
+it('fault injection needs FAULT_INJECTION=on, which wrangler.toml (what deploys) never sets', () => {
+  expect(wranglerToml).not.toMatch(/FAULT_INJECTION/);
+  const asked = { __fault: 'consumer' };
+  expect(injected({}, asked, 'consumer')).toBe(false);
+  expect(injected({ FAULT_INJECTION: 'yes' }, asked, 'consumer')).toBe(false);
+  expect(injected({ FAULT_INJECTION: 'on' }, asked, 'consumer')).toBe(true);
+  expect(injected({ FAULT_INJECTION: 'on' }, asked, 'send')).toBe(false);
+  expect(injected({ FAULT_INJECTION: 'on' }, { nome: 'x' }, 'consumer')).toBe(false);
+});
