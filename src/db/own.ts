@@ -9,7 +9,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
-import { invalid, notFound } from '../http/problem';
+import { conflict, invalid, notFound, rootMessage } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
@@ -208,6 +208,15 @@ export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   return { ...row, ...spec.created?.(body) };
 }
 
+/**
+ * updated_at for an update that was validated against the row as read at `readAt`: if another
+ * write got in between, the value is NULL, which the NOT NULL column refuses, and the whole batch
+ * rolls back (SQLite has no RAISE outside triggers). So two half-updates checked against each
+ * other's old halves never store a pair that neither check saw.
+ */
+const unchangedSince = (t: ResourceTable, readAt: number): SQL<number> =>
+  sql<number>`case when ${t.updatedAt} = ${readAt} then ${bumped(t.updatedAt)} end`;
+
 /** 422 for every immutable field the body would change. */
 function assertUnchanged(
   immutable: Partial<Record<string, PropertyKey>> | undefined,
@@ -256,12 +265,20 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
     ...(spec.before?.(db, body, accountId) ?? []),
     db
       .update(t)
-      .set(changedColumns(spec, body, accountId) as SQLiteUpdateSetSource<ResourceTable>)
+      .set({
+        ...changedColumns(spec, body, accountId),
+        ...(spec.validate && { updatedAt: unchangedSince(t, current.updatedAt) }),
+      } as SQLiteUpdateSetSource<ResourceTable>)
       .where(mine),
     ...(spec.children?.(db, body, accountId, id) ?? []),
     view(db, t, spec.extras, mine),
   ];
-  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
+  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique).catch((err: unknown) => {
+    if (spec.validate && /NOT NULL constraint failed: \w+\.updated_at/.test(rootMessage(err))) {
+      throw conflict('It changed while this request was checked against it; read it again and retry.');
+    }
+    throw err;
+  })) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw notFound();
   return row;

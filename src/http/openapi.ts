@@ -102,7 +102,9 @@ const allErrors = {
     'WWW-Authenticate': text('`Bearer`'),
   }),
   404: problem('Unknown route or id (ids of other accounts included)'),
-  409: problem('Uniqueness conflict'),
+  409: problem(
+    'A uniqueness rule, a state that does not allow it, or a concurrent change (read again and retry)',
+  ),
   413: problem('Body over 1 MiB'),
   415: problem('POST/PUT without a JSON content type'),
   422: problem('A well-formed body that breaks a rule'),

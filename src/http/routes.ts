@@ -17,12 +17,12 @@ export function resourceRoutes<
   C extends z.ZodType,
   U extends z.ZodType,
 >(
-  names: { tag: string; one: string; unique?: boolean },
+  names: { tag: string; one: string; conflicts?: boolean },
   schemas: { resource: R; query: Q; create: C; update: U },
 ) {
   const tags = [names.tag];
-  // Only resources with a unique field can answer 409.
-  const conflicts = names.unique ? ([409] as const) : [];
+  // Only resources with a unique field, or whose updates are checked against the row, answer 409.
+  const conflicts = names.conflicts ? ([409] as const) : [];
   return {
     list: createRoute({
       method: 'get',

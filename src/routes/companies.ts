@@ -84,7 +84,7 @@ export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Companies', one: 'company', unique: true },
+  { tag: 'Companies', one: 'company', conflicts: true },
   { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
 );
 

@@ -85,7 +85,7 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Inbound webhooks', one: 'inbound webhook' },
+  { tag: 'Inbound webhooks', one: 'inbound webhook', conflicts: true },
   {
     resource: InboundWebhook,
     query: InboundWebhookQuery,

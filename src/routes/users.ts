@@ -33,7 +33,7 @@ function columns(body: Update): Partial<typeof users.$inferInsert> {
 }
 
 const routes = resourceRoutes(
-  { tag: 'Users', one: 'user', unique: true },
+  { tag: 'Users', one: 'user', conflicts: true },
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 

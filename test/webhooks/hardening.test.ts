@@ -1,6 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { leaves } from '../../src/domain/json-paths';
-import { call, create, expectProblem, json, newAccount, newWebhook, postEvent } from '../helpers';
+import { call, callWithDb, create, expectProblem, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { runEvent } from '../queue/webhook-support';
 
 const nome = { key: 'nome', type: 'string', target: 'contact.name' } as const;
@@ -109,4 +110,48 @@ it('an event whose custom fields would take a contact past 100 fails, and the co
   // Without the 101st field, the same event shape updates the contact as usual.
   const again = await runEvent(key, hook, { nome: 'Ana', telefone: '11 98765-4321', carro: undefined });
   expect(again.status).toBe('processed');
+});
+
+it('a PUT checked against a configuration that changes before it writes is a 409, and writes nothing', async () => {
+  const { key } = await newAccount();
+  const email = { key: 'email', type: 'email', target: 'contact.email' };
+  const hook = await newWebhook(key, {
+    fields: [nome, telefone, email],
+    flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+  });
+  // This PUT matches on email too, valid with the fields it reads. Between its read and its write
+  // another client removes the email field, valid with the flows that one reads: both applied
+  // would leave flows matching on a field nothing fills.
+  let batches = 0;
+  const racing = {
+    withSession: (constraint: string) => {
+      const session = env.DB.withSession(constraint);
+      return {
+        prepare: (query: string) => session.prepare(query),
+        getBookmark: () => session.getBookmark(),
+        batch: async (statements: D1PreparedStatement[]) => {
+          const result = await session.batch(statements);
+          batches += 1;
+          if (batches === 1) {
+            const other = await call(`/v1/inbound-webhooks/${hook.id}`, {
+              method: 'PUT',
+              key,
+              body: { fields: [nome, telefone] },
+            });
+            expect(other.status).toBe(200);
+          }
+          return result;
+        },
+      };
+    },
+  } as unknown as D1Database;
+  const res = await callWithDb(racing, `/v1/inbound-webhooks/${hook.id}`, {
+    method: 'PUT',
+    key,
+    body: { flows: [{ action: 'upsert_contact', match_on: ['phone', 'email'] }] },
+  });
+  await expectProblem(res, 409, 'conflict');
+  const stored = (await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }))).data;
+  expect(stored.flows).toEqual([{ action: 'upsert_contact', match_on: ['phone'] }]);
+  expect(stored.fields.map((f: { key: string }) => f.key)).toEqual(['nome', 'telefone']);
 });
