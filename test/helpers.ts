@@ -281,3 +281,40 @@ export function postEvent(
 ): Promise<Response> {
   return call(new URL(url, BASE).pathname, { method: 'POST', body, headers });
 }
+
+/** Asserts each `name=value` query on `path` is a 400 `invalid_query` whose first error names it. */
+export async function expectUnknownQueries(key: string, path: string, queries: string[]): Promise<void> {
+  for (const query of queries) {
+    const body = await expectProblem(await call(`${path}?${query}`, { key }), 400, 'invalid_query');
+    expect(body.errors[0].path, query).toBe(query.split('=')[0]);
+  }
+}
+
+/**
+ * Asserts a cursor issued for `sort` on `path` is a 400 `invalid_cursor` under each of `otherSorts`
+ * (`''` for the default), and that each of `garbage` is refused under `sort` itself.
+ */
+export async function expectCursorRefused(
+  key: string,
+  path: string,
+  given: { sort: string; cursor: string; limit: number },
+  otherSorts: string[],
+  garbage: string[],
+): Promise<void> {
+  const cursor = encodeURIComponent(given.cursor);
+  for (const other of otherSorts) {
+    const sort = other ? `sort=${other}&` : '';
+    await expectProblem(
+      await call(`${path}?${sort}limit=${given.limit}&cursor=${cursor}`, { key }),
+      400,
+      'invalid_cursor',
+    );
+  }
+  for (const bad of garbage) {
+    await expectProblem(
+      await call(`${path}?sort=${given.sort}&cursor=${encodeURIComponent(bad)}`, { key }),
+      400,
+      'invalid_cursor',
+    );
+  }
+}

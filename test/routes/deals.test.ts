@@ -4,10 +4,12 @@ import {
   call,
   create,
   createdAroundDay,
+  expectCursorRefused,
   expectDateBoundsCoverDay,
   expectNotFound,
   expectProblem,
   expectUnknownField,
+  expectUnknownQueries,
   ISO_MS,
   idsOf,
   insertCompany,
@@ -325,16 +327,13 @@ describe('deals: list and pagination', () => {
 
   it('rejects unknown query parameters with 400 invalid_query', async () => {
     const { key } = await newAccount();
-    for (const query of [
+    await expectUnknownQueries(key, '/v1/deals', [
       'foo=bar',
       'email=a@b.co',
       'name__contains=x',
       'value=1',
       'updated_at__gte=2024-01-01',
-    ]) {
-      const body = await expectProblem(await call(`/v1/deals?${query}`, { key }), 400, 'invalid_query');
-      expect(body.errors[0].path).toBe(query.split('=')[0]);
-    }
+    ]);
   });
 
   it('pages with next_cursor and a Link rel="next" header', async () => {
@@ -435,20 +434,13 @@ describe('deals: list and pagination', () => {
     const page = await list(key, '/v1/deals?sort=updated_at&limit=1');
     const cursor = encodeURIComponent(page.meta.next_cursor);
     expect((await list(key, `/v1/deals?sort=updated_at&limit=1&cursor=${cursor}`)).data).toHaveLength(1);
-    for (const other of ['sort=-updated_at&', 'sort=created_at&', 'sort=name&', '']) {
-      await expectProblem(
-        await call(`/v1/deals?${other}limit=1&cursor=${cursor}`, { key }),
-        400,
-        'invalid_cursor',
-      );
-    }
-    for (const garbage of ['garbage!!', 'xyz', btoa('[1,2,3]'), btoa('["updated_at",1,1.5]')]) {
-      await expectProblem(
-        await call(`/v1/deals?sort=updated_at&cursor=${encodeURIComponent(garbage)}`, { key }),
-        400,
-        'invalid_cursor',
-      );
-    }
+    await expectCursorRefused(
+      key,
+      '/v1/deals',
+      { sort: 'updated_at', cursor: page.meta.next_cursor, limit: 1 },
+      ['-updated_at', 'created_at', 'name', ''],
+      ['garbage!!', 'xyz', btoa('[1,2,3]'), btoa('["updated_at",1,1.5]')],
+    );
   });
 });
 
