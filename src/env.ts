@@ -1,4 +1,5 @@
 import type { Db } from './db/client';
+import type { IdempotencyClaim } from './http/idempotency';
 import type { EventMessage } from './queue/messages';
 
 export type Bindings = {
@@ -16,6 +17,8 @@ export type Variables = {
   db: Db;
   /** SHA-256 of the bearer API key; checked against D1 inside the request's first batch. */
   keyHash: string;
+  /** Inert unless the request is a `/v1` POST with an Idempotency-Key. */
+  claim: IdempotencyClaim;
 };
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -3,8 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
+import { primaryDb } from './db/client';
 import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
+import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
@@ -22,7 +24,7 @@ import { usersRouter } from './routes/users';
 const app = router();
 
 app.use('*', requestContext);
-app.use('/v1/*', apiKeyAuth, bookmarkGuard);
+app.use('/v1/*', apiKeyAuth, bookmarkGuard, idempotency);
 
 const health = createRoute({
   method: 'get',
@@ -100,6 +102,7 @@ export default {
   queue: consume,
   async scheduled(_controller, env) {
     await requeueStranded(env);
+    await forgetExpiredKeys(primaryDb(env.DB));
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

@@ -26,10 +26,11 @@ class MeteredStatement {
   constructor(
     readonly inner: D1PreparedStatement,
     private readonly meter: D1Meter,
+    readonly query: string,
   ) {}
 
   bind(...values: unknown[]): MeteredStatement {
-    return new MeteredStatement(this.inner.bind(...values), this.meter);
+    return new MeteredStatement(this.inner.bind(...values), this.meter, this.query);
   }
 
   all<T>(): Promise<D1Result<T>> {
@@ -45,15 +46,41 @@ class MeteredStatement {
   }
 }
 
+/** Statements that join a request's batches, inside their transaction (see http/idempotency.ts). */
+export interface BatchExtension {
+  /** What to run before and after a batch's own statements, given their SQL. */
+  around(
+    db: D1DatabaseSession,
+    queries: readonly string[],
+  ): Promise<{ before: D1PreparedStatement[]; after: D1PreparedStatement[] }>;
+  /** Reads the results of its statements; may throw instead of the batch's own error. */
+  settle(outcome: { before: D1Result[]; after: D1Result[] } | { error: unknown }): void;
+}
+
 /**
  * A D1 client whose every call through Drizzle (prepare + all/raw/run, batch) is metered. It wraps
  * the request's session, so the session keeps tracking the bookmark of every call.
  */
-export function meteredD1(db: D1DatabaseSession, meter: D1Meter): D1Database {
+export function meteredD1(db: D1DatabaseSession, meter: D1Meter, extension?: BatchExtension): D1Database {
   const client = {
-    prepare: (query: string) => new MeteredStatement(db.prepare(query), meter),
-    batch: <T>(statements: MeteredStatement[]) =>
-      meter.time(() => db.batch<T>(statements.map((s) => s.inner))),
+    prepare: (query: string) => new MeteredStatement(db.prepare(query), meter, query),
+    batch: async <T>(statements: MeteredStatement[]) => {
+      const extra = (await extension?.around(
+        db,
+        statements.map((s) => s.query),
+      )) ?? { before: [], after: [] };
+      const all = [...extra.before, ...statements.map((s) => s.inner), ...extra.after];
+      let results: D1Result<T>[];
+      try {
+        results = await meter.time(() => db.batch<T>(all));
+      } catch (error) {
+        extension?.settle({ error });
+        throw error;
+      }
+      const own = results.length - extra.after.length;
+      extension?.settle({ before: results.slice(0, extra.before.length), after: results.slice(own) });
+      return results.slice(extra.before.length, own);
+    },
   };
   // Drizzle only calls the methods above; the cast hides the D1 methods it never touches.
   return client as unknown as D1Database;

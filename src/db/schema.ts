@@ -334,6 +334,34 @@ export const webhookRotations = sqliteTable(
   ],
 );
 
+/** A stored answer to a response that a client may replay. */
+export type StoredResponse = { headers: Record<string, string>; body: string };
+
+/**
+ * A `/v1` POST's Idempotency-Key: the request's fingerprint and, once answered, its response.
+ * The row is inserted in the request's first batch (a second request with the key fails there).
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    // Set in the same batch as the request's writes: from then on the request must never run again.
+    committed: integer('committed', { mode: 'boolean' }).notNull().default(false),
+    status: integer('status'),
+    response: text('response', { mode: 'json' }).$type<StoredResponse>(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    // The cron deletes keys past their 24 hours.
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);
+
 /** A table whose rows belong to one account. */
 export type TenantTable =
   | typeof users

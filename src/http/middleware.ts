@@ -6,6 +6,7 @@ import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER, sessionFor } from './bookmark';
+import { IdempotencyClaim } from './idempotency';
 import { ApiError, badRequest } from './problem';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -21,7 +22,9 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const meter = new D1Meter();
   const session = sessionFor(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
   c.set('requestId', requestId);
-  c.set('db', createDb(session, meter));
+  const claim = new IdempotencyClaim();
+  c.set('claim', claim);
+  c.set('db', createDb(session, meter, claim));
   await next();
   c.res.headers.set('X-Request-Id', requestId);
   c.res.headers.set('Server-Timing', meter.serverTiming(performance.now() - started));

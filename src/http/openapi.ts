@@ -3,6 +3,7 @@ import type { ZodError } from 'zod';
 import { POSITIVE_ID } from '../domain/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
 import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
@@ -88,6 +89,23 @@ export const bookmarkParam = {
   schema: { type: 'string' as const, pattern: BOOKMARK.source },
 };
 
+/** Every `/v1` POST takes an Idempotency-Key (see idempotency.ts). */
+export const idempotencyParam = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe: for 24 hours a repeat with the same key and request gets the first response again (with `Idempotent-Replayed: true`) and changes nothing. The same key with another path or body is a 422 `idempotency_key_reused`; a repeat while the first is still running is a 409 `idempotency_key_in_use`. 1 to 255 printable ASCII characters, else 400 `invalid_idempotency_key`',
+  schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
+
+/** The header of a response replayed for an Idempotency-Key. */
+export const replayedHeader = {
+  [REPLAYED_HEADER]: text(
+    '`true` when this is the stored response of an earlier request with the same Idempotency-Key',
+  ),
+};
+
 const problem = (description: string, headers = {}) => ({
   description,
   headers: { ...traceHeaders, ...headers },
@@ -103,11 +121,11 @@ const allErrors = {
   }),
   404: problem('Unknown route or id (ids of other accounts included)'),
   409: problem(
-    'A uniqueness rule, a state that does not allow it, or a concurrent change (read again and retry)',
+    'A uniqueness rule, a state that does not allow it, a concurrent change (read again and retry), or a request with the same Idempotency-Key still running',
   ),
   413: problem('Body over 1 MiB'),
   415: problem('POST/PUT without a JSON content type'),
-  422: problem('A well-formed body that breaks a rule'),
+  422: problem('A well-formed body that breaks a rule, or an Idempotency-Key reused for another request'),
   500: problem('Unexpected failure, logged with the request id'),
 } as const;
 

@@ -1,7 +1,16 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import { list, one } from '../schemas/common';
 import { jsonGuard } from './middleware';
-import { bodyErrors, bookmarkParam, errorResponses, IdParam, jsonBody, jsonContent } from './openapi';
+import {
+  bodyErrors,
+  bookmarkParam,
+  errorResponses,
+  IdParam,
+  idempotencyParam,
+  jsonBody,
+  jsonContent,
+  replayedHeader,
+} from './openapi';
 
 const security = [{ bearerAuth: [] }];
 
@@ -21,7 +30,7 @@ export function resourceRoutes<
   schemas: { resource: R; query: Q; create: C; update: U },
 ) {
   const tags = [names.tag];
-  // Only resources with a unique field, or whose updates are checked against the row, answer 409.
+  // Only resources with a unique field, or whose updates are checked against the row, answer 409 to a PUT.
   const conflicts = names.conflicts ? ([409] as const) : [];
   return {
     list: createRoute({
@@ -57,12 +66,15 @@ export function resourceRoutes<
       security,
       summary: `Create a ${names.one}`,
       middleware: [jsonGuard] as const,
+      parameters: [idempotencyParam],
       request: { body: jsonBody(schemas.create) },
       responses: {
         201: jsonContent(one(schemas.resource), 'Created', {
           Location: { description: 'URL of the new resource', schema: { type: 'string' } },
+          ...replayedHeader,
         }),
-        ...errorResponses(...bodyErrors, ...conflicts),
+        // 409 at least for a request with the same Idempotency-Key still running.
+        ...errorResponses(...bodyErrors, 409),
       },
     }),
     update: createRoute({

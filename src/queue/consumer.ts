@@ -1,14 +1,10 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { createDb, type Db } from '../db/client';
-import { D1Meter } from '../db/meter';
+import { type Db, primaryDb } from '../db/client';
 import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
 import { logError, rootMessage } from '../http/problem';
 import { enqueueEvents, isEventMessage } from './messages';
 import { processEvent } from './process';
-
-/** The consumer and the cron read what was just written: always the primary, never a replica. */
-const primaryDb = (env: Bindings) => createDb(env.DB.withSession('first-primary'), new D1Meter());
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
 export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);
@@ -82,7 +78,7 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
  * naming convention of wrangler.toml) the ones that ran out of retries.
  */
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  const db = primaryDb(env);
+  const db = primaryDb(env.DB);
   if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
   await Promise.all(batch.messages.map((message) => handle(db, env, message)));
 }
@@ -92,7 +88,7 @@ export async function consume(batch: MessageBatch<unknown>, env: Bindings): Prom
  * whose retry was lost, so no accepted event is left behind.
  */
 export async function requeueStranded(env: Bindings, now = Date.now()): Promise<number> {
-  const db = primaryDb(env);
+  const db = primaryDb(env.DB);
   const stranded = db
     .select({ id: inboundEvents.id })
     .from(inboundEvents)

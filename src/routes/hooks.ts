@@ -5,6 +5,7 @@ import { validSignature } from '../auth/signatures';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import { depthOf, MAX_DEPTH } from '../domain/json-paths';
 import { readFields } from '../domain/webhook-fields';
+import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, router, traceHeaders } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
@@ -13,8 +14,6 @@ import { enqueueEvents } from '../queue/messages';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;
-const DEDUPE_WINDOW_MS = 24 * 3_600_000;
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 // Headers worth keeping with an event: none of them carries a credential.
 const KEPT_HEADERS = ['content-type', 'user-agent', 'idempotency-key', 'x-request-id'];
 
@@ -134,13 +133,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
         'X-Signature and X-Timestamp are missing, stale or wrong.',
       );
     }
-    const key = c.req.header('Idempotency-Key');
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw badRequest(
-        'invalid_idempotency_key',
-        'Idempotency-Key must be 1 to 255 printable ASCII characters.',
-      );
-    }
+    const key = idempotencyKeyOf(c);
     const { text, value } = parseObject(c.req.header('Content-Type'), body);
     const { errors } = readFields(value, hook.fields);
     if (errors.length)
@@ -179,7 +172,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
                 and(
                   eq(inboundEvents.webhookId, hook.id),
                   eq(inboundEvents.idempotencyKey, key),
-                  lt(inboundEvents.receivedAt, now - DEDUPE_WINDOW_MS),
+                  lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS),
                 ),
               ),
             insert,

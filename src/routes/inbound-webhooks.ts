@@ -10,7 +10,16 @@ import { leaves } from '../domain/json-paths';
 import { guessType } from '../domain/webhook-fields';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
-import { bookmarkParam, errorResponses, jsonContent, pathId, router, traceHeaders } from '../http/openapi';
+import {
+  bookmarkParam,
+  errorResponses,
+  idempotencyParam,
+  jsonContent,
+  pathId,
+  replayedHeader,
+  router,
+  traceHeaders,
+} from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { conflict, invalid, notFound } from '../http/problem';
 import { linkHeader, resourceRoutes } from '../http/routes';
@@ -103,6 +112,7 @@ const webhookRoute = <const R extends Omit<RouteConfig, 'tags' | 'security'>>(co
     tags: ['Inbound webhooks'],
     security: [{ bearerAuth: [] }],
     ...(config.method === 'get' && { parameters: [bookmarkParam] }),
+    ...(config.method === 'post' && { parameters: [idempotencyParam] }),
   });
 const WebhookParam = z.object({ id: pathId('id') });
 const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') });
@@ -121,8 +131,8 @@ const rotate = webhookRoute({
   summary: 'Give the webhook a new URL; the old one answers 404 at once',
   request: { params: WebhookParam },
   responses: {
-    200: jsonContent(one(InboundWebhook), 'The webhook with its new URL'),
-    ...errorResponses(400, 404),
+    200: jsonContent(one(InboundWebhook), 'The webhook with its new URL', replayedHeader),
+    ...errorResponses(400, 404, 409, 422),
   },
 });
 
@@ -154,8 +164,8 @@ const replay = webhookRoute({
   summary: 'Run a failed event again',
   request: { params: EventParams },
   responses: {
-    202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed'),
-    ...errorResponses(400, 404, 409),
+    202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed', replayedHeader),
+    ...errorResponses(400, 404, 409, 422),
   },
 });
 

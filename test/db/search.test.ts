@@ -2,8 +2,7 @@ import { env } from 'cloudflare:workers';
 import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
-import { createDb } from '../../src/db/client';
-import { D1Meter } from '../../src/db/meter';
+import { type Db, primaryDb } from '../../src/db/client';
 import { listQuery } from '../../src/db/own';
 import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
@@ -166,7 +165,7 @@ const SEARCHES: Searched[] = [
 ];
 
 /** The list query the route builds for this filter alone, sorted by created_at. */
-const routeQuery = (db: ReturnType<typeof createDb>, keyHash: string, s: Searched, value: string) =>
+const routeQuery = (db: Db, keyHash: string, s: Searched, value: string) =>
   listQuery(
     db,
     keyHash,
@@ -232,7 +231,7 @@ describe('__contains through the search index', () => {
   it.each(SEARCHES)('$path $param: the same rows as plain instr() for every value', async (s) => {
     const values = searchValues(TEXTS);
     expect(values.length).toBeGreaterThan(1000);
-    const db = createDb(env.DB.withSession('first-primary'), new D1Meter());
+    const db = primaryDb(env.DB);
     const keyHash = await sha256Hex(account.key);
     // The route's own query for each value, and plain instr(), a hundred values per round trip.
     for (let at = 0; at < values.length; at += 100) {
