@@ -1,4 +1,16 @@
-import { and, Column, eq, getTableColumns, inArray, is, notExists, SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  Column,
+  eq,
+  getTableColumns,
+  inArray,
+  is,
+  not,
+  notExists,
+  SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type SelectedFields,
@@ -14,7 +26,7 @@ import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
-import { type Search, searchPlan } from './search';
+import { PROBED_ROWS, type Search, searchPlan } from './search';
 import { bumped } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
@@ -107,6 +119,21 @@ function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL
 const unindexed = (table: TenantTable): SQL => sql`${table} not indexed`;
 
 /**
+ * FROM and WHERE for a query on `from` that reads nothing unless `when` holds. A condition holding
+ * a subquery is checked row by row, inside the loop (a false one would make a walk read every
+ * row). Here the outer loop is the account's one row (SQLite never reorders a CROSS JOIN), where
+ * `when` is checked once, before the walk starts; and a one-row outer loop keeps the walk's order.
+ */
+function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
+  return {
+    // Renamed, so that no column of the gate shares a name with one of `from`; SQLite flattens
+    // the subquery into a primary key lookup.
+    from: sql`(select id as gate_id from ${accounts}) as gate cross join ${from}`,
+    where: (...conditions: (SQL | undefined)[]) => and(sql`gate_id = ${account}`, when, ...conditions),
+  };
+}
+
+/**
  * The query for one page of the account's rows matching `filters` and `search`. A page made of
  * several walks (see `keyset`) is their UNION ALL, merged in page order.
  */
@@ -123,17 +150,38 @@ export function listQuery<T extends TenantTable>(
   const mine = [eq(t.accountId, account), ...filters, ...(search?.exact ?? [])];
   const [first, second, ...more] = page.walks.flatMap((walk) => {
     if (!search?.match) return [view(db, t, spec.extras, and(...mine, walk))];
-    // Two ways to the page, exactly one of which reads anything: with few matches, from the search
+    // Three ways to the page, each behind its gate, so that exactly one reads rows. Dense: the first
+    // rows of the walk (PROBED_ROWS) hold the whole page. Else, with few matches, from the search
     // index (NOT INDEXED leaves the planner rowid lookups of the matches only), their first page
     // sorted before the extras are computed for it alone; with many, the usual walk.
+    const byId = (ids: SQLWrapper) => and(eq(t.accountId, account), inArray(t.id, ids));
+    const probed = select(
+      db,
+      t,
+      { id: t.id, ...search.columns },
+      and(eq(t.accountId, account), ...filters, walk),
+    )
+      .orderBy(...page.orderBy())
+      .limit(PROBED_ROWS);
+    const hits = db
+      .select({ id: sql<number>`id` })
+      .from(sql`(${probed}) as probed`)
+      .where(and(...search.unqualified))
+      .limit(page.fetch);
+    const dense = sql`(select count(*) from (${hits})) = ${sql.raw(String(page.fetch))}`;
     const plan = searchPlan(search.match, account);
-    const found = and(...mine, walk, plan.few, plan.found(t.id));
-    const firstFound = select(db, t, { id: t.id }, found, unindexed(t))
+    const firstFound = select(db, t, { id: t.id }, and(...mine, walk, plan.found(t.id)), unindexed(t))
       .orderBy(...page.orderBy())
       .limit(page.fetch);
+    const [a, b, c] = [
+      gated(dense, account, unindexed(t)),
+      gated(and(not(dense), plan.few), account, unindexed(t)),
+      gated(and(not(dense), plan.many), account, sql`${t}`),
+    ];
     return [
-      view(db, t, spec.extras, and(eq(t.accountId, account), inArray(t.id, firstFound)), unindexed(t)),
-      view(db, t, spec.extras, and(...mine, walk, plan.many)),
+      view(db, t, spec.extras, a.where(byId(hits)), a.from),
+      view(db, t, spec.extras, b.where(byId(firstFound)), b.from),
+      view(db, t, spec.extras, c.where(...mine, walk), c.from),
     ];
   });
   if (!first) throw new Error('a page needs at least one walk');

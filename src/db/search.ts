@@ -22,6 +22,10 @@ export type SearchIndex = { table: string; columns: Readonly<Record<string, AnyS
 export type Search = {
   /** instr() on each normalised column: exactly what a match is. The index only finds candidates. */
   exact: SQL[];
+  /** The normalised columns compared, by their SQL names. */
+  columns: Record<string, AnySQLiteColumn>;
+  /** `exact` on unqualified names, for a subquery that selects `columns` under those names. */
+  unqualified: SQL[];
   /** The FTS5 table and MATCH query, when some value gives the index something to look up. */
   match?: { table: string; query: string };
 };
@@ -57,9 +61,18 @@ export function search<I extends SearchIndex>(
 ): Search | undefined {
   const sent = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (!sent.length) return undefined;
-  const exact = sent.map(([name, value]) => sql`instr(${index.columns[name]}, ${normalizeText(value)}) > 0`);
+  const compared = sent.flatMap(([name, value]) => {
+    const column = index.columns[name];
+    return column ? [{ column, value: normalizeText(value) }] : [];
+  });
+  const exact = compared.map(({ column, value }) => sql`instr(${column}, ${value}) > 0`);
+  const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
+  const unqualified = compared.map(
+    ({ column, value }) => sql`instr(${sql.identifier(column.name)}, ${value}) > 0`,
+  );
   const clauses = sent.flatMap(([name, value]) => clause(name, value) ?? []);
-  return clauses.length ? { exact, match: { table: index.table, query: clauses.join(' AND ') } } : { exact };
+  const found = { exact, columns, unqualified };
+  return clauses.length ? { ...found, match: { table: index.table, query: clauses.join(' AND ') } } : found;
 }
 
 /**
@@ -68,6 +81,13 @@ export function search<I extends SearchIndex>(
  * the search index and sorts them, which costs at most this many rows whatever the account's size.
  */
 export const MAX_SORTED_MATCHES = 1000;
+
+/**
+ * Before either, a page checks this many rows of its sort walk: when they hold the whole page (a
+ * common value), that is the page, and the search index is never read. Counting a common value's
+ * matches in the index up to the cap costs more than the rows the walk needs to fill a page.
+ */
+export const PROBED_ROWS = 1000;
 
 // Search rowids are account_id * 2^32 + id (see the migration): constants, not parameters.
 const SPAN = sql.raw('4294967296');
