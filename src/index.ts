@@ -8,6 +8,7 @@ import { bookmarkGuard } from './http/bookmark';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
+import { apiRateLimit } from './http/rate-limit';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
@@ -22,7 +23,7 @@ import { usersRouter } from './routes/users';
 const app = router();
 
 app.use('*', requestContext);
-app.use('/v1/*', apiKeyAuth, bookmarkGuard);
+app.use('/v1/*', apiKeyAuth, apiRateLimit, bookmarkGuard);
 
 const health = createRoute({
   method: 'get',

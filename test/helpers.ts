@@ -52,9 +52,18 @@ export function recordingD1(db: D1Database) {
   return { db: recorded as unknown as D1Database, sessions, statements };
 }
 
+/** Like `call`, with some of the Worker's bindings replaced (a low rate limiter, a variable). */
+export async function callWithEnv(
+  bindings: Partial<typeof env>,
+  path: string,
+  options: Options = {},
+): Promise<Response> {
+  return worker.fetch(request(path, options), { ...env, ...bindings }, createExecutionContext());
+}
+
 /** Like `call`, with `db` as the Worker's D1 binding. */
-export async function callWithDb(db: D1Database, path: string, options: Options = {}): Promise<Response> {
-  return worker.fetch(request(path, options), { ...env, DB: db }, createExecutionContext());
+export function callWithDb(db: D1Database, path: string, options: Options = {}): Promise<Response> {
+  return callWithEnv({ DB: db }, path, options);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field

@@ -34,7 +34,7 @@ export function resourceRoutes<
       request: { query: schemas.query },
       responses: {
         200: jsonContent(list(schemas.resource), 'One page', linkHeader),
-        ...errorResponses(400),
+        ...errorResponses(400, 429),
       },
     }),
     get: createRoute({
@@ -47,7 +47,7 @@ export function resourceRoutes<
       request: { params: IdParam },
       responses: {
         200: jsonContent(one(schemas.resource), `The ${names.one}`),
-        ...errorResponses(400, 404),
+        ...errorResponses(400, 404, 429),
       },
     }),
     create: createRoute({
@@ -62,7 +62,7 @@ export function resourceRoutes<
         201: jsonContent(one(schemas.resource), 'Created', {
           Location: { description: 'URL of the new resource', schema: { type: 'string' } },
         }),
-        ...errorResponses(...bodyErrors, ...conflicts),
+        ...errorResponses(...bodyErrors, 429, ...conflicts),
       },
     }),
     update: createRoute({
@@ -75,7 +75,7 @@ export function resourceRoutes<
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
         200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
-        ...errorResponses(...bodyErrors, 404, ...conflicts),
+        ...errorResponses(...bodyErrors, 404, 429, ...conflicts),
       },
     }),
   };
