@@ -7,6 +7,8 @@ export type Bindings = {
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;
+  /** Origins allowed to call /v1 from a browser, comma-separated; empty: none. */
+  CORS_ORIGINS: string;
   /** `on` only in tests and the local fault drill: see src/queue/faults.ts. */
   FAULT_INJECTION?: string;
   /** Requests per API key (its hash) and window: `[[ratelimits]]` in wrangler.toml. */

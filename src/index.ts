@@ -1,14 +1,16 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
 import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
+import { apiCors } from './http/cors';
+import { docsPage, docsPolicy } from './http/docs';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
 import { apiRateLimit } from './http/rate-limit';
+import { securityHeaders } from './http/security';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
@@ -22,8 +24,8 @@ import { usersRouter } from './routes/users';
 
 const app = router();
 
-app.use('*', requestContext);
-app.use('/v1/*', apiKeyAuth, apiRateLimit, bookmarkGuard);
+app.use('*', securityHeaders, requestContext);
+app.use('/v1/*', apiCors, apiKeyAuth, apiRateLimit, bookmarkGuard);
 
 const health = createRoute({
   method: 'get',
@@ -65,7 +67,7 @@ app.doc31('/openapi.json', {
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
   },
 });
-app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'CRM Service API' }));
+app.get('/docs', docsPolicy, docsPage);
 
 const problem = (err: ApiError, requestId: string | undefined) =>
   new Response(JSON.stringify(err.toProblem(requestId)), {

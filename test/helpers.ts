@@ -88,6 +88,20 @@ export async function expectProblem(res: Response, status: number, code?: string
   return body;
 }
 
+/** The policy of every response but the /docs page: no source of any kind, no framing. */
+export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Asserts the security headers every response carries (`policy`: its Content-Security-Policy). */
+export function expectSecurityHeaders(res: Response, policy = API_POLICY): void {
+  const where = `${res.status} ${res.url}`;
+  expect(res.headers.get('X-Content-Type-Options'), where).toBe('nosniff');
+  expect(res.headers.get('X-Frame-Options'), where).toBe('DENY');
+  expect(res.headers.get('Referrer-Policy'), where).toBe('no-referrer');
+  expect(res.headers.get('Content-Security-Policy'), where).toBe(policy);
+  expect(res.headers.get('Strict-Transport-Security'), where).toMatch(/^max-age=\d+/);
+  expect(res.headers.get('X-Powered-By'), where).toBeNull();
+}
+
 /** Asserts a 422 `validation_failed` whose one error is `unknown_field` at `path`. */
 export async function expectUnknownField(res: Response, path: string): Promise<void> {
   const body = await expectProblem(res, 422, 'validation_failed');
