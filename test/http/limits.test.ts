@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, create, expectProblem, type Json, json, newAccount, pageWithNext } from '../helpers';
+import { idFilters } from '../lists';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -96,16 +97,6 @@ describe('every request input has a documented size limit', () => {
     expect(findings).toEqual([]);
   });
 });
-
-/** Every `*_id` query parameter of every list: the id filters. */
-async function idFilters(): Promise<{ path: string; name: string }[]> {
-  const doc = await json(await call('/openapi.json'));
-  return Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
-    (item.get?.parameters ?? [])
-      .filter((p: Json) => p.in === 'query' && p.name.endsWith('_id'))
-      .map((p: Json) => ({ path, name: p.name })),
-  );
-}
 
 describe('query lists', () => {
   it('take at most 100 ids, once each: more, a repeated parameter or an over-long value is a 400', async () => {
