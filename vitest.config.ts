@@ -9,6 +9,14 @@ export default defineConfig({
       miniflare: {
         // A second, empty database on which a test replays the migrations one by one.
         d1Databases: { MIGRATION_DB: 'migration-db' },
+        // The suite sends thousands of requests with few keys: its limiters never trip. A test of
+        // the 429s swaps in the low ones (same kind of binding, distinct namespaces).
+        ratelimits: {
+          API_RATE_LIMITER: { namespace_id: '1001', simple: { limit: 1_000_000, period: 60 } },
+          HOOK_RATE_LIMITER: { namespace_id: '1002', simple: { limit: 1_000_000, period: 60 } },
+          LOW_API_RATE_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
+          LOW_HOOK_RATE_LIMITER: { namespace_id: '9002', simple: { limit: 3, period: 60 } },
+        },
         bindings: {
           ADMIN_TOKEN: 'test-admin-token',
           FAULT_INJECTION: 'on',

@@ -57,7 +57,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `wrangler dev` on free ports over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN
- * secret; resolves once `/health` answers.
+ * secret and the rate limiters off; resolves once `/health` answers.
  * @param {{ persistTo: string, adminToken: string, log: string }} options
  * @returns {Promise<LocalWorker>}
  */
@@ -81,6 +81,10 @@ export async function startWorker({ persistTo, adminToken, log }) {
       persistTo,
       '--var',
       `ADMIN_TOKEN:${adminToken}`,
+      // A load run sends thousands of requests a minute with one API key or webhook: the rate
+      // limiters (per key and minute, wrangler.toml) would answer most of them 429.
+      '--var',
+      'RATE_LIMITS:off',
       '--show-interactive-dev-session=false',
       // wrangler's line per request costs a third of /health's throughput here; the Worker's own
       // errors are still logged.

@@ -8,8 +8,16 @@ export type Bindings = {
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;
+  /** Origins allowed to call /v1 from a browser, comma-separated; empty: none. */
+  CORS_ORIGINS: string;
   /** `on` only in tests and the local fault drill: see src/queue/faults.ts. */
   FAULT_INJECTION?: string;
+  /** Requests per API key (its hash) and window: `[[ratelimits]]` in wrangler.toml. */
+  API_RATE_LIMITER: RateLimit;
+  /** Events per webhook token (its hash) and window: `[[ratelimits]]` in wrangler.toml. */
+  HOOK_RATE_LIMITER: RateLimit;
+  /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
+  RATE_LIMITS?: string;
 };
 
 export type Variables = {

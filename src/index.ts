@@ -1,4 +1,3 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -6,10 +5,14 @@ import { apiKeyAuth } from './auth/tenant';
 import { primaryDb } from './db/client';
 import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
+import { apiCors } from './http/cors';
+import { docsPage, docsPolicy } from './http/docs';
 import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
+import { apiRateLimit } from './http/rate-limit';
+import { securityHeaders } from './http/security';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
@@ -23,8 +26,8 @@ import { usersRouter } from './routes/users';
 
 const app = router();
 
-app.use('*', requestContext);
-app.use('/v1/*', apiKeyAuth, bookmarkGuard, idempotency);
+app.use('*', securityHeaders, requestContext);
+app.use('/v1/*', apiCors, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
 
 const health = createRoute({
   method: 'get',
@@ -66,7 +69,7 @@ app.doc31('/openapi.json', {
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
   },
 });
-app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'CRM Service API' }));
+app.get('/docs', docsPolicy, docsPage);
 
 const problem = (err: ApiError, requestId: string | undefined) =>
   new Response(JSON.stringify(err.toProblem(requestId)), {

@@ -6,6 +6,9 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       MIGRATION_DB: D1Database;
+      /** 3 requests per key and minute, for the tests of the 429s. */
+      LOW_API_RATE_LIMITER: RateLimit;
+      LOW_HOOK_RATE_LIMITER: RateLimit;
     }
     interface GlobalProps {
       mainModule: typeof import('../src/index');

@@ -52,9 +52,18 @@ export function recordingD1(db: D1Database) {
   return { db: recorded as unknown as D1Database, sessions, statements };
 }
 
+/** Like `call`, with some of the Worker's bindings replaced (a low rate limiter, a variable). */
+export async function callWithEnv(
+  bindings: Partial<typeof env>,
+  path: string,
+  options: Options = {},
+): Promise<Response> {
+  return worker.fetch(request(path, options), { ...env, ...bindings }, createExecutionContext());
+}
+
 /** Like `call`, with `db` as the Worker's D1 binding. */
-export async function callWithDb(db: D1Database, path: string, options: Options = {}): Promise<Response> {
-  return worker.fetch(request(path, options), { ...env, DB: db }, createExecutionContext());
+export function callWithDb(db: D1Database, path: string, options: Options = {}): Promise<Response> {
+  return callWithEnv({ DB: db }, path, options);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
@@ -77,6 +86,20 @@ export async function expectProblem(res: Response, status: number, code?: string
   });
   if (code) expect(body.code).toBe(code);
   return body;
+}
+
+/** The policy of every response but the /docs page: no source of any kind, no framing. */
+export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Asserts the security headers every response carries (`policy`: its Content-Security-Policy). */
+export function expectSecurityHeaders(res: Response, policy = API_POLICY): void {
+  const where = `${res.status} ${res.url}`;
+  expect(res.headers.get('X-Content-Type-Options'), where).toBe('nosniff');
+  expect(res.headers.get('X-Frame-Options'), where).toBe('DENY');
+  expect(res.headers.get('Referrer-Policy'), where).toBe('no-referrer');
+  expect(res.headers.get('Content-Security-Policy'), where).toBe(policy);
+  expect(res.headers.get('Strict-Transport-Security'), where).toMatch(/^max-age=\d+/);
+  expect(res.headers.get('X-Powered-By'), where).toBeNull();
 }
 
 /** Asserts a 422 `validation_failed` whose one error is `unknown_field` at `path`. */

@@ -10,7 +10,7 @@ import {
 } from '../src/schemas/inbound-webhooks';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/schemas/tasks';
 import { UserQuery, userSorts } from '../src/schemas/users';
-import { create, newAccount, newWebhook, postEvent } from './helpers';
+import { call, create, type Json, json, newAccount, newWebhook, postEvent } from './helpers';
 
 /** An account with one row of every resource, linked to each other, for the filters to name. */
 export async function seededAccount() {
@@ -176,3 +176,13 @@ export function eachFilter(list: List, ids: Seeded['ids']): Record<string, strin
 
 /** Each sort of `list`, both directions (none for a list with one fixed order). */
 export const eachSort = (list: List): string[] => list.sorts.flatMap((sort) => [sort, `-${sort}`]);
+
+/** Every `*_id` query parameter of every list in the OpenAPI document: the id filters. */
+export async function idFilters(): Promise<{ path: string; name: string }[]> {
+  const doc = await json(await call('/openapi.json'));
+  return Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    (item.get?.parameters ?? [])
+      .filter((p: Json) => p.in === 'query' && p.name.endsWith('_id'))
+      .map((p: Json) => ({ path, name: p.name })),
+  );
+}

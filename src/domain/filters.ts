@@ -50,6 +50,7 @@ type Bound = { op: Op; ms: number };
 function bound(op: Op) {
   return z
     .string()
+    .max(64)
     .transform((value, ctx): Bound => {
       const day = parseDate(value);
       if (day !== undefined) return { op, ms: op === 'lte' || op === 'gt' ? day + DAY_MS - 1 : day };
@@ -61,7 +62,7 @@ function bound(op: Op) {
       return z.NEVER;
     })
     .optional()
-    .openapi({ type: 'string', description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})` });
+    .openapi({ description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})` });
 }
 
 /** The four comparison filters of a timestamp field, e.g. `created_at__gte`. */
@@ -96,23 +97,29 @@ export function rangeConditions<P extends string>(
   });
 }
 
+export const MAX_LIST_IDS = 100;
+
 /** `owner_id=3,7`: at most 100 positive integer ids. */
 export const idList = z
   .string()
+  // 100 ids of 16 digits, their commas, and room for a space around each.
+  .max(2_000)
   .transform((value, ctx) => {
     const parts = value.split(',');
     const ids = parts.map((p) => (POSITIVE_ID.test(p.trim()) ? Number(p.trim()) : Number.NaN));
-    if (parts.length > 100 || ids.some((id) => !Number.isSafeInteger(id))) {
-      ctx.addIssue({ code: 'custom', message: 'Expected up to 100 comma-separated positive integer ids.' });
+    if (parts.length > MAX_LIST_IDS || ids.some((id) => !Number.isSafeInteger(id))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Expected up to ${MAX_LIST_IDS} comma-separated positive integer ids.`,
+      });
       return z.NEVER;
     }
     return [...new Set(ids)];
   })
   .optional()
   .openapi({
-    type: 'string',
     example: '3,7',
-    description: 'An id or a comma-separated list of ids (max 100)',
+    description: `An id or a comma-separated list of ids (max ${MAX_LIST_IDS})`,
   });
 
 /** A partial-match filter: taken as sent, spaces included. */

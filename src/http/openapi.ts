@@ -5,6 +5,7 @@ import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
 import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
+import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let value = data;
@@ -126,6 +127,9 @@ const allErrors = {
   413: problem('Body over 1 MiB'),
   415: problem('POST/PUT without a JSON content type'),
   422: problem('A well-formed body that breaks a rule, or an Idempotency-Key reused for another request'),
+  429: problem(`Over the API key's rate limit; retry after ${RATE_LIMIT_PERIOD_S} seconds`, {
+    'Retry-After': text("Seconds to wait before retrying: the rate limit's window"),
+  }),
   500: problem('Unexpected failure, logged with the request id'),
 } as const;
 

@@ -43,7 +43,7 @@ export function resourceRoutes<
       request: { query: schemas.query },
       responses: {
         200: jsonContent(list(schemas.resource), 'One page', linkHeader),
-        ...errorResponses(400),
+        ...errorResponses(400, 429),
       },
     }),
     get: createRoute({
@@ -56,7 +56,7 @@ export function resourceRoutes<
       request: { params: IdParam },
       responses: {
         200: jsonContent(one(schemas.resource), `The ${names.one}`),
-        ...errorResponses(400, 404),
+        ...errorResponses(400, 404, 429),
       },
     }),
     create: createRoute({
@@ -74,7 +74,7 @@ export function resourceRoutes<
           ...replayedHeader,
         }),
         // 409 at least for a request with the same Idempotency-Key still running.
-        ...errorResponses(...bodyErrors, 409),
+        ...errorResponses(...bodyErrors, 409, 429),
       },
     }),
     update: createRoute({
@@ -87,7 +87,7 @@ export function resourceRoutes<
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
         200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
-        ...errorResponses(...bodyErrors, 404, ...conflicts),
+        ...errorResponses(...bodyErrors, 404, 429, ...conflicts),
       },
     }),
   };

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, eq, lt } from 'drizzle-orm';
-import { looksLikeWebhookToken } from '../auth/secrets';
+import { looksLikeWebhookToken, sha256Hex } from '../auth/secrets';
 import { validSignature } from '../auth/signatures';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import { depthOf, MAX_DEPTH } from '../domain/json-paths';
@@ -9,6 +9,7 @@ import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, router, traceHeaders } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
+import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { injected } from '../queue/faults';
 import { enqueueEvents } from '../queue/messages';
 
@@ -68,7 +69,7 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
 }
 
 /** A problem response of the shared catalogue, described for this route. */
-const described = <S extends 400 | 401 | 413>(status: S, description: string) =>
+const described = <S extends 400 | 401 | 413 | 429>(status: S, description: string) =>
   ({ [status]: { ...errorResponses(status)[status], description } }) as Record<
     S,
     ReturnType<typeof errorResponses<S>>[S]
@@ -105,6 +106,10 @@ const ingest = createRoute({
     ...described(400, 'Not JSON, not an object, a bad Idempotency-Key, or fields: one `errors` entry each'),
     ...described(401, 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong'),
     ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB`),
+    ...described(
+      429,
+      `Over this webhook's rate limit (wrangler.toml); nothing stored. Retry after ${RATE_LIMIT_PERIOD_S} seconds`,
+    ),
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
   },
@@ -114,6 +119,8 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
   try {
     const { token } = c.req.valid('param');
     if (!looksLikeWebhookToken(token)) return c.body(null, 404);
+    // Before the lookup, so a flood costs D1 nothing; keyed by a hash, as the URL is a credential.
+    await rateLimit(c.env, 'HOOK_RATE_LIMITER', await sha256Hex(token));
     const db = c.get('db');
     const [hook] = await db
       .select()

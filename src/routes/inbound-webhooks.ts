@@ -122,7 +122,7 @@ const disable = webhookRoute({
   path: '/{id}',
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
   request: { params: WebhookParam },
-  responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404) },
+  responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404, 429) },
 });
 
 const rotate = webhookRoute({
@@ -132,7 +132,7 @@ const rotate = webhookRoute({
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(one(InboundWebhook), 'The webhook with its new URL', replayedHeader),
-    ...errorResponses(400, 404, 409, 422),
+    ...errorResponses(400, 404, 409, 422, 429),
   },
 });
 
@@ -143,7 +143,7 @@ const sampleFields = webhookRoute({
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(z.object({ data: z.array(SampleField) }), 'Keys, newest example first'),
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 429),
   },
 });
 
@@ -154,7 +154,7 @@ const events = webhookRoute({
   request: { params: WebhookParam, query: WebhookEventQuery },
   responses: {
     200: jsonContent(list(WebhookEvent), 'One page', linkHeader),
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 429),
   },
 });
 
@@ -165,7 +165,7 @@ const replay = webhookRoute({
   request: { params: EventParams },
   responses: {
     202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed', replayedHeader),
-    ...errorResponses(400, 404, 409, 422),
+    ...errorResponses(400, 404, 409, 422, 429),
   },
 });
 

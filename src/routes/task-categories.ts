@@ -25,7 +25,7 @@ const listCategories = createRoute({
   description: 'Categories are created by naming them on a task.',
   parameters: [bookmarkParam],
   request: { query: TaskCategoryQuery },
-  responses: { 200: jsonContent(list(TaskCategory), 'One page'), ...errorResponses(400) },
+  responses: { 200: jsonContent(list(TaskCategory), 'One page'), ...errorResponses(400, 429) },
 });
 
 export const taskCategoriesRouter = router().openapi(listCategories, async (c) => {

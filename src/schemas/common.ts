@@ -64,7 +64,10 @@ export const CustomFields = z
     }
     return value;
   }, customFieldMap)
-  .openapi('CustomFields', { description: 'String keys to string, number, boolean or null' });
+  .openapi('CustomFields', {
+    description: 'String keys to string, number, boolean or null',
+    maxProperties: MAX_CUSTOM_FIELDS,
+  });
 
 const ReadOnly = z
   .unknown()

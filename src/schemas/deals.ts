@@ -44,6 +44,7 @@ export const dealSorts = {
 
 const statusList = z
   .string()
+  .max(100)
   .transform((value, ctx) => {
     const statuses = value.split(',').map((s) => DealStatus.safeParse(s.trim()));
     if (statuses.some((s) => !s.success)) {
@@ -56,7 +57,7 @@ const statusList = z
     return statuses.flatMap((s) => (s.success ? [s.data] : []));
   })
   .optional()
-  .openapi({ type: 'string', example: 'open,won' });
+  .openapi({ example: 'open,won' });
 
 export const DealQuery = z.strictObject({
   ...pageQuery(dealSorts),

@@ -1,15 +1,23 @@
 import { z } from '@hono/zod-openapi';
 import type { Refs } from '../db/refs';
+import { MAX_DEPTH } from '../domain/json-paths';
 import { templateKeys } from '../domain/templates';
 import { fieldTypes } from '../domain/webhook-fields';
 import { Id } from './common';
 
-/** A dot path into the sender's JSON: `nome`, `lead.phone`, `answers.0.text`. */
+/**
+ * A dot path into the sender's JSON: `nome`, `lead.phone`, `answers.0.text`. No deeper than ingest
+ * lets a body nest, or it could never match.
+ */
 const Key = z
   .string()
   .min(1)
   .max(200)
   .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'Expected a dot path such as `lead.phone`.')
+  .refine(
+    (key) => key.split('.').length <= MAX_DEPTH,
+    `At most ${MAX_DEPTH} levels: ingest refuses bodies nested deeper.`,
+  )
   .openapi({ example: 'telefone' });
 
 // `__proto__` is refused as a custom field by /v1 too: an object would drop it without a word.
@@ -30,12 +38,13 @@ export type Target = keyof typeof fixedTargets | `${'contact' | 'deal'}.custom_f
 
 const Target = z
   .string()
+  .max(200)
   .refine(
     (value) => Object.hasOwn(fixedTargets, value) || CUSTOM_TARGET.test(value),
     `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`,
   )
   .transform((value) => value as Target)
-  .openapi({ type: 'string', example: 'contact.phone' });
+  .openapi({ example: 'contact.phone' });
 
 export const FieldMapping = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call, expectProblem, newAccount } from '../helpers';
+import { call, expectProblem, expectSecurityHeaders, newAccount } from '../helpers';
 
 // Storage is per test file, so breaking the schema here cannot disturb any other test.
 describe('500: anything unexpected', () => {
@@ -17,6 +17,7 @@ describe('500: anything unexpected', () => {
     const res = await call('/v1/users', { key, headers: { 'X-Request-Id': 'req-500' } });
 
     const body = await expectProblem(res, 500, 'internal_error');
+    expectSecurityHeaders(res);
     expect(body.request_id).toBe('req-500');
     const text = JSON.stringify(body);
     for (const leak of ['select', 'users', 'SQLITE', 'at ', key]) expect(text).not.toContain(leak);

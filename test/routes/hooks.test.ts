@@ -730,7 +730,7 @@ describe('ingest: OpenAPI', () => {
     const doc = await json(await call('/openapi.json'));
     const op = doc.paths['/hooks/{token}'].post;
     expect(op.security ?? doc.security ?? []).toEqual([]);
-    expect(Object.keys(op.responses).sort()).toEqual(['204', '400', '401', '404', '413', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['204', '400', '401', '404', '413', '429', '500']);
     expect(op.responses['413'].description).toContain('256 KiB');
     expect(op.responses['413'].description).not.toContain('1 MiB');
     expect(op.responses['404'].content).toBeUndefined();

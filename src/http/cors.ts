@@ -1,0 +1,44 @@
+import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { BOOKMARK_HEADER } from './bookmark';
+
+/** `CORS_ORIGINS`: comma-separated exact origins (`https://app.example.com`); empty: none. */
+export const corsOrigins = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+
+const allowed = cors({
+  // Only ever called for an origin already found in CORS_ORIGINS.
+  origin: (origin) => origin,
+  allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', BOOKMARK_HEADER],
+  exposeHeaders: [
+    'Location',
+    'Link',
+    'X-Request-Id',
+    BOOKMARK_HEADER,
+    'Server-Timing',
+    'Retry-After',
+    'Idempotent-Replayed',
+  ],
+  maxAge: 600,
+});
+
+/**
+ * CORS for `/v1`, before authentication: a preflight (any OPTIONS) is a 204 that needs no key and
+ * no database. Only an origin listed in CORS_ORIGINS gets CORS headers; any other gets none, so a
+ * browser keeps its pages from reading the API.
+ */
+export const apiCors = createMiddleware<AppEnv>(async (c, next) => {
+  const origins = corsOrigins(c.env.CORS_ORIGINS);
+  const origin = c.req.header('Origin');
+  if (origin !== undefined && origins.includes(origin)) return allowed(c, next);
+  // Once any origin is allowed, answers depend on the origin: caches must keep them apart.
+  const varies = origins.length > 0;
+  if (c.req.method === 'OPTIONS') return c.body(null, 204, varies ? { Vary: 'Origin' } : {});
+  await next();
+  if (varies) c.header('Vary', 'Origin', { append: true });
+});

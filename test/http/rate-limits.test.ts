@@ -1,0 +1,148 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { RATE_LIMIT_PERIOD_S } from '../../src/http/rate-limit';
+import wranglerToml from '../../wrangler.toml?raw';
+import {
+  adminHeaders,
+  call,
+  callWithEnv,
+  expectProblem,
+  type Json,
+  json,
+  list,
+  newAccount,
+  newWebhook,
+  roundTrips,
+} from '../helpers';
+
+// The test config's low limiters: 3 requests per key and minute, the real binding of the runtime.
+const LOW_LIMIT = 3;
+const low = { API_RATE_LIMITER: env.LOW_API_RATE_LIMITER, HOOK_RATE_LIMITER: env.LOW_HOOK_RATE_LIMITER };
+
+/**
+ * Sends until the limiter answers 429 and returns the answers before it and the 429. Windows are
+ * fixed minutes: the first LOW_LIMIT always pass, and a test that crosses one minute's end gets at
+ * most LOW_LIMIT more, so the 429 comes within 2 * LOW_LIMIT + 1 requests.
+ */
+async function untilLimited(
+  send: () => Promise<Response>,
+): Promise<{ passed: Response[]; limited: Response }> {
+  const passed: Response[] = [];
+  for (let i = 0; i <= 2 * LOW_LIMIT; i++) {
+    const res = await send();
+    if (res.status === 429) {
+      expect(passed.length).toBeGreaterThanOrEqual(LOW_LIMIT);
+      return { passed, limited: res };
+    }
+    passed.push(res);
+  }
+  throw new Error(`no 429 after ${2 * LOW_LIMIT + 1} requests`);
+}
+
+/** A 429 `rate_limited` problem with Retry-After: the window, decided before any D1 round trip. */
+async function expectLimited(res: Response): Promise<void> {
+  await expectProblem(res, 429, 'rate_limited');
+  expect(res.headers.get('Retry-After')).toBe(String(RATE_LIMIT_PERIOD_S));
+  expect(roundTrips(res)).toBe(0);
+}
+
+describe('/v1 rate limit, per API key', () => {
+  it('answers 429 with Retry-After once a key is over its limit, and writes nothing then', async () => {
+    const { id, key } = await newAccount();
+    const post = (n: number) =>
+      callWithEnv(low, '/v1/users', { method: 'POST', key, body: { name: 'U', email: `u${n}@example.com` } });
+    let n = 0;
+    const { passed, limited } = await untilLimited(() => post(n++));
+    for (const res of passed) expect(res.status).toBe(201);
+    await expectLimited(limited);
+    const after = await callWithEnv(low, '/v1/users', { key });
+    if (after.status !== 200) await expectLimited(after);
+    expect((await list(key, '/v1/users?limit=100')).data).toHaveLength(passed.length);
+
+    // Another key of the same account has its own count.
+    const issued = await call(`/admin/accounts/${id}/api-keys`, { method: 'POST', headers: adminHeaders() });
+    const other = (await json(issued)).data.key;
+    expect((await callWithEnv(low, '/v1/users', { key: other })).status).toBe(200);
+  });
+
+  it('counts any request of the key, reads and errors alike', async () => {
+    const { key } = await newAccount();
+    const { passed, limited } = await untilLimited(() => callWithEnv(low, '/v1/deals/999', { key }));
+    for (const res of passed) await expectProblem(res, 404, 'not_found');
+    await expectLimited(limited);
+  });
+
+  it('does not count a request without a well-formed key: that is a 401 first', async () => {
+    for (let i = 0; i <= 2 * LOW_LIMIT; i++) {
+      await expectProblem(await callWithEnv(low, '/v1/users', { key: 'crm_short' }), 401, 'unauthorized');
+    }
+  });
+
+  it('lets RATE_LIMITS=off (local load runs) through', async () => {
+    const { key } = await newAccount();
+    for (let i = 0; i <= 2 * LOW_LIMIT; i++) {
+      expect((await callWithEnv({ ...low, RATE_LIMITS: 'off' }, '/v1/users', { key })).status).toBe(200);
+    }
+  });
+});
+
+describe('ingest rate limit, per webhook', () => {
+  it('answers 429 with Retry-After once a webhook is over its limit, and stores nothing then', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key);
+    const other = await newWebhook(key);
+    const post = (path: string) =>
+      callWithEnv(low, path, { method: 'POST', body: { n: 1, __fault: 'send' } });
+    const { passed, limited } = await untilLimited(() => post(hook.path));
+    for (const res of passed) expect(res.status).toBe(204);
+    await expectLimited(limited);
+    const events = await list(key, `/v1/inbound-webhooks/${hook.id}/events?limit=100`);
+    expect(events.data).toHaveLength(passed.length);
+
+    expect((await post(other.path)).status).toBe(204);
+  });
+
+  it('limits an unknown token before looking it up', async () => {
+    const unknown = `/hooks/whk_${'x'.repeat(43)}`;
+    const { passed, limited } = await untilLimited(() =>
+      callWithEnv(low, unknown, { method: 'POST', body: { n: 1 } }),
+    );
+    for (const res of passed) expect(res.status).toBe(404);
+    await expectLimited(limited);
+  });
+});
+
+describe('configuration', () => {
+  const limiter = (name: string) => {
+    const block = new RegExp(
+      `\\[\\[ratelimits\\]\\]\\nname = "${name}"[^\\n]*\\nnamespace_id = "\\d+"\\nsimple = \\{ limit = (\\d+), period = (\\d+) \\}`,
+    ).exec(wranglerToml);
+    return { limit: Number(block?.[1]), period: Number(block?.[2]) };
+  };
+
+  it('wrangler.toml declares both limiters with the window the 429 announces, and never turns them off', () => {
+    expect(limiter('API_RATE_LIMITER')).toEqual({ limit: 1000, period: RATE_LIMIT_PERIOD_S });
+    expect(limiter('HOOK_RATE_LIMITER')).toEqual({ limit: 600, period: RATE_LIMIT_PERIOD_S });
+    expect(wranglerToml).not.toMatch(/RATE_LIMITS/);
+  });
+
+  it('documents 429 with Retry-After on every /v1 operation and on ingest, not on /admin', async () => {
+    const doc = await json(await call('/openapi.json'));
+    let limited = 0;
+    for (const [path, item] of Object.entries<Record<string, Json>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const documented = op.responses['429'];
+        if (path.startsWith('/v1/') || path === '/hooks/{token}') {
+          expect(documented, where).toBeDefined();
+          expect(documented.headers['Retry-After'], where).toBeDefined();
+          expect(documented.content['application/problem+json'].schema.$ref, where).toBe(
+            '#/components/schemas/Problem',
+          );
+          limited++;
+        } else expect(documented, where).toBeUndefined();
+      }
+    }
+    expect(limited).toBeGreaterThan(20);
+  });
+});
