@@ -9,6 +9,8 @@ export type Bindings = {
   PUBLIC_BASE_URL: string;
   /** `on` only in tests and the local fault drill: see src/queue/faults.ts. */
   FAULT_INJECTION?: string;
+  /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
+  STRANDED_AFTER_MS?: string;
 };
 
 export type Variables = {
