@@ -40,7 +40,8 @@ export function writeJson(file, value) {
     `${JSON.stringify(
       value,
       // Six decimals keep every printed figure; the digits past them would only lengthen diffs.
-      (_key, v) => (typeof v === 'number' ? Math.round(v * 1e6) / 1e6 : v),
+      // Integers stay as they are: an epoch in milliseconds times 1e6 is past 2^53.
+      (_key, v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e6) / 1e6 : v),
       2,
     )}\n`,
   );
