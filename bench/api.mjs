@@ -41,3 +41,18 @@ export function field(value, ...keys) {
   }
   return current;
 }
+
+/**
+ * A new account and its first API key, through the admin API.
+ * @param {string} origin @param {string} adminToken @param {string} name
+ * @returns {Promise<{ accountId: number, apiKey: string }>}
+ */
+export async function createAccount(origin, adminToken, name) {
+  const created = await client(origin, adminToken)('POST', '/admin/accounts', { name });
+  const accountId = Number(field(created.body, 'data', 'account', 'id'));
+  const apiKey = field(created.body, 'data', 'api_key', 'key');
+  if (created.status !== 201 || !Number.isInteger(accountId) || typeof apiKey !== 'string') {
+    throw new Error(`POST /admin/accounts answered ${created.status}: ${JSON.stringify(created.body)}`);
+  }
+  return { accountId, apiKey };
+}

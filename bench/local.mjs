@@ -1,29 +1,58 @@
 // The Worker and its D1 on this machine, through the project's wrangler, in a directory of their
 // own (`--persist-to`) so every run starts from an empty database and leaves `.wrangler/` alone.
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { wranglerBin, wranglerEnv } from '../scripts/wrangler.mjs';
 
 /**
- * Runs wrangler to completion, its output appended to `log`. stdin is closed: wrangler then runs
- * non-interactively (no confirmation prompt before applying migrations).
- * @param {string[]} args @param {string} log
+ * Runs wrangler to completion, its output appended to `log`, or with `capture` its standard output
+ * returned instead. stdin is closed: wrangler then runs non-interactively (no confirmation prompt
+ * before applying migrations).
+ * @param {string[]} args @param {string} log @param {boolean} [capture]
+ * @returns {Promise<string>}
  */
-export function wrangler(args, log) {
+export function wrangler(args, log, capture = false) {
   const out = openSync(log, 'a');
   const child = spawn(process.execPath, [wranglerBin, ...args], {
     env: wranglerEnv,
-    stdio: ['ignore', out, out],
+    stdio: ['ignore', capture ? 'pipe' : out, out],
+  });
+  let stdout = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk) => {
+    stdout += chunk;
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) =>
+    child.on('close', (code) =>
       code === 0
-        ? resolve(undefined)
+        ? resolve(stdout)
         : reject(new Error(`wrangler ${args[0]} ${args[1]} failed:\n${tail(log)}`)),
     );
   });
+}
+
+/** Applies the migrations to a fresh local D1 in `dir`. @param {string} dir @param {string} log */
+export const migrate = (dir, log) =>
+  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
+
+/**
+ * The rows of each SQL statement, run on the local D1 in `dir` by `wrangler d1 execute`.
+ * @param {string} dir @param {string[]} statements @param {string} log
+ * @returns {Promise<Record<string, unknown>[][]>}
+ */
+export async function query(dir, statements, log) {
+  const file = join(dir, 'query.sql');
+  writeFileSync(file, `${statements.join(';\n')};\n`);
+  const out = await wrangler(
+    ['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--json', '--file', file],
+    log,
+    true,
+  );
+  /** @type {{ results: Record<string, unknown>[] }[]} */
+  const parsed = JSON.parse(out);
+  return parsed.map((statement) => statement.results);
 }
 
 /** The last lines of a log, for an error message. @param {string} log */
@@ -56,13 +85,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 
 /**
- * `wrangler dev` on free ports over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN
- * secret and the rate limiters off; resolves once `/health` answers.
- * @param {{ persistTo: string, adminToken: string, log: string }} options
+ * `wrangler dev` over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN secret, the rate
+ * limiters off, and `vars` as further variables, on `port` (a restart keeps its URL) or a free one;
+ * resolves once `/health` answers.
+ * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number }} options
  * @returns {Promise<LocalWorker>}
  */
-export async function startWorker({ persistTo, adminToken, log }) {
-  const port = await freePort();
+export async function startWorker({ persistTo, adminToken, log, vars = {}, port: fixed }) {
+  const port = fixed ?? (await freePort());
   const inspectorPort = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const out = openSync(log, 'a');
@@ -79,12 +109,12 @@ export async function startWorker({ persistTo, adminToken, log }) {
       String(inspectorPort),
       '--persist-to',
       persistTo,
-      '--var',
-      `ADMIN_TOKEN:${adminToken}`,
       // A load run sends thousands of requests a minute with one API key or webhook: the rate
       // limiters (per key and minute, wrangler.toml) would answer most of them 429.
-      '--var',
-      'RATE_LIMITS:off',
+      ...Object.entries({ RATE_LIMITS: 'off', ...vars, ADMIN_TOKEN: adminToken }).flatMap(([name, value]) => [
+        '--var',
+        `${name}:${value}`,
+      ]),
       '--show-interactive-dev-session=false',
       // wrangler's line per request costs a third of /health's throughput here; the Worker's own
       // errors are still logged.

@@ -25,7 +25,7 @@ export const SEGMENTS = list(`
   Logística, Alimentação, Financeiro, Automotivo
 `);
 
-const FIRST_NAMES = list(`
+export const FIRST_NAMES = list(`
   Ana, Maria, João, José, Antônio, Francisco, Carlos, Paulo, Pedro, Lucas, Luís, Marcos, Gabriel,
   Rafael, Daniel, Marcelo, Bruno, Eduardo, Felipe, Rodrigo, Juliana, Fernanda, Patrícia, Aline,
   Adriana, Sandra, Camila, Amanda, Bruna, Jéssica, Letícia, Júlia, Luciana, Vanessa, Mariana,
@@ -33,7 +33,7 @@ const FIRST_NAMES = list(`
   Otávio, Caio, Thiago, Vinícius, Sérgio, Fábio, Rogério, Mário, Cícero, Inês, Lúcia, Raimundo,
   Joaquim, Iracema
 `);
-const SURNAMES = list(`
+export const SURNAMES = list(`
   Silva, Santos, Oliveira, Souza, Rodrigues, Ferreira, Alves, Pereira, Lima, Gomes, Costa,
   Ribeiro, Martins, Carvalho, Almeida, Lopes, Soares, Fernandes, Vieira, Barbosa, Rocha, Dias,
   Nascimento, Andrade, Moreira, Nunes, Marques, Machado, Mendes, Freitas, Cardoso, Ramos,
@@ -86,7 +86,7 @@ const TASK_DESCRIPTIONS = [
 ];
 
 /** mulberry32: small, fast, and the same sequence for the same seed. @param {number} seed */
-function prng(seed) {
+export function prng(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

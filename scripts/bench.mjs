@@ -1,15 +1,15 @@
 // `npm run bench [-- options]`: the Worker on a fresh local D1, one seeded account, and each
 // endpoint under fixed-concurrency load. See "Benchmarks" in the README.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { client, field } from '../bench/api.mjs';
+import { client, createAccount, field } from '../bench/api.mjs';
+import { refusals } from '../bench/cli.mjs';
 import { endpoints } from '../bench/endpoints.mjs';
 import { load, summarize } from '../bench/load.mjs';
-import { startWorker, wrangler } from '../bench/local.mjs';
+import { migrate, startWorker, wrangler } from '../bench/local.mjs';
 import {
   growth,
   growthTable,
@@ -20,6 +20,7 @@ import {
   table,
   withHealth,
 } from '../bench/report.mjs';
+import { machine, machineLine, writeJson } from '../bench/run-info.mjs';
 import { seed } from '../bench/seed.mjs';
 
 /** The issue's budget: a list's p50 at the larger size within this factor of the smaller's. */
@@ -53,18 +54,7 @@ const { values: args } = parseArgs({
   },
 });
 
-/** @param {string} message @returns {never} */
-function fail(message) {
-  console.error(`${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-/** @param {string} name @param {string} value */
-function positive(name, value) {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) fail(`--${name} takes a positive integer, not "${value}".`);
-  return n;
-}
+const { fail, positive } = refusals(usage);
 
 if (args.help) {
   console.log(usage);
@@ -81,10 +71,6 @@ const settings = {
   warmup_s: positive('warmup', args.warmup),
   cron: args.cron,
 };
-
-const require = createRequire(import.meta.url);
-/** @param {string} pkg @returns {string} */
-const version = (pkg) => JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')).version;
 
 /**
  * One size, ready to load: its Worker running over its own seeded database.
@@ -137,16 +123,11 @@ async function prepare(rows) {
   const log = join(dir, 'wrangler.log');
   const adminToken = randomBytes(24).toString('hex');
   progress(`== ${rows} rows: migrating a fresh local D1 in ${dir}`);
-  await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
+  await migrate(dir, log);
 
   target.worker = await startWorker({ persistTo: dir, adminToken, log });
-  const admin = client(target.worker.origin, adminToken);
-  const created = await admin('POST', '/admin/accounts', { name: `Benchmark ${rows}` });
-  const accountId = Number(field(created.body, 'data', 'account', 'id'));
-  target.apiKey = String(field(created.body, 'data', 'api_key', 'key'));
-  if (created.status !== 201 || !Number.isInteger(accountId)) {
-    throw new Error(`POST /admin/accounts answered ${created.status}: ${JSON.stringify(created.body)}`);
-  }
+  const { accountId, apiKey } = await createAccount(target.worker.origin, adminToken, `Benchmark ${rows}`);
+  target.apiKey = apiKey;
   // The seed writes the database file directly; the dev server must not hold it meanwhile.
   await target.worker.stop();
 
@@ -286,38 +267,15 @@ if (small && large) {
   console.log(growthTable(growthRows, small.endpoints, large.endpoints, [small.rows, large.rows]));
 }
 
-const cpu = cpus();
-writeFileSync(
-  args.out,
-  `${JSON.stringify(
-    {
-      generated_at: new Date().toISOString(),
-      machine: {
-        cpus: cpu.length,
-        cpu_model: cpu[0]?.model ?? 'unknown',
-        memory_gib: Math.round(totalmem() / 2 ** 30),
-        os: `${type()} ${release()}`,
-        node: process.version,
-        wrangler: version('wrangler'),
-        workerd: version('workerd'),
-        autocannon: version('autocannon'),
-        // 1, 5 and 15 minute load averages, before and after the run.
-        load_average: { start: loadAtStart, end: loadavg() },
-      },
-      settings,
-      runs,
-      ...(small &&
-        large && { growth: { from: small.rows, to: large.rows, budget: BUDGET, endpoints: growthRows } }),
-    },
-    // Six decimals keep every printed figure; the digits past them would only lengthen diffs.
-    (_key, value) => (typeof value === 'number' ? Math.round(value * 1e6) / 1e6 : value),
-    2,
-  )}\n`,
-);
-const load1 = (/** @type {number[]} */ averages) => (averages[0] ?? 0).toFixed(1);
-console.log(
-  `\n${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${load1(loadAtStart)} at start and ${load1(loadavg())} at end. JSON: ${args.out}`,
-);
+writeJson(args.out, {
+  generated_at: new Date().toISOString(),
+  machine: machine(loadAtStart, ['autocannon']),
+  settings,
+  runs,
+  ...(small &&
+    large && { growth: { from: small.rows, to: large.rows, budget: BUDGET, endpoints: growthRows } }),
+});
+console.log(`\n${machineLine(loadAtStart)} JSON: ${args.out}`);
 
 const broken = runs.flatMap((run) => run.endpoints.filter((r) => r.error || r.failures));
 if (broken.length) {

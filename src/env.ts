@@ -18,6 +18,8 @@ export type Bindings = {
   HOOK_RATE_LIMITER: RateLimit;
   /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
   RATE_LIMITS?: string;
+  /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
+  STRANDED_AFTER_MS?: string;
 };
 
 export type Variables = {

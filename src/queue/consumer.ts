@@ -3,13 +3,17 @@ import { type Db, primaryDb } from '../db/client';
 import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
 import { logError, rootMessage } from '../http/problem';
+import { strandedAfterMs } from './faults';
 import { enqueueEvents, isEventMessage } from './messages';
 import { processEvent } from './process';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
 export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);
 
-/** A pending event not handed to the queue for this long is queued again by the cron. */
+/**
+ * A pending event not handed to the queue for this long is queued again by the cron (the local
+ * fault drill shortens it: see strandedAfterMs).
+ */
 export const STRANDED_AFTER_MS = 5 * 60_000;
 
 const pending = (id: number) => and(eq(inboundEvents.id, id), eq(inboundEvents.status, 'pending'));
@@ -89,10 +93,11 @@ export async function consume(batch: MessageBatch<unknown>, env: Bindings): Prom
  */
 export async function requeueStranded(env: Bindings, now = Date.now()): Promise<number> {
   const db = primaryDb(env.DB);
+  const cutoff = now - strandedAfterMs(env, STRANDED_AFTER_MS);
   const stranded = db
     .select({ id: inboundEvents.id })
     .from(inboundEvents)
-    .where(and(eq(inboundEvents.status, 'pending'), lt(inboundEvents.queuedAt, now - STRANDED_AFTER_MS)))
+    .where(and(eq(inboundEvents.status, 'pending'), lt(inboundEvents.queuedAt, cutoff)))
     .limit(1000);
   const rows = await db
     .update(inboundEvents)

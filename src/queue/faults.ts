@@ -6,6 +6,7 @@ import type { Bindings } from '../env';
  * then acts only on events whose own body asks for it with `"__fault"`:
  * - `"consumer"`: the first processing attempt throws a transient error;
  * - `"send"`: ingest stores the event but skips the queue send, as if it had failed.
+ * The drill also shortens the cron's stranded window with STRANDED_AFTER_MS, under the same guard.
  */
 export type Fault = 'consumer' | 'send';
 
@@ -16,4 +17,16 @@ export function injected(env: Pick<Bindings, 'FAULT_INJECTION'>, payload: unknow
     payload !== null &&
     (payload as { __fault?: unknown }).__fault === fault
   );
+}
+
+/**
+ * The cron's stranded window: `fallback`, or STRANDED_AFTER_MS (milliseconds, a positive integer)
+ * when fault injection is on, so the drill sees the cron recover events without waiting minutes.
+ */
+export function strandedAfterMs(
+  env: Pick<Bindings, 'FAULT_INJECTION' | 'STRANDED_AFTER_MS'>,
+  fallback: number,
+): number {
+  const ms = Number(env.STRANDED_AFTER_MS);
+  return env.FAULT_INJECTION === 'on' && Number.isSafeInteger(ms) && ms > 0 ? ms : fallback;
 }

@@ -96,6 +96,22 @@ describe('cron: stranded events', () => {
     expect(await queuedAt(id)).toBe(later);
   });
 
+  it("takes the drill's STRANDED_AFTER_MS only with fault injection on, and five minutes when it is unset or invalid", async () => {
+    const { hook } = await leadHook();
+    const id = await ingest(hook, { telefone: '11966666666', nome: 'Janela', __fault: 'send' });
+    const handedOver = await queuedAt(id);
+    const second = handedOver + 1001;
+    await requeueStranded(env, second);
+    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000', FAULT_INJECTION: undefined }, second);
+    for (const invalid of ['', '0', '-1000', '1.5', 'soon']) {
+      await requeueStranded({ ...env, STRANDED_AFTER_MS: invalid }, second);
+    }
+    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, handedOver + 1000);
+    expect(await queuedAt(id)).toBe(handedOver);
+    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, second);
+    expect(await queuedAt(id)).toBe(second);
+  });
+
   it('does not re-queue an event whose retry is scheduled, until five minutes after the retry was due', async () => {
     const { key, hook } = await leadHook();
     const id = await ingest(hook, { telefone: '11955555555', nome: 'Retry', __fault: 'send' });
