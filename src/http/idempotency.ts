@@ -1,4 +1,4 @@
-import { and, eq, getTableName, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableName, isNull, lte, notExists, or, type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { sha256Hex } from '../auth/secrets';
@@ -7,7 +7,8 @@ import type { Db } from '../db/client';
 import type { BatchExtension } from '../db/meter';
 import { apiKeys, idempotencyKeys, type StoredResponse } from '../db/schema';
 import type { AppEnv } from '../env';
-import { ApiError, badRequest } from './problem';
+import { limitedBody } from './body-limit';
+import { ApiError, badRequest, logError } from './problem';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -57,7 +58,10 @@ type Armed = {
  */
 export class IdempotencyClaim implements BatchExtension {
   #armed?: Armed;
-  #sent = false;
+  /** When this request claimed the key: its token, telling its claim from a later one's. */
+  #claimedAt?: number;
+  /** What the batch under way adds: the claim itself, or a check that the claim is still ours. */
+  #adding?: 'claim' | 'guard';
   claimed = false;
   committed = false;
 
@@ -65,77 +69,102 @@ export class IdempotencyClaim implements BatchExtension {
     this.#armed = armed;
   }
 
-  get #row(): SQL | undefined {
+  /** The account's row for the key; with `claimedAt`, only while it is this request's claim. */
+  #row(claimedAt?: number): SQL | undefined {
     const armed = this.#armed;
     if (!armed) return undefined;
-    return and(eq(idempotencyKeys.accountId, accountOf(armed.keyHash)), eq(idempotencyKeys.key, armed.key));
+    const t = idempotencyKeys;
+    return and(
+      eq(t.accountId, accountOf(armed.keyHash)),
+      eq(t.key, armed.key),
+      claimedAt === undefined ? undefined : eq(t.createdAt, claimedAt),
+    );
+  }
+
+  /**
+   * The insert of the claim. As a guard (`unlessOurs`), it inserts only when this request's claim is
+   * gone: if a later request has taken the key, that fails on the primary key and rolls back the
+   * writes batched with it.
+   */
+  #insert(armed: Armed, hash: string, createdAt: number, unlessOurs?: SQL) {
+    // Not async: a Drizzle query is a thenable, which an async function would run.
+    const { db } = armed;
+    // In the table's column order: Drizzle's insert-select lists every column in that order.
+    const claim = db
+      .select({
+        accountId: apiKeys.accountId,
+        key: sql`${armed.key}`.as('key'),
+        requestHash: sql`${hash}`.as('request_hash'),
+        createdAt: sql`${createdAt}`.as('created_at'),
+        committed: sql`0`.as('committed'),
+        status: sql`null`.as('status'),
+        response: sql`null`.as('response'),
+      })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.keyHash, armed.keyHash),
+          isNull(apiKeys.revokedAt),
+          unlessOurs && notExists(db.select({ _: sql`1` }).from(idempotencyKeys).where(unlessOurs)),
+        ),
+      );
+    return db.insert(idempotencyKeys).select(claim);
   }
 
   async around(d1: D1DatabaseSession, queries: readonly string[]) {
     const armed = this.#armed;
+    this.#adding = undefined;
     if (!armed) return { before: [], after: [] };
-    const claiming = !this.#sent;
-    this.#sent = true;
-    const { db, key, keyHash, fingerprint } = armed;
     const t = idempotencyKeys;
-    const now = Date.now();
-    const before = claiming
-      ? [
-          db
-            .delete(t)
-            .where(
-              and(
-                this.#row,
-                or(
-                  lte(t.createdAt, now - KEEP_MS),
-                  and(isNull(t.status), eq(t.committed, false), lte(t.createdAt, now - ABANDONED_MS)),
-                ),
-              ),
-            ),
-          db.insert(t).select(
-            db
-              .select({
-                accountId: apiKeys.accountId,
-                key: sql`${key}`.as('key'),
-                requestHash: sql`${await fingerprint()}`.as('request_hash'),
-                createdAt: sql`${now}`.as('created_at'),
-                committed: sql`0`.as('committed'),
-                status: sql`null`.as('status'),
-                response: sql`null`.as('response'),
-              })
-              .from(apiKeys)
-              .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))),
-          ),
-        ]
-      : [];
     const writes = queries.some((q) => WRITE.test(q));
-    const after =
-      writes && (claiming || this.claimed) ? [db.update(t).set({ committed: true }).where(this.#row)] : [];
     const prepare = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
       const { sql: text, params } = q.toSQL();
       return d1.prepare(text).bind(...params);
     };
-    return { before: before.map(prepare), after: after.map(prepare) };
+    const mark = (claimedAt: number) =>
+      writes ? [prepare(armed.db.update(t).set({ committed: true }).where(this.#row(claimedAt)))] : [];
+    if (this.#claimedAt === undefined) {
+      const now = Date.now();
+      this.#claimedAt = now;
+      this.#adding = 'claim';
+      const stale = or(
+        lte(t.createdAt, now - KEEP_MS),
+        and(isNull(t.status), eq(t.committed, false), lte(t.createdAt, now - ABANDONED_MS)),
+      );
+      const before = [
+        armed.db.delete(t).where(and(this.#row(), stale)),
+        this.#insert(armed, await armed.fingerprint(), now),
+      ];
+      return { before: before.map(prepare), after: mark(now) };
+    }
+    if (!this.claimed || !writes) return { before: [], after: [] };
+    // A request stalled past ABANDONED_MS may have lost its claim to a retry: then it must not write.
+    this.#adding = 'guard';
+    const guard = this.#insert(armed, await armed.fingerprint(), this.#claimedAt, this.#row(this.#claimedAt));
+    return { before: [prepare(guard)], after: mark(this.#claimedAt) };
   }
 
   settle(outcome: { before: D1Result[]; after: D1Result[] } | { error: unknown }): void {
     if ('error' in outcome) {
-      if (isKeyTaken(outcome.error)) throw new KeyInUse();
+      if (this.#adding && isKeyTaken(outcome.error)) throw new KeyInUse();
       return;
     }
-    if (outcome.before.length) this.claimed = outcome.before[1]?.meta.changes === 1;
+    if (this.#adding === 'claim') this.claimed = outcome.before[1]?.meta.changes === 1;
     if (outcome.after[0]?.meta.changes) this.committed = true;
   }
 
   /**
-   * The write that stores the response for replays, or for an uncommitted 5xx releases the key so
-   * that a retry runs the request. The body is read now, before the response streams out.
+   * Stores the response for replays. After a 5xx, the database decides: if it has the request
+   * committed (a write may have landed though its answer was lost), the 5xx is stored like any
+   * answer; if not, the key is released so that a retry runs the request. The body is read before
+   * this returns, while the response has not streamed out; the write is left running.
    */
-  async record(res: Response): Promise<() => Promise<unknown>> {
+  async record(res: Response): Promise<{ stored: Promise<unknown> }> {
     const armed = this.#armed;
-    if (!armed || !this.claimed) return async () => undefined;
+    const claimedAt = this.#claimedAt;
+    if (!armed || !this.claimed || claimedAt === undefined) return { stored: Promise.resolve() };
     const t = idempotencyKeys;
-    if (res.status >= 500 && !this.committed) return () => armed.db.delete(t).where(this.#row);
+    const mine = this.#row(claimedAt);
     const headers = Object.fromEntries(
       REPLAYED_HEADERS.flatMap((name) => {
         const value = res.headers.get(name);
@@ -143,7 +172,13 @@ export class IdempotencyClaim implements BatchExtension {
       }),
     );
     const response: StoredResponse = { headers, body: await res.clone().text() };
-    return () => armed.db.update(t).set({ status: res.status, response }).where(this.#row);
+    const store = (where: SQL | undefined) =>
+      armed.db.update(t).set({ status: res.status, response }).where(where);
+    if (res.status < 500) return { stored: Promise.resolve(store(mine)) };
+    // Two statements, not a batch: this request's batches carry its claim's own statements.
+    const written = and(mine, eq(t.committed, true));
+    const unwritten = and(mine, eq(t.committed, false));
+    return { stored: Promise.all([store(written), armed.db.delete(t).where(unwritten)]) };
   }
 
   /** What a retry whose claim failed gets: the stored response, a 422, or the 409 in flight. */
@@ -157,7 +192,7 @@ export class IdempotencyClaim implements BatchExtension {
         response: idempotencyKeys.response,
       })
       .from(idempotencyKeys)
-      .where(this.#row);
+      .where(this.#row());
     if (!row) return undefined;
     if (row.requestHash !== (await armed.fingerprint())) {
       return new ApiError(
@@ -213,17 +248,21 @@ function fingerprintOf(c: Context<AppEnv>): () => Promise<string> {
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.method === 'POST' ? idempotencyKeyOf(c) : undefined;
   if (key === undefined) return next();
-  const claim = c.get('claim');
-  claim.arm({ db: c.get('db'), key, keyHash: c.get('keyHash'), fingerprint: fingerprintOf(c) });
-  await next();
-  if (c.error instanceof KeyInUse) {
-    const answer = await claim.answerRetry();
-    if (answer instanceof ApiError) throw answer;
-    if (answer) c.res = answer;
-    return;
-  }
-  // Off the response's path: until it lands, a retry gets the 409 of a request still running.
-  if (claim.claimed) c.executionCtx.waitUntil((await claim.record(c.res))());
+  // The body is hashed, so it is held to the limit even on a route that takes none.
+  await limitedBody(c, async () => {
+    const claim = c.get('claim');
+    claim.arm({ db: c.get('db'), key, keyHash: c.get('keyHash'), fingerprint: fingerprintOf(c) });
+    await next();
+    if (c.error instanceof KeyInUse) {
+      const answer = await claim.answerRetry();
+      if (answer instanceof ApiError) throw answer;
+      if (answer) c.res = answer;
+      return;
+    }
+    // Off the response's path: until it lands, a retry gets the 409 of a request still running.
+    const { stored } = await claim.record(c.res);
+    c.executionCtx.waitUntil(stored.catch((err: unknown) => logError(err, c.get('requestId'))));
+  });
 });
 
 /** Deletes keys past their window (the cron's job; a live request also replaces its own). */

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { every } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
+import { limitedBody } from './body-limit';
 import { BOOKMARK_HEADER, sessionFor } from './bookmark';
 import { IdempotencyClaim } from './idempotency';
 import { ApiError, badRequest } from './problem';
@@ -32,8 +32,6 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-
 // The same test @hono/zod-openapi applies after us, so a body this guard lets through is never
 // refused again by the validator with a different error.
 export const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
@@ -53,12 +51,7 @@ export const jsonGuard: MiddlewareHandler<AppEnv> = every(
     }
     await next();
   }),
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError(413, 'body_too_large', `The body is over ${MAX_BODY_BYTES} bytes.`);
-    },
-  }),
+  limitedBody,
   createMiddleware<AppEnv>(async (c, next) => {
     let body: unknown;
     try {

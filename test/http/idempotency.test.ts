@@ -1,4 +1,4 @@
-import { createScheduledController } from 'cloudflare:test';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
@@ -35,6 +35,49 @@ async function count(table: string, accountId: number): Promise<number> {
     .bind(accountId)
     .first<{ n: number }>();
   return row?.n ?? 0;
+}
+
+/**
+ * The test's real D1, whose `n`th batch of a request first waits for `hold` (if given), then runs
+ * for real, then (with `fail`) reports an error as if the answer were lost on the way back.
+ */
+function d1WithBatch(n: number, { hold, fail }: { hold?: Promise<void>; fail?: boolean }): D1Database {
+  let batches = 0;
+  const withSession = (constraint: string) => {
+    const session = env.DB.withSession(constraint);
+    return {
+      prepare: (query: string) => session.prepare(query),
+      getBookmark: () => session.getBookmark(),
+      batch: async (statements: D1PreparedStatement[]) => {
+        batches += 1;
+        if (batches === n && hold) await hold;
+        const results = await session.batch(statements);
+        if (batches === n && fail) throw new Error('D1_ERROR: Network connection lost.');
+        return results;
+      },
+    };
+  };
+  return { withSession } as unknown as D1Database;
+}
+
+/** A keyed POST through the Worker with `db` as its D1; resolves once its stored answer is written. */
+async function postWithDb(db: D1Database, key: string, path: string, body: unknown, idempotencyKey: string) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`http://crm.test${path}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': idempotencyKey,
+      },
+      body: JSON.stringify(body),
+    }),
+    { ...env, DB: db },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 const post = (key: string, path: string, body: unknown, idempotencyKey?: string) =>
@@ -196,6 +239,7 @@ describe('Idempotency-Key on /v1 POSTs', () => {
     const now: Json = await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }));
     expect(now.data.url).toBe(rotated.url);
     expect(rotated.url).not.toBe(hook.url);
+    expect((await stored(id, 'rotate-1')).committed).toBe(1);
   });
 
   it('marks the key committed in the same batch as the write', async () => {
@@ -223,6 +267,65 @@ describe('Idempotency-Key on /v1 POSTs', () => {
       await env.DB.exec('DROP TRIGGER fail_boom');
     }
     expect((await post(key, '/v1/deals', { name: 'Boom' }, 'boom')).status).toBe(201);
+  });
+
+  it('never releases a key whose write landed though its answer was lost: the 500 is replayed', async () => {
+    const { id, key } = await newAccount();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const lost = await postWithDb(
+        d1WithBatch(2, { fail: true }),
+        key,
+        '/v1/deals',
+        { name: 'Once' },
+        'lost',
+      );
+      await expectProblem(lost, 500, 'internal_error');
+    } finally {
+      logged.mockRestore();
+    }
+    expect(await keyRow(id, 'lost')).toMatchObject({ committed: 1, status: 500 });
+
+    const retry = await post(key, '/v1/deals', { name: 'Once' }, 'lost');
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    await expectProblem(retry, 500, 'internal_error');
+    expect(await count('deals', id)).toBe(1);
+  });
+
+  it('a request that stalled past the abandonment window and lost its key to a retry writes nothing', async () => {
+    const { id, key } = await newAccount();
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stalled = postWithDb(d1WithBatch(2, { hold }), key, '/v1/deals', { name: 'Once' }, 'stalled');
+    for (let attempt = 0; attempt < 200 && !(await keyRow(id, 'stalled')); attempt++)
+      await scheduler.wait(10);
+    await env.DB.prepare(
+      "UPDATE idempotency_keys SET created_at = created_at - 120000 WHERE key = 'stalled'",
+    ).run();
+
+    const retry = await post(key, '/v1/deals', { name: 'Once' }, 'stalled');
+    expect(retry.status).toBe(201);
+    await stored(id, 'stalled');
+    release();
+    const late = await stalled;
+
+    expect(late.status).toBe(201);
+    expect(late.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await count('deals', id)).toBe(1);
+  });
+
+  it('holds a keyed POST to the 1 MiB limit even on a route that takes no body', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { name: 'Site', fields: [{ key: 'nome', type: 'string' }] });
+    const res = await call(`/v1/inbound-webhooks/${hook.id}/rotate-token`, {
+      method: 'POST',
+      key,
+      body: 'x'.repeat(1024 * 1024 + 1),
+      headers: { 'Idempotency-Key': 'big' },
+    });
+    await expectProblem(res, 413, 'body_too_large');
   });
 
   it('costs no extra round trip before the response: 2 for the request, 2 for a replay', async () => {
