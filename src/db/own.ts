@@ -1,16 +1,4 @@
-import {
-  and,
-  Column,
-  eq,
-  getTableColumns,
-  inArray,
-  is,
-  not,
-  notExists,
-  SQL,
-  type SQLWrapper,
-  sql,
-} from 'drizzle-orm';
+import { and, Column, eq, getTableColumns, inArray, is, not, notExists, or, SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type SelectedFields,
@@ -150,11 +138,11 @@ export function listQuery<T extends TenantTable>(
   const mine = [eq(t.accountId, account), ...filters, ...(search?.exact ?? [])];
   const [first, second, ...more] = page.walks.flatMap((walk) => {
     if (!search?.match) return [view(db, t, spec.extras, and(...mine, walk))];
-    // Three ways to the page, each behind its gate, so that exactly one reads rows. Dense: the first
-    // rows of the walk (PROBED_ROWS) hold the whole page. Else, with few matches, from the search
-    // index (NOT INDEXED leaves the planner rowid lookups of the matches only), their first page
-    // sorted before the extras are computed for it alone; with many, the usual walk.
-    const byId = (ids: SQLWrapper) => and(eq(t.accountId, account), inArray(t.id, ids));
+    // Two ways to the page, each behind its gate, so that exactly one reads rows. With few matches
+    // (and not dense), from the search index (NOT INDEXED leaves the planner rowid lookups of the
+    // matches only), their first page sorted before the extras are computed for it alone. Else the
+    // usual walk: when the first rows of the walk (PROBED_ROWS) hold the page (dense), or when
+    // matches are many.
     const probed = select(
       db,
       t,
@@ -164,7 +152,7 @@ export function listQuery<T extends TenantTable>(
       .orderBy(...page.orderBy())
       .limit(PROBED_ROWS);
     const hits = db
-      .select({ id: sql<number>`id` })
+      .select({ _: sql`1` })
       .from(sql`(${probed}) as probed`)
       .where(and(...search.unqualified))
       .limit(page.fetch);
@@ -173,15 +161,11 @@ export function listQuery<T extends TenantTable>(
     const firstFound = select(db, t, { id: t.id }, and(...mine, walk, plan.found(t.id)), unindexed(t))
       .orderBy(...page.orderBy())
       .limit(page.fetch);
-    const [a, b, c] = [
-      gated(dense, account, unindexed(t)),
-      gated(and(not(dense), plan.few), account, unindexed(t)),
-      gated(and(not(dense), plan.many), account, sql`${t}`),
-    ];
+    const few = gated(and(not(dense), plan.few), account, unindexed(t));
+    const walked = gated(or(dense, plan.many), account, sql`${t}`);
     return [
-      view(db, t, spec.extras, a.where(byId(hits)), a.from),
-      view(db, t, spec.extras, b.where(byId(firstFound)), b.from),
-      view(db, t, spec.extras, c.where(...mine, walk), c.from),
+      view(db, t, spec.extras, few.where(eq(t.accountId, account), inArray(t.id, firstFound)), few.from),
+      view(db, t, spec.extras, walked.where(...mine, walk), walked.from),
     ];
   });
   if (!first) throw new Error('a page needs at least one walk');
