@@ -6,6 +6,8 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       MIGRATION_DB: D1Database;
+      PROPERTY_SEED: string;
+      PROPERTY_RUNS: string;
     }
     interface GlobalProps {
       mainModule: typeof import('../src/index');
