@@ -20,6 +20,9 @@ export default defineConfig({
         bindings: {
           ADMIN_TOKEN: 'test-admin-token',
           FAULT_INJECTION: 'on',
+          // Property tests (test/properties): another seed or a multiple of the runs, for a longer hunt.
+          PROPERTY_SEED: process.env.PROPERTY_SEED ?? '',
+          PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? '',
           TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL('./drizzle', import.meta.url))),
         },
       },

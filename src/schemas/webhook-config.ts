@@ -133,7 +133,10 @@ export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
       issues.push({ path: ['fields', i, 'target'], message: `Another field already fills ${field.target}.` });
     }
     targets.set(field.target, i);
-    const allowed: readonly string[] = fixedTargets[field.target as keyof typeof fixedTargets] ?? fieldTypes;
+    // Own keys only: this also runs on a target the schema refused, such as `valueOf`.
+    const allowed: readonly string[] = Object.hasOwn(fixedTargets, field.target)
+      ? fixedTargets[field.target as keyof typeof fixedTargets]
+      : fieldTypes;
     if (!allowed.includes(field.type)) {
       issues.push({
         path: ['fields', i, 'type'],

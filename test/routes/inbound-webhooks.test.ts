@@ -271,6 +271,17 @@ describe('inbound webhooks: configuration rules', () => {
       ['fields.0.target'],
     ],
     [
+      'a target named like a method every object inherits',
+      {
+        fields: [
+          { key: 'a', type: 'string', target: 'valueOf' },
+          { key: 'b', type: 'string', target: 'constructor' },
+          { key: 'c', type: 'string', target: '__proto__' },
+        ],
+      },
+      ['fields.0.target', 'fields.1.target', 'fields.2.target'],
+    ],
+    [
       'a custom field target without a name',
       { fields: [{ key: 'x', type: 'string', target: 'contact.custom_fields.' }] },
       ['fields.0.target'],
