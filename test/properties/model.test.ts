@@ -677,16 +677,21 @@ async function setup(): Promise<{ model: Model; real: Real }> {
   return { model: { users, deals, companies: [], tasks: [], categories: new Map() }, real: { key } };
 }
 
+/** Up to 30 random commands per sequence, 10 sequences, each against the API and the model. */
+function runModel(arbitraries: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]) {
+  return fc.assert(
+    fc.asyncProperty(fc.commands(arbitraries, { maxCommands: 30, size: 'max' }), (commands) =>
+      fc.asyncModelRun(setup, commands),
+    ),
+    settings(10),
+  );
+}
+
 describe('model-based: random commands against the API and an in-memory model agree on every read', () => {
   it(
     'companies: create, partial update, get, and lists under filters, sorts and pages',
     async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.commands(companyCommands, { maxCommands: 30, size: 'max' }), (commands) =>
-          fc.asyncModelRun(setup, commands),
-        ),
-        settings(10),
-      );
+      await runModel(companyCommands);
     },
     TIMEOUT,
   );
@@ -694,12 +699,7 @@ describe('model-based: random commands against the API and an in-memory model ag
   it(
     'tasks: create, partial update (null clears), get, and lists under filters, sorts and pages',
     async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.commands(taskCommands, { maxCommands: 30, size: 'max' }), (commands) =>
-          fc.asyncModelRun(setup, commands),
-        ),
-        settings(10),
-      );
+      await runModel(taskCommands);
     },
     TIMEOUT,
   );
