@@ -16,6 +16,8 @@ export type Bindings = {
   API_RATE_LIMITER: RateLimit;
   /** Events per webhook token (its hash) and window: `[[ratelimits]]` in wrangler.toml. */
   HOOK_RATE_LIMITER: RateLimit;
+  /** Requests per client address (its hash) and window, before any key is checked. */
+  CLIENT_RATE_LIMITER: RateLimit;
   /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
   RATE_LIMITS?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */

@@ -11,8 +11,8 @@ import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
-import { apiRateLimit } from './http/rate-limit';
-import { securityHeaders } from './http/security';
+import { apiRateLimit, clientRateLimit } from './http/rate-limit';
+import { noStore, securityHeaders } from './http/security';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
@@ -27,7 +27,8 @@ import { usersRouter } from './routes/users';
 const app = router();
 
 app.use('*', securityHeaders, requestContext);
-app.use('/v1/*', apiCors, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
+app.use('/v1/*', noStore, apiCors, clientRateLimit, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
+app.use('/hooks/*', clientRateLimit);
 
 const health = createRoute({
   method: 'get',

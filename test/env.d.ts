@@ -9,6 +9,7 @@ declare global {
       /** 3 requests per key and minute, for the tests of the 429s. */
       LOW_API_RATE_LIMITER: RateLimit;
       LOW_HOOK_RATE_LIMITER: RateLimit;
+      LOW_CLIENT_RATE_LIMITER: RateLimit;
       PROPERTY_SEED: string;
       PROPERTY_RUNS: string;
     }

@@ -3,12 +3,19 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER } from './bookmark';
 
-/** `CORS_ORIGINS`: comma-separated exact origins (`https://app.example.com`); empty: none. */
+/** An origin as a browser sends it (`https://app.example.com`): not `null`, `*`, a path or capitals. */
+const isOrigin = (text: string): boolean => URL.canParse(text) && new URL(text).origin === text;
+
+/**
+ * `CORS_ORIGINS`: comma-separated exact origins; empty: none. Anything else in the list is
+ * ignored: `null` would let every sandboxed page and `data:` URL read the API, and `*`, a path or
+ * capitals never equal an Origin header.
+ */
 export const corsOrigins = (value: string | undefined): string[] =>
   (value ?? '')
     .split(',')
     .map((origin) => origin.trim())
-    .filter(Boolean);
+    .filter(isOrigin);
 
 const allowed = cors({
   // Only ever called for an origin already found in CORS_ORIGINS.

@@ -1,14 +1,40 @@
 import { swaggerUI } from '@hono/swagger-ui';
 import { createMiddleware } from 'hono/factory';
 
+/**
+ * The Swagger UI release the page loads, pinned with Subresource Integrity: a script from a CDN
+ * runs on this origin, where an API key may be typed into "Authorize", so the browser must refuse
+ * any other bytes. The hashes are of the files in the npm package, which jsDelivr serves as is.
+ */
+const SWAGGER_UI = {
+  version: '5.35.0',
+  integrity: {
+    'swagger-ui-bundle.js': 'sha384-gjRm0bEPMeTmMh5jT2cHccIwCUZSTd8YC+j0d0sXw0MdGEfScduGpSyF3ZSSLkX9',
+    'swagger-ui.css': 'sha384-WlYgdmXYOOBWL5apwjDEZwN+U3HmXSSu5R6V5aGxEcf7z+KuRNwBhoxKVN1i3D5I',
+  } as Record<string, string>,
+};
+
+const integrityOf = (url: string): string => {
+  const hash = SWAGGER_UI.integrity[url.slice(url.lastIndexOf('/') + 1)];
+  if (!hash) throw new Error(`no integrity hash for ${url}`);
+  return hash;
+};
+
 /** The Swagger UI page. */
 export const docsPage = swaggerUI({
   url: '/openapi.json',
   title: 'CRM Service API',
-  // The major version the page is written for; unpinned, the CDN serves whatever is newest.
-  version: '5',
-  // Otherwise Swagger UI shows a badge image from validator.swagger.io, a host the policy refuses.
-  validatorUrl: 'none',
+  version: SWAGGER_UI.version,
+  // validatorUrl 'none': else Swagger UI shows a badge from validator.swagger.io, a host the policy refuses.
+  manuallySwaggerUIHtml: (asset) => `
+    <div id="swagger-ui"></div>
+    ${asset.css.map((url) => `<link rel="stylesheet" href="${url}" integrity="${integrityOf(url)}" crossorigin="anonymous" />`).join('')}
+    ${asset.js.map((url) => `<script src="${url}" integrity="${integrityOf(url)}" crossorigin="anonymous"></script>`).join('')}
+    <script>
+      window.onload = () => {
+        window.ui = SwaggerUIBundle({ dom_id: '#swagger-ui', url: '/openapi.json', validatorUrl: 'none' })
+      }
+    </script>`,
 });
 
 async function sha256Base64(text: string): Promise<string> {
@@ -74,6 +100,14 @@ let policy: Promise<string> | undefined;
 /** Gives the page a Content-Security-Policy of its own, made from the page as served. */
 export const docsPolicy = createMiddleware(async (c, next) => {
   await next();
-  policy ??= c.res.clone().text().then(policyFor);
+  // A failure is not kept: the next request works the policy out again.
+  policy ??= c.res
+    .clone()
+    .text()
+    .then(policyFor)
+    .catch((err: unknown) => {
+      policy = undefined;
+      throw err;
+    });
   c.res.headers.set('Content-Security-Policy', await policy);
 });

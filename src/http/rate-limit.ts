@@ -1,14 +1,16 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { sha256Hex } from '../auth/secrets';
 import type { AppEnv, Bindings } from '../env';
 import { ApiError } from './problem';
 
 /**
- * The window of both limiters, in seconds: the `period` of their `[[ratelimits]]` in wrangler.toml
+ * The window of every limiter, in seconds: the `period` of their `[[ratelimits]]` in wrangler.toml
  * (a test holds the two equal). A client over the limit may retry after at most this long.
  */
 export const RATE_LIMIT_PERIOD_S = 60;
 
-type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER';
+type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER';
 
 /**
  * Counts one request against `key` (a hash, never a credential) and throws the 429 once it is over
@@ -28,6 +30,26 @@ export async function rateLimit(env: Bindings, limiter: Limiter, key: string): P
     );
   }
 }
+
+/**
+ * The caller's address as a limiter key: an IPv6 client usually holds a whole /64, so that is what
+ * counts. Hashed like the other keys, so no address is kept in the limiter's namespace.
+ */
+function clientOf(c: Context): Promise<string> {
+  const ip = c.req.header('CF-Connecting-IP') ?? '';
+  const client = ip.includes(':') ? ip.split(':').slice(0, 4).join(':') : ip;
+  return sha256Hex(`client:${client}`);
+}
+
+/**
+ * Every `/v1` and `/hooks` request counts against its client address, before any key or token is
+ * looked up: the per-key limits cannot stop a flood that makes up a new key or token for every
+ * request, each of which would cost a D1 round trip to refuse.
+ */
+export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  await rateLimit(c.env, 'CLIENT_RATE_LIMITER', await clientOf(c));
+  await next();
+});
 
 /** Every `/v1` request counts against its API key, after `apiKeyAuth` has hashed it. */
 export const apiRateLimit = createMiddleware<AppEnv>(async (c, next) => {

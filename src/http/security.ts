@@ -1,3 +1,4 @@
+import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
@@ -10,4 +11,10 @@ export const securityHeaders = secureHeaders({
   xFrameOptions: 'DENY',
   referrerPolicy: 'no-referrer',
   overwrite: false,
+});
+
+/** On every `/v1` response, errors included: an account's data is for no shared cache or disk. */
+export const noStore = createMiddleware(async (c, next) => {
+  await next();
+  c.header('Cache-Control', 'no-store');
 });

@@ -119,7 +119,8 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
   try {
     const { token } = c.req.valid('param');
     if (!looksLikeWebhookToken(token)) return c.body(null, 404);
-    // Before the lookup, so a flood costs D1 nothing; keyed by a hash, as the URL is a credential.
+    // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
+    // limiter first); keyed by a hash, as the URL is a credential.
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', await sha256Hex(token));
     const db = c.get('db');
     const [hook] = await db

@@ -72,6 +72,15 @@ describe('CORS preflight on /v1', () => {
     }
   });
 
+  it('ignores entries that are not origins: null, *, a path, capitals', async () => {
+    const env = { CORS_ORIGINS: `null, *, ${APP}/, HTTPS://APP.EXAMPLE.COM, https://admin.example.com` };
+    for (const origin of ['null', '*', `${APP}/`, 'HTTPS://APP.EXAMPLE.COM', APP]) {
+      expectNoCors(await preflight(origin, env));
+    }
+    const admin = await preflight('https://admin.example.com', env);
+    expect(admin.headers.get('Access-Control-Allow-Origin')).toBe('https://admin.example.com');
+  });
+
   it('allows no origin at all when CORS_ORIGINS is empty, as in wrangler.toml', async () => {
     for (const env of [{}, { CORS_ORIGINS: '' }, { CORS_ORIGINS: ' , ' }]) {
       const res = await preflight(APP, env);

@@ -112,6 +112,43 @@ describe('ingest rate limit, per webhook', () => {
   });
 });
 
+describe('rate limit per client address, before any key or token is looked up', () => {
+  const lowClient = { CLIENT_RATE_LIMITER: env.LOW_CLIENT_RATE_LIMITER };
+  const madeUp = () =>
+    `${crypto.randomUUID().replaceAll('-', '')}${crypto.randomUUID().replaceAll('-', '')}`.slice(0, 43);
+  const from = (ip: string) => ({ 'CF-Connecting-IP': ip });
+
+  it('stops a flood of made-up API keys, each of which would cost a D1 round trip', async () => {
+    const { passed, limited } = await untilLimited(() =>
+      callWithEnv(lowClient, '/v1/users', { key: `crm_${madeUp()}`, headers: from('203.0.113.7') }),
+    );
+    for (const res of passed) {
+      await expectProblem(res, 401, 'unauthorized');
+      expect(roundTrips(res)).toBe(1);
+    }
+    await expectLimited(limited);
+    // Another address has its own count.
+    const elsewhere = await callWithEnv(lowClient, '/v1/users', {
+      key: `crm_${madeUp()}`,
+      headers: from('203.0.113.8'),
+    });
+    await expectProblem(elsewhere, 401, 'unauthorized');
+  });
+
+  it('stops a flood of made-up webhook tokens, and counts an IPv6 client by its /64', async () => {
+    let n = 0;
+    const { passed, limited } = await untilLimited(() =>
+      callWithEnv(lowClient, `/hooks/whk_${madeUp()}`, {
+        method: 'POST',
+        body: { n: 1 },
+        headers: from(`2001:db8:1:2:0:0:0:${(n++).toString(16)}`),
+      }),
+    );
+    for (const res of passed) expect(res.status).toBe(404);
+    await expectLimited(limited);
+  });
+});
+
 describe('configuration', () => {
   const limiter = (name: string) => {
     const block = new RegExp(

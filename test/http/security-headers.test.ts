@@ -40,6 +40,19 @@ describe('security headers', () => {
       expectSecurityHeaders(res);
     }
   });
+
+  it('/v1 answers, success or not, are never stored by a cache', async () => {
+    const { key } = await newAccount();
+    for (const res of [
+      await call('/v1/users', { key }),
+      await call('/v1/users'),
+      await call('/v1/users/999', { key }),
+      await call('/v1/users', { method: 'OPTIONS' }),
+    ]) {
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+    }
+    expect((await call('/health')).headers.get('Cache-Control')).toBeNull();
+  });
 });
 
 /** The directives of a Content-Security-Policy, each with its sources. */
@@ -67,8 +80,15 @@ describe('/docs Content-Security-Policy', () => {
     const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
     const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]);
     const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
-    expect(scripts).toEqual(['https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js']);
-    expect(styles).toEqual(['https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css']);
+    expect(scripts).toEqual(['https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.35.0/swagger-ui-bundle.js']);
+    expect(styles).toEqual(['https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.35.0/swagger-ui.css']);
+    // An exact release, with Subresource Integrity: the browser runs those bytes or nothing.
+    const integrity = [
+      ...html.matchAll(
+        /<(?:script|link)[^>]* integrity="(sha384-[A-Za-z0-9+/]{64})" crossorigin="anonymous"/g,
+      ),
+    ];
+    expect(integrity).toHaveLength(2);
     expect(inline).toHaveLength(1);
     expect(inline[0]).toContain("validatorUrl: 'none'");
     // No inline style to allow: the page has neither <style> elements nor style attributes.
