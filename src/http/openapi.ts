@@ -124,7 +124,7 @@ const allErrors = {
   409: problem(
     'A uniqueness rule, a state that does not allow it, a concurrent change (read again and retry), or a request with the same Idempotency-Key still running',
   ),
-  413: problem('Body over 1 MiB'),
+  413: problem('Body over 1 MiB (on a route without a body: only with an Idempotency-Key, which hashes it)'),
   415: problem('POST/PUT without a JSON content type'),
   422: problem('A well-formed body that breaks a rule, or an Idempotency-Key reused for another request'),
   429: problem(`Over the API key's rate limit; retry after ${RATE_LIMIT_PERIOD_S} seconds`, {

@@ -132,7 +132,7 @@ const rotate = webhookRoute({
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(one(InboundWebhook), 'The webhook with its new URL', replayedHeader),
-    ...errorResponses(400, 404, 409, 422, 429),
+    ...errorResponses(400, 404, 409, 413, 422, 429),
   },
 });
 
@@ -165,7 +165,7 @@ const replay = webhookRoute({
   request: { params: EventParams },
   responses: {
     202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed', replayedHeader),
-    ...errorResponses(400, 404, 409, 422, 429),
+    ...errorResponses(400, 404, 409, 413, 422, 429),
   },
 });
 
