@@ -313,6 +313,13 @@ export async function expectUnknownQueries(key: string, path: string, queries: s
   }
 }
 
+/** Asserts every `limit` outside 1..100, or not an integer, is a 400 `invalid_query` on `path`. */
+export async function expectLimitsRefused(key: string, path: string): Promise<void> {
+  for (const limit of ['0', '101', 'x', '-1', '-5', '1.5', '2.5', '']) {
+    await expectProblem(await call(`${path}?limit=${limit}`, { key }), 400, 'invalid_query');
+  }
+}
+
 /**
  * Asserts a cursor issued for `sort` on `path` is a 400 `invalid_cursor` under each of `otherSorts`
  * (`''` for the default), and that each of `garbage` is refused under `sort` itself.
