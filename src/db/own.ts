@@ -1,4 +1,18 @@
-import { and, Column, eq, getTableColumns, inArray, is, not, notExists, or, SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  Column,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  is,
+  not,
+  notExists,
+  or,
+  SQL,
+  sql,
+} from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type SelectedFields,
@@ -15,7 +29,7 @@ import { guardedWrite } from './errors';
 import { assertRefs, type Refs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
-import { bumped } from './updated';
+import { bumped, created } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
 export type Extras = Record<string, SQL>;
@@ -58,7 +72,7 @@ export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
   validate?: (body: B, current: Select<T>) => void;
 };
 
-/** The row a create inserts: the body's columns, the account, and both timestamps. */
+/** The row a create inserts: the body's columns, the account, and both timestamps (see `created`). */
 export const newRow = <T extends ResourceTable, B>(
   spec: WriteSpec<T, B, Extras>,
   body: B,
@@ -68,8 +82,8 @@ export const newRow = <T extends ResourceTable, B>(
   ({
     ...spec.columns(body, accountId, 'create'),
     accountId,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: created(spec.table, accountId, now),
+    updatedAt: created(spec.table, accountId, now),
   }) as SQLiteInsertValue<T>;
 
 /** The columns an update sets: the body's, and a fresh updated_at. */
@@ -136,6 +150,21 @@ export function listQuery<T extends TenantTable>(
   const t: TenantTable = spec.table;
   const account = accountOf(keyHash);
   const mine = [eq(t.accountId, account), ...filters, ...(search?.exact ?? [])];
+  if (search?.match && 'createdAt' in t && page.sortColumn === t.createdAt) {
+    // The account's rows are in the same order by created_at as by id (drizzle/0006_...), and so
+    // are the search index's matches: walk those between the first and the last row of the
+    // filtered walk, and stop once the page is full. Reads as many rows as the page needs,
+    // however common or rare the value. created_at is never null: one walk.
+    const walk = page.walks[0];
+    const end = (order: typeof asc) =>
+      select(db, t, { id: t.id }, and(eq(t.accountId, account), ...filters, walk))
+        .orderBy(order(page.sortColumn), order(t.id))
+        .limit(1);
+    const found = searchPlan(search.match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
+    return view(db, t, spec.extras, and(eq(t.id, found.id), ...mine, walk), found.from)
+      .orderBy(found.order(page.descending))
+      .limit(page.fetch);
+  }
   const [first, second, ...more] = page.walks.flatMap((walk) => {
     if (!search?.match) return [view(db, t, spec.extras, and(...mine, walk))];
     // Two ways to the page, each behind its gate, so that exactly one reads rows. With few matches

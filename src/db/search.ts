@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
 import { normalizeText } from '../domain/text';
 import { companies, contacts, users } from './schema';
 
@@ -101,6 +101,16 @@ export function searchPlan(match: NonNullable<Search['match']>, account: SQL<num
   const matching = sql`${fts} match ${match.query} and rowid between ${first} and ${first} + ${LOW_BITS}`;
   const count = sql`(select count(*) from (select 1 from ${fts} where ${matching} limit ${MAX}))`;
   return {
+    /**
+     * FROM for a walk of the matches among the account's ids `low` to `high`, in the index's rowid
+     * order (the account's id order), each joined to its row of `table`. `order` is the ORDER BY
+     * the index serves itself, so the walk stops once its page is full.
+     */
+    inIdOrder: (table: AnySQLiteTable, low: SQL, high: SQL) => ({
+      from: sql`(select rowid as found from ${fts} where ${fts} match ${match.query} and rowid between ${first} + ${low} and ${first} + ${high}) as found cross join ${table}`,
+      id: sql`found & ${LOW_BITS}`,
+      order: (descending: boolean) => sql`found ${sql.raw(descending ? 'desc' : 'asc')}`,
+    }),
     few: sql`${count} < ${MAX}`,
     many: sql`${count} >= ${MAX}`,
     /** The rows the index found, as `id IN (...)`. */

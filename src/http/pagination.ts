@@ -117,8 +117,9 @@ export function keyset<R extends { id: number }>(
   }
 
   return {
-    /** The column the page is walked in the order of. */
+    /** The column the page is walked in the order of, and the direction. */
     sortColumn: column,
+    descending,
     walks,
     /** The ORDER BY, built anew for each use: Drizzle rewrites the one of a compound query in place. */
     orderBy: (): SQL[] =>

@@ -24,6 +24,10 @@ describe('migrations on a database that already holds data', () => {
       db.prepare(
         "insert into deals (id, account_id, name, name_norm, company_id, created_at, updated_at) values (1, 1, 'D', 'd', 5, 0, 0)",
       ),
+      // Written by clocks that disagreed: created_at out of id order within account 1.
+      db.prepare(
+        "insert into contacts (id, account_id, name, name_norm, created_at, updated_at) values (2, 1, 'K2', 'k2', 30, 30), (3, 1, 'K3', 'k3', 20, 20), (4, 2, 'K4', 'k4', 10, 10), (5, 1, 'K5', 'k5', 40, 40)",
+      ),
     ]);
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
   });
@@ -48,7 +52,9 @@ describe('migrations on a database that already holds data', () => {
     ]);
     expect((await db.prepare('pragma foreign_key_check').all()).results).toEqual([]);
     expect(
-      await db.prepare('select company_id from contacts union all select company_id from deals').raw(),
+      await db
+        .prepare('select company_id from contacts where id = 1 union all select company_id from deals')
+        .raw(),
     ).toEqual([[5], [5]]);
     // The rebuilt table has the composite key: an owner of the same account is taken, one of
     // another account is refused by the database itself.
@@ -70,5 +76,26 @@ describe('migrations on a database that already holds data', () => {
     expect(await found('companies_search', 'name : "acme"')).toEqual([row(1, 5)]);
     expect(await found('companies_search', 'name_grams : "cm\u001f"')).toEqual([row(1, 5)]);
     expect(await found('companies_search', 'segment_grams : "a\u001f\u001f"')).toEqual([]);
+  });
+
+  it('0006 brings rows written out of id order into it, per account, and keeps them so', async () => {
+    expect(
+      await db.prepare('select id, account_id, created_at, updated_at from contacts order by id').raw(),
+    ).toEqual([
+      [1, 1, 0, 0],
+      [2, 1, 30, 30],
+      // Raised to the created_at of the lower id before it; updated_at is left as written.
+      [3, 1, 30, 20],
+      // Another account's rows do not count.
+      [4, 2, 10, 10],
+      [5, 1, 40, 40],
+    ]);
+    await expect(
+      db
+        .prepare(
+          "insert into contacts (account_id, name, name_norm, created_at, updated_at) values (1, 'X', 'x', 39, 39)",
+        )
+        .run(),
+    ).rejects.toThrow(/must be its account's newest/);
   });
 });

@@ -341,29 +341,44 @@ describe('__contains through the search index', () => {
     expect(await listed(account.key, byUser, 'ldon')).toEqual([]);
   });
 
-  it(`with ${MAX_SORTED_MATCHES} matches or more, walks the sort instead, with the same rows and pages`, async () => {
+  it(`common and rare values (over and under ${MAX_SORTED_MATCHES} matches), every sort and created_at range: the rows and pages of plain instr()`, async () => {
     const many = await newAccount('Many');
-    // One in 7 names is rare (under the cap), the others common (over it).
+    const base = 1_700_000_000_000;
+    // One in 7 names is rare (under the cap), the others common (over it); 40 rows share each
+    // created_at, so ties are ordered by id.
     const rows = Array.from({ length: 2 * MAX_SORTED_MATCHES }, (_, i) => {
       const name = i % 7 === 0 ? `Rare ${i}` : `Common ${i}`;
       return env.DB.prepare(
         "INSERT INTO contacts (account_id, name, name_norm, custom_fields, created_at, updated_at) VALUES (?, ?, ?, '{}', ?, ?)",
-      ).bind(many.id, name, normalizeText(name), 1_700_000_000_000 + (i % 50), 0);
+      ).bind(many.id, name, normalizeText(name), base + Math.floor(i / 40), 0);
     });
     await env.DB.batch(rows);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // A created_at range bounds the walk from both ends; its edges fall inside runs of ties.
+    const ranges: { params: Record<string, string>; sql: string }[] = [
+      { params: {}, sql: '' },
+      {
+        params: { created_at__gte: iso(base + 10), created_at__lt: iso(base + 30) },
+        sql: ` AND created_at >= ${base + 10} AND created_at < ${base + 30}`,
+      },
+      { params: { created_at__gt: iso(base + 48) }, sql: ` AND created_at > ${base + 48}` },
+      { params: { created_at__lte: iso(base + 2) }, sql: ` AND created_at <= ${base + 2}` },
+    ];
     for (const value of ['o', 'common 1', 'rare', 'rare 7', '99', 'zzz']) {
       for (const sort of ['created_at', '-created_at', 'name', '-name']) {
-        const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
-        const expected = await env.DB.prepare(
-          `SELECT id FROM contacts WHERE account_id = ? AND instr(name_norm, ?) > 0 ORDER BY ${
-            sort.endsWith('name') ? 'name_norm' : 'created_at'
-          } ${direction}, id ${direction}`,
-        )
-          .bind(many.id, normalizeText(value))
-          .all<{ id: number }>();
-        const path = `/v1/contacts?${qs({ name__contains: value, sort, limit: '100' })}`;
-        expect(await allIds(many.key, path), `${value} ${sort}`).toEqual(expected.results.map((r) => r.id));
+        for (const range of ranges) {
+          const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
+          const expected = await env.DB.prepare(
+            `SELECT id FROM contacts WHERE account_id = ? AND instr(name_norm, ?) > 0${range.sql} ORDER BY ${
+              sort.endsWith('name') ? 'name_norm' : 'created_at'
+            } ${direction}, id ${direction}`,
+          )
+            .bind(many.id, normalizeText(value))
+            .all<{ id: number }>();
+          const path = `/v1/contacts?${qs({ name__contains: value, sort, limit: '100', ...range.params })}`;
+          expect(await allIds(many.key, path), path).toEqual(expected.results.map((r) => r.id));
+        }
       }
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -1032,14 +1032,14 @@ describe('companies: list and pagination', () => {
   it('sorts by name (case-insensitive) and created_at in both directions; default is -created_at', async () => {
     const { id: accountId, key } = await newAccount();
     const day = (d: number) => Date.UTC(2024, 0, d);
-    const bravo = await insertCompanyAt(accountId, 'bravo', day(3));
-    const alpha = await insertCompanyAt(accountId, 'Alpha', day(1));
-    const charlie = await insertCompanyAt(accountId, 'Charlie', day(4));
+    const bravo = await insertCompanyAt(accountId, 'bravo', day(1));
     const delta = await insertCompanyAt(accountId, 'DELTA', day(2));
-    const echo = await insertCompanyAt(accountId, 'echo', day(5));
+    const alpha = await insertCompanyAt(accountId, 'Alpha', day(3));
+    const echo = await insertCompanyAt(accountId, 'echo', day(4));
+    const charlie = await insertCompanyAt(accountId, 'Charlie', day(5));
 
     const byName = [alpha, bravo, charlie, delta, echo];
-    const byCreated = [alpha, delta, bravo, charlie, echo];
+    const byCreated = [bravo, delta, alpha, echo, charlie];
     expect(await listIds(key, { sort: 'name' })).toEqual(byName);
     expect(await listIds(key, { sort: '-name' })).toEqual([...byName].reverse());
     expect(await listIds(key, { sort: 'created_at' })).toEqual(byCreated);
@@ -1071,16 +1071,16 @@ describe('companies: list and pagination', () => {
   it('breaks name and created_at ties by id in the sort direction across pages', async () => {
     const { id: accountId, key } = await newAccount();
     const t = Date.UTC(2024, 6, 1);
-    const late = await insertCompanyAt(accountId, 'Late', t + 10);
+    const early = [
+      await insertCompanyAt(accountId, 'Early', t - 10),
+      await insertCompanyAt(accountId, 'aardvark', t - 10),
+    ];
     const tied: number[] = [];
     // Same created_at and (case-insensitively) the same name: only the id can order them.
     for (const name of ['Tied', 'TIED', 'tied', 'Tied', 'tIeD', 'Tied', 'TIED']) {
       tied.push(await insertCompanyAt(accountId, name, t));
     }
-    const early = [
-      await insertCompanyAt(accountId, 'Early', t - 10),
-      await insertCompanyAt(accountId, 'aardvark', t - 10),
-    ];
+    const late = await insertCompanyAt(accountId, 'Late', t + 10);
 
     const byCreated = [...early, ...tied, late];
     const asc = await allIds(key, '/v1/companies?sort=created_at&limit=2');

@@ -438,32 +438,32 @@ describe('contacts: list and pagination', () => {
 
   it('sorts by name case-insensitively and by created_at, both directions; default is -created_at', async () => {
     const { id: accountId, key } = await newAccount();
+    const carol = await insertContact(accountId, 'Carol', Date.UTC(2024, 0, 1));
+    const alice = await insertContact(accountId, 'Alice', Date.UTC(2024, 0, 2));
     const bob = await insertContact(accountId, 'bob', Date.UTC(2024, 0, 3));
-    const alice = await insertContact(accountId, 'Alice', Date.UTC(2024, 0, 1));
-    const carol = await insertContact(accountId, 'Carol', Date.UTC(2024, 0, 2));
     const dave = await insertContact(accountId, 'dave', Date.UTC(2024, 0, 4));
 
     expect(await listIds(key, { sort: 'name' })).toEqual([alice, bob, carol, dave]);
     expect(await listIds(key, { sort: '-name' })).toEqual([dave, carol, bob, alice]);
-    expect(await listIds(key, { sort: 'created_at' })).toEqual([alice, carol, bob, dave]);
-    expect(await listIds(key, { sort: '-created_at' })).toEqual([dave, bob, carol, alice]);
-    expect(await listIds(key, {})).toEqual([dave, bob, carol, alice]);
+    expect(await listIds(key, { sort: 'created_at' })).toEqual([carol, alice, bob, dave]);
+    expect(await listIds(key, { sort: '-created_at' })).toEqual([dave, bob, alice, carol]);
+    expect(await listIds(key, {})).toEqual([dave, bob, alice, carol]);
     expect(await allIds(key, '/v1/contacts?sort=name&limit=1')).toEqual([alice, bob, carol, dave]);
-    expect(await allIds(key, '/v1/contacts?sort=-created_at&limit=3')).toEqual([dave, bob, carol, alice]);
+    expect(await allIds(key, '/v1/contacts?sort=-created_at&limit=3')).toEqual([dave, bob, alice, carol]);
   });
 
   it('breaks created_at ties by id in the sort direction across pages', async () => {
     const { id: accountId, key } = await newAccount();
     const t = Date.UTC(2024, 5, 1, 12);
-    const later = [
-      await insertContact(accountId, 'L1', t + 1000),
-      await insertContact(accountId, 'L2', t + 1000),
-    ];
-    const tied: number[] = [];
-    for (let i = 0; i < 7; i++) tied.push(await insertContact(accountId, `Tie ${7 - i}`, t));
     const earlier = [
       await insertContact(accountId, 'E1', t - 1000),
       await insertContact(accountId, 'E2', t - 1000),
+    ];
+    const tied: number[] = [];
+    for (let i = 0; i < 7; i++) tied.push(await insertContact(accountId, `Tie ${7 - i}`, t));
+    const later = [
+      await insertContact(accountId, 'L1', t + 1000),
+      await insertContact(accountId, 'L2', t + 1000),
     ];
 
     const asc = [...earlier, ...tied, ...later];
@@ -479,14 +479,13 @@ describe('contacts: list and pagination', () => {
   it('breaks name ties (case-insensitive) by id in the sort direction across pages', async () => {
     const { id: accountId, key } = await newAccount();
     const base = Date.UTC(2024, 5, 1);
-    const zulu = await insertContact(accountId, 'Zulu', base + 50);
+    const zulu = await insertContact(accountId, 'Zulu', base);
     const same: number[] = [];
-    for (const [i, name] of ['Same', 'SAME', 'same', 'Same', 'sAmE'].entries()) {
-      // created_at runs against id, so only the id can explain the order inside the tie.
-      same.push(await insertContact(accountId, name, base + 40 - i));
-    }
+    // One created_at for the tie, so only the id can explain the order inside it.
+    for (const name of ['Same', 'SAME', 'same', 'Same', 'sAmE'])
+      same.push(await insertContact(accountId, name, base + 40));
     const alpha = await insertContact(accountId, 'alpha', base + 60);
-    const mike = await insertContact(accountId, 'Mike', base);
+    const mike = await insertContact(accountId, 'Mike', base + 70);
 
     const asc = [alpha, mike, ...same, zulu];
     const ascPaged = await allIds(key, '/v1/contacts?sort=name&limit=2');
