@@ -53,6 +53,10 @@ export function endpoints(probe) {
     list('GET /v1/companies?sort=created_at', '/v1/companies', { sort: 'created_at' }),
     list('GET /v1/companies?name={a name}', '/v1/companies', { name: probe.companyName }),
     list('GET /v1/companies?name__contains=magalhães', '/v1/companies', { name__contains: 'magalhães' }),
+    list('GET /v1/companies?name__contains=magalhães&sort=name', '/v1/companies', {
+      name__contains: 'magalhães',
+      sort: 'name',
+    }),
     list('GET /v1/companies?cnpj={masked}', '/v1/companies', { cnpj: maskCnpj(probe.companyCnpj) }),
     list('GET /v1/companies?owner_id=3', '/v1/companies', { owner_id: owner }),
     list('GET /v1/companies?segment=Varejo', '/v1/companies', { segment: 'Varejo' }),
