@@ -161,7 +161,7 @@ export function listQuery<T extends TenantTable>(
         .orderBy(order(page.sortColumn), order(t.id))
         .limit(1);
     const found = searchPlan(search.match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
-    return view(db, t, spec.extras, and(eq(t.id, found.id), ...mine, walk), found.from)
+    return view(db, t, spec.extras, and(found.where, ...mine, walk), found.from)
       .orderBy(found.order(page.descending))
       .limit(page.fetch);
   }

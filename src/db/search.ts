@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
 import { normalizeText } from '../domain/text';
 import { companies, contacts, users } from './schema';
@@ -102,13 +102,25 @@ export function searchPlan(match: NonNullable<Search['match']>, account: SQL<num
   const count = sql`(select count(*) from (select 1 from ${fts} where ${matching} limit ${MAX}))`;
   return {
     /**
-     * FROM for a walk of the matches among the account's ids `low` to `high`, in the index's rowid
-     * order (the account's id order), each joined to its row of `table`. `order` is the ORDER BY
-     * the index serves itself, so the walk stops once its page is full.
+     * FROM and WHERE for a walk of the matches among the account's ids `low` to `high` (SQL that
+     * picks one id each; none when NULL, so no walk), in the index's rowid order, which is the
+     * account's id order, each match joined to its row of `table`. `order` is the ORDER BY the
+     * index serves itself, so the walk stops once its page is full.
+     *
+     * The ends come first as one-row loops (primary key lookups of `table`, renamed so no name
+     * clashes with its columns): the index and its re-check of the rowid range then read their
+     * ids, where SQL in the range itself would run once for each. The index enters through a
+     * subquery, which SQLite flattens, for the same reason.
      */
-    inIdOrder: (table: AnySQLiteTable, low: SQL, high: SQL) => ({
-      from: sql`(select rowid as found from ${fts} where ${fts} match ${match.query} and rowid between ${first} + ${low} and ${first} + ${high}) as found cross join ${table}`,
-      id: sql`found & ${LOW_BITS}`,
+    inIdOrder: (table: AnySQLiteTable & { id: AnySQLiteColumn }, low: SQL, high: SQL) => ({
+      from: sql`(select ${table.id} as low_id from ${table}) as low cross join (select ${table.id} as high_id from ${table}) as high cross join (select rowid as found, ${fts} as matched from ${fts}) as found cross join ${table}`,
+      where: and(
+        sql`low_id = ${low}`,
+        sql`high_id = ${high}`,
+        sql`matched match ${match.query}`,
+        sql`found between ${first} + low_id and ${first} + high_id`,
+        sql`${table.id} = found & ${LOW_BITS}`,
+      ),
       order: (descending: boolean) => sql`found ${sql.raw(descending ? 'desc' : 'asc')}`,
     }),
     few: sql`${count} < ${MAX}`,

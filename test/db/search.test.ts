@@ -8,7 +8,18 @@ import { companies, contacts, type TenantTable, users } from '../../src/db/schem
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
 import { normalizeText } from '../../src/domain/text';
 import { keyset } from '../../src/http/pagination';
-import { allIds, call, create, idsOf, insertRow, json, newAccount, qs } from '../helpers';
+import {
+  allIds,
+  call,
+  callWithDb,
+  create,
+  idsOf,
+  insertRow,
+  json,
+  newAccount,
+  qs,
+  recordingD1,
+} from '../helpers';
 
 // Texts chosen to break a substring index: case and Unicode folding, astral and combining characters,
 // FTS5 query syntax, LIKE wildcards, the grams separator (U+001F), U+0000, and 1-2 character texts.
@@ -380,5 +391,104 @@ describe('__contains through the search index', () => {
         }
       }
     }
+  }, 60_000);
+});
+
+describe('a list searched and sorted by created_at, with nothing to walk', () => {
+  /** The rows of the list request `path` (as `key`), and the rows D1 reports its statement read. */
+  async function cost(key: string, path: string, status = 200) {
+    const d1 = recordingD1(env.DB);
+    const res = await callWithDb(d1.db, path, { key });
+    expect(res.status, path).toBe(status);
+    const list = d1.statements.at(-1);
+    if (!list) throw new Error('no statement');
+    const again = await env.DB.prepare(list.sql)
+      .bind(...list.params)
+      .all();
+    return { rows: status === 200 ? idsOf(await json(res)) : [], rowsRead: again.meta.rows_read };
+  }
+
+  let empty: { key: string };
+  let small: { key: string };
+  beforeAll(async () => {
+    // A neighbour with 6000 contacts that hold the value.
+    const big = await newAccount('Big');
+    const base = 1_700_000_000_000;
+    const inserts = Array.from({ length: 6000 }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO contacts (account_id, name, name_norm, custom_fields, created_at, updated_at) VALUES (?, ?, ?, '{}', ?, ?)",
+      ).bind(big.id, `Common ${i}`, `common ${i}`, base + i, base + i),
+    );
+    for (let i = 0; i < inserts.length; i += 500) await env.DB.batch(inserts.slice(i, i + 500));
+    empty = await newAccount('Empty');
+    small = await newAccount('Small');
+    await create(small.key, '/v1/contacts', { name: 'Common one' });
+  }, 60_000);
+
+  it.each([
+    ['empty account', '/v1/contacts?name__contains=common&sort=-created_at'],
+    ['empty account', '/v1/contacts?name__contains=co&sort=created_at'],
+    ['small account', '/v1/contacts?name__contains=common&sort=-created_at&created_at__gte=2999-01-01'],
+    ['small account', '/v1/contacts?name__contains=common&sort=created_at&owner_id=123456'],
+  ])("%s, %s: reads no other account's matches", async (who, path) => {
+    const key = who === 'empty account' ? empty.key : small.key;
+    const created = await cost(key, path);
+    const byName = await cost(key, path.replace(/sort=-?created_at/, 'sort=name'));
+    expect(created.rows, path).toEqual([]);
+    // The same request sorted by name reads only this account's slice of the index (a few dozen
+    // rows); sorted by created_at it must not read the neighbour's 6000 matches.
+    expect(created.rowsRead, `${created.rowsRead} rows read vs ${byName.rowsRead} by name`).toBeLessThan(
+      byName.rowsRead + 100,
+    );
+  });
+
+  it.each(['/v1/contacts?name__contains=common', '/v1/contacts?name__contains=o&sort=created_at'])(
+    "a made-up key (no account), %s: the 401's batch reads no account's matches",
+    async (path) => {
+      // The list statement runs in the key check's batch, with a NULL account, before the 401.
+      const unknown = `crm_${'x'.repeat(43)}`;
+      const created = await cost(unknown, path, 401);
+      const byName = await cost(unknown, `${path.replace(/&sort=created_at/, '')}&sort=name`, 401);
+      expect(created.rowsRead, `${created.rowsRead} rows read vs ${byName.rowsRead} by name`).toBeLessThan(
+        byName.rowsRead + 100,
+      );
+    },
+  );
+});
+
+describe('the two ends of the filtered walk', () => {
+  it('are each read once, not once for the index and again for the re-check of the rowid range', async () => {
+    const acct = await newAccount('Ends');
+    const owner = await create(acct.key, '/v1/users', { name: 'Owner', email: 'owner@example.com' });
+    const base = 1_700_000_000_000;
+    const n = 3000;
+    // The owner's one contact is in the middle: each end walks the created_at index to it.
+    const inserts = Array.from({ length: n }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO contacts (account_id, name, name_norm, owner_id, custom_fields, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?)",
+      ).bind(acct.id, `Common ${i}`, `common ${i}`, i === n / 2 ? owner.id : null, base + i, base + i),
+    );
+    for (let i = 0; i < inserts.length; i += 500) await env.DB.batch(inserts.slice(i, i + 500));
+    const end = (dir: string) =>
+      env.DB.prepare(
+        `SELECT id FROM contacts WHERE account_id = ? AND owner_id IN (SELECT value FROM json_each(?)) ORDER BY created_at ${dir}, id ${dir} LIMIT 1`,
+      )
+        .bind(acct.id, JSON.stringify([owner.id]))
+        .all();
+    const ends = (await end('ASC')).meta.rows_read + (await end('DESC')).meta.rows_read;
+
+    const d1 = recordingD1(env.DB);
+    const path = `/v1/contacts?${qs({ name__contains: 'common', owner_id: String(owner.id), sort: 'created_at' })}`;
+    const res = await callWithDb(d1.db, path, { key: acct.key });
+    expect(idsOf(await json(res))).toHaveLength(1);
+    const list = d1.statements.at(-1);
+    if (!list) throw new Error('no statement');
+    const { meta } = await env.DB.prepare(list.sql)
+      .bind(...list.params)
+      .all();
+    // The ends, one match and its row, the key lookups.
+    expect(meta.rows_read, `${meta.rows_read} rows read; the two ends alone read ${ends}`).toBeLessThan(
+      ends + 50,
+    );
   }, 60_000);
 });
