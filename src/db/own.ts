@@ -78,13 +78,15 @@ export const newRow = <T extends ResourceTable, B>(
   body: B,
   accountId: number,
   now: number,
-) =>
-  ({
+) => {
+  const stamp = created(spec.table, accountId, now);
+  return {
     ...spec.columns(body, accountId, 'create'),
     accountId,
-    createdAt: created(spec.table, accountId, now),
-    updatedAt: created(spec.table, accountId, now),
-  }) as SQLiteInsertValue<T>;
+    createdAt: stamp,
+    updatedAt: stamp,
+  } as SQLiteInsertValue<T>;
+};
 
 /** The columns an update sets: the body's, and a fresh updated_at. */
 export const changedColumns = <T extends ResourceTable, B>(
