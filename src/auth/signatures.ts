@@ -1,3 +1,5 @@
+import type { FieldError } from '../http/problem';
+
 // Senders' clocks drift; five minutes either way, as Stripe allows, still stops old replays.
 const TOLERANCE_S = 300;
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
@@ -5,21 +7,58 @@ const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 const hexBytes = (hex: string) =>
   Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
 
+const failure = (path: 'X-Signature' | 'X-Timestamp', code: string, message: string): FieldError => ({
+  path,
+  code,
+  message,
+});
+
 /**
- * Whether a webhook call is signed with `secret`: `X-Signature: sha256=<hex HMAC-SHA256 of
- * "<X-Timestamp>.<raw body>">`, with X-Timestamp in unix seconds within five minutes of now.
- * The comparison is crypto.subtle.verify, which takes the same time for any wrong signature.
+ * Which check a webhook call fails, or undefined when it is signed with `secret`:
+ * `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">`, with X-Timestamp in unix
+ * seconds within five minutes of now. The answer names the check, never the expected digest. The
+ * comparison is crypto.subtle.verify, which takes the same time for any wrong signature.
  */
-export async function validSignature(
+export async function signatureFailure(
   secret: string,
   timestamp: string | undefined,
   signature: string | undefined,
   body: Uint8Array,
   nowMs = Date.now(),
-): Promise<boolean> {
-  const hex = signature?.trim().match(SIGNATURE)?.[1];
-  if (!hex || !timestamp || !/^\d{1,12}$/.test(timestamp)) return false;
-  if (Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_S) return false;
+): Promise<FieldError | undefined> {
+  if (!signature?.trim()) {
+    return failure('X-Signature', 'missing_signature', 'X-Signature is missing: this webhook has a secret.');
+  }
+  const hex = signature.trim().match(SIGNATURE)?.[1];
+  if (!hex) {
+    return failure(
+      'X-Signature',
+      'malformed_signature',
+      'X-Signature must be "sha256=" followed by 64 hexadecimal digits.',
+    );
+  }
+  if (!timestamp) {
+    return failure(
+      'X-Timestamp',
+      'missing_timestamp',
+      'X-Timestamp is missing: send the unix time (seconds) you signed.',
+    );
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) {
+    return failure(
+      'X-Timestamp',
+      'malformed_timestamp',
+      'X-Timestamp must be unix time in whole seconds: up to 12 digits, not milliseconds.',
+    );
+  }
+  const skew = nowMs / 1000 - Number(timestamp);
+  if (Math.abs(skew) > TOLERANCE_S) {
+    return failure(
+      'X-Timestamp',
+      'stale_timestamp',
+      `X-Timestamp is ${Math.round(Math.abs(skew))} seconds ${skew > 0 ? 'old' : 'in the future'}; at most ${TOLERANCE_S} either way.`,
+    );
+  }
   const encoder = new TextEncoder();
   const key = await crypto.subtle.importKey(
     'raw',
@@ -32,5 +71,11 @@ export async function validSignature(
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix);
   signed.set(body, prefix.length);
-  return crypto.subtle.verify('HMAC', key, hexBytes(hex), signed);
+  return (await crypto.subtle.verify('HMAC', key, hexBytes(hex), signed))
+    ? undefined
+    : failure(
+        'X-Signature',
+        'digest_mismatch',
+        'X-Signature does not match: it must be the HMAC-SHA256, under the webhook\'s secret, of "<X-Timestamp>.<raw body>", the body exactly as sent.',
+      );
 }

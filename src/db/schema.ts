@@ -9,6 +9,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import type { FieldError } from '../http/problem';
+import type { Rejection } from '../schemas/inbound-webhooks';
 import type { Action, FieldMapping } from '../schemas/webhook-config';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
@@ -252,9 +254,12 @@ export const inboundWebhooks = sqliteTable(
   ],
 );
 
-export const eventStatuses = ['pending', 'processed', 'failed', 'test'] as const;
+export const eventStatuses = ['pending', 'processed', 'failed', 'test', 'rejected'] as const;
 
-/** An accepted webhook call, kept as received until the queue consumer has applied it. */
+/**
+ * A webhook call: accepted ones kept as received until the queue consumer has applied them, and
+ * refused ones (`rejected`) kept for the configurer to see, never processed.
+ */
 export const inboundEvents = sqliteTable(
   'inbound_events',
   {
@@ -275,6 +280,10 @@ export const inboundEvents = sqliteTable(
     processedAt: integer('processed_at'),
     // In test mode: what the flows would have written.
     preview: text('preview', { mode: 'json' }).$type<Record<string, unknown>>(),
+    // Optional fields that did not fit their type and were left out.
+    warnings: text('warnings', { mode: 'json' }).$type<FieldError[]>().notNull().default(sql`'[]'`),
+    // For a rejected event: the problem its sender was answered with.
+    rejection: text('rejection', { mode: 'json' }).$type<Rejection>(),
   },
   (t) => [
     uniqueIndex('inbound_events_account_id_uq').on(t.accountId, t.id),

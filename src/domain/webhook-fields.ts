@@ -10,84 +10,207 @@ export type FieldType = (typeof fieldTypes)[number];
 
 export type FieldValue = string | number | boolean;
 
-/** A declared webhook field: where it is in the body and what it must be. */
-export type FieldSpec = { key: string; type: FieldType; required: boolean };
+/** A declared webhook field: where it is in the body, what it must be, and other date formats. */
+export type FieldSpec = {
+  key: string;
+  type: FieldType;
+  required: boolean;
+  formats?: readonly string[] | undefined;
+};
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const RFC_3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const LOOSE_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 
+type Parts = { y: number; mo: number; d: number; h?: number; mi?: number; s?: number; ms?: number };
+
 /**
- * A webhook date: exactly `YYYY-MM-DDTHH:mm:ss.sssZ`, or `YYYY-MM-DD` whose month and day may lack
- * the leading zero. Returned as the instant in epoch ms and as text (a bare date zero-padded), or
- * undefined when it is not a real calendar date and time.
+ * The instant of calendar parts read as UTC, less `offsetMin`, or undefined when they name no real
+ * date and time (Date.UTC rolls 02-30 over into March; comparing the parts back catches it).
  */
-export function parseFieldDate(value: string): { ms: number; text: string } | undefined {
-  if (DATE_TIME.test(value)) {
-    const ms = Date.parse(value);
-    // Date.parse rolls 02-30 over into March; the round trip catches it.
-    return Number.isNaN(ms) || new Date(ms).toISOString() !== value ? undefined : { ms, text: value };
+function instant({ y, mo, d, h, mi, s, ms }: Parts, offsetMin = 0): { ms: number; text: string } | undefined {
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d)
+    return undefined;
+  const text = date.toISOString().slice(0, 10);
+  if (h === undefined) return { ms: date.getTime(), text };
+  if (h > 23 || (mi ?? 0) > 59 || (s ?? 0) > 59) return undefined;
+  date.setUTCHours(h, mi ?? 0, s ?? 0, ms ?? 0);
+  const at = date.getTime() - offsetMin * 60_000;
+  return { ms: at, text: new Date(at).toISOString() };
+}
+
+const FORMAT_TOKENS = {
+  YYYY: '(\\d{4})',
+  MM: '(\\d{1,2})',
+  DD: '(\\d{1,2})',
+  HH: '(\\d{1,2})',
+  mm: '(\\d{2})',
+  ss: '(\\d{2})',
+};
+type Token = keyof typeof FORMAT_TOKENS;
+const FORMAT_SEPARATORS = '/-.: T,';
+
+/**
+ * A date format such as `DD/MM/YYYY` or `DD/MM/YYYY HH:mm`, compiled to a pattern and the token of
+ * each of its groups, or the reason it is not one (an unknown token, a part missing or repeated).
+ */
+export function compileFormat(format: string): { pattern: RegExp; tokens: Token[] } | { error: string } {
+  const tokens: Token[] = [];
+  let source = '';
+  for (let i = 0; i < format.length; ) {
+    const token = (Object.keys(FORMAT_TOKENS) as Token[]).find((t) => format.startsWith(t, i));
+    if (token) {
+      if (tokens.includes(token)) return { error: `${token} appears twice.` };
+      tokens.push(token);
+      source += FORMAT_TOKENS[token];
+      i += token.length;
+    } else if (FORMAT_SEPARATORS.includes(format.charAt(i))) {
+      const separator = format.charAt(i);
+      source += /[-/.]/.test(separator) ? `\\${separator}` : separator;
+      i += 1;
+    } else {
+      const unknown = /^[A-Za-z]+/.exec(format.slice(i))?.[0] ?? format.charAt(i);
+      return {
+        error: `Unknown token "${unknown}": use YYYY, MM, DD, HH, mm, ss and the separators / - . : , T or a space.`,
+      };
+    }
+  }
+  for (const needed of ['YYYY', 'MM', 'DD'] as const) {
+    if (!tokens.includes(needed)) return { error: `A format needs YYYY, MM and DD; ${needed} is missing.` };
+  }
+  if (tokens.includes('ss') && !tokens.includes('mm')) return { error: 'ss needs mm.' };
+  if (tokens.includes('mm') && !tokens.includes('HH')) return { error: 'mm needs HH.' };
+  return { pattern: new RegExp(`^${source}$`), tokens };
+}
+
+function byFormat(value: string, format: string): { ms: number; text: string } | undefined {
+  const compiled = compileFormat(format);
+  if ('error' in compiled) return undefined;
+  const m = compiled.pattern.exec(value);
+  if (!m) return undefined;
+  const part = (token: Token) => {
+    const i = compiled.tokens.indexOf(token);
+    return i < 0 ? undefined : Number(m[i + 1]);
+  };
+  const h = part('HH');
+  return instant({
+    y: part('YYYY') ?? 0,
+    mo: part('MM') ?? 0,
+    d: part('DD') ?? 0,
+    ...(h !== undefined && { h, mi: part('mm') ?? 0, s: part('ss') ?? 0 }),
+  });
+}
+
+/**
+ * A webhook date: an RFC 3339 date-time (any offset, any fraction of a second, `T` or a space),
+ * `YYYY-MM-DD` whose month and day may lack the leading zero, or one of the field's `formats`
+ * (read as UTC). Returned as the instant in epoch ms and as canonical text (a bare date
+ * zero-padded, a date-time in UTC with milliseconds), or undefined when it is not a real calendar
+ * date and time.
+ */
+export function parseFieldDate(
+  value: string,
+  formats: readonly string[] = [],
+): { ms: number; text: string } | undefined {
+  const t = RFC_3339.exec(value);
+  if (t) {
+    const n = (i: number) => Number(t[i]);
+    const offset = t[8] ? 0 : (t[9] === '-' ? -1 : 1) * (n(10) * 60 + n(11));
+    if (n(10) > 23 || n(11) > 59) return undefined;
+    const ms = Number((t[7] ?? '0').padEnd(3, '0').slice(0, 3));
+    return instant({ y: n(1), mo: n(2), d: n(3), h: n(4), mi: n(5), s: n(6), ms }, offset);
   }
   const m = LOOSE_DATE.exec(value);
-  if (!m) return undefined;
-  const text = `${m[1]}-${m[2]?.padStart(2, '0')}-${m[3]?.padStart(2, '0')}`;
-  const date = new Date(0);
-  date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return date.toISOString().slice(0, 10) === text ? { ms: date.getTime(), text } : undefined;
+  if (m) return instant({ y: Number(m[1]), mo: Number(m[2]), d: Number(m[3]) });
+  for (const format of formats) {
+    const date = byFormat(value, format);
+    if (date) return date;
+  }
+  return undefined;
 }
 
 const MAX_STRING = 10_000;
+// One decimal separator, either one, and no thousands separator: `89900`, `899,00`, `899.5`.
+const NUMERIC = /^[+-]?\d+(?:[.,](\d+))?$/;
 
 /** The field's value in its canonical form, or the reason it does not fit its type. */
-function read(type: FieldType, raw: unknown): { value: FieldValue } | { error: string } {
+function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: string } {
   const expect = (what: string) => ({ error: `Expected ${what}.` });
-  switch (type) {
-    case 'number':
+  switch (field.type) {
+    case 'number': {
       // JSON.parse reads 1e400 as Infinity, which no record can store.
-      return typeof raw === 'number' && Number.isFinite(raw)
-        ? { value: raw }
-        : expect('a finite JSON number');
-    case 'boolean':
-      return typeof raw === 'boolean' ? { value: raw } : expect('a JSON boolean');
-    case 'string':
-      if (typeof raw !== 'string') return expect('a JSON string');
+      if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : expect('a finite number');
+      const text = typeof raw === 'string' ? raw.trim() : '';
+      const m = NUMERIC.exec(text);
+      if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
+      // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
+      if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
+      return { value: Number(text.replace(',', '.')) };
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { value: raw };
+      const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim().toLowerCase() : '';
+      if (text === 'true' || text === '1') return { value: true };
+      if (text === 'false' || text === '0') return { value: false };
+      return expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
+    }
+    case 'string': {
+      if (typeof raw === 'number' || typeof raw === 'boolean') return { value: String(raw) };
+      if (typeof raw !== 'string') return expect('a string, number or boolean');
       if (raw.length > MAX_STRING) return expect(`at most ${MAX_STRING} characters`);
       return wellFormed[0](raw) ? { value: raw } : expect('well-formed Unicode text');
+    }
+    case 'phone': {
+      const text = Number.isSafeInteger(raw) ? String(raw) : raw;
+      if (typeof text !== 'string') return expect('a phone number as a string or a whole number');
+      const phone = normalizePhone(text);
+      return phone ? { value: phone } : expect('a Brazilian or international (+CC) phone number');
+    }
+    case 'date': {
+      if (typeof raw !== 'string') return expect('a date as a string');
+      const date = parseFieldDate(raw, field.formats);
+      const also = field.formats?.length ? `, ${field.formats.join(', ')}` : '';
+      return date ? { value: date.text } : expect(`a real date as YYYY-MM-DD, an RFC 3339 date-time${also}`);
+    }
+    case 'email': {
+      if (typeof raw !== 'string') return expect('an email address as a string');
+      const email = Email.safeParse(raw);
+      return email.success ? { value: email.data } : expect('a valid email address');
+    }
   }
-  if (typeof raw !== 'string') return expect(`a ${type} as a JSON string`);
-  if (type === 'date') {
-    const date = parseFieldDate(raw);
-    return date ? { value: date.text } : expect('a real date as YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss.sssZ');
-  }
-  if (type === 'phone') {
-    const phone = normalizePhone(raw);
-    return phone ? { value: phone } : expect('a Brazilian or international (+CC) phone number');
-  }
-  const email = Email.safeParse(raw);
-  return email.success ? { value: email.data } : expect('a valid email address');
 }
 
+/** Absent for a sender: no key, null, or text that is empty or only spaces. */
+const isBlank = (raw: unknown) =>
+  raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim());
+
 /**
- * Reads every declared field from a sender's body: the canonical values by key, and one error per
- * field that is missing though required (absent or null) or does not fit its type.
+ * Reads every declared field from a sender's body: the canonical values by key; one error per
+ * required field that is missing (absent, null or blank) or does not fit its type; and one warning
+ * per optional field that does not fit, which is then left out as if absent.
  */
 export function readFields(
   body: unknown,
   fields: readonly FieldSpec[],
-): { values: Map<string, FieldValue>; errors: FieldError[] } {
+): { values: Map<string, FieldValue>; errors: FieldError[]; warnings: FieldError[] } {
   const values = new Map<string, FieldValue>();
   const errors: FieldError[] = [];
+  const warnings: FieldError[] = [];
   for (const field of fields) {
     const raw = valueAt(body, field.key);
-    if (raw === undefined || raw === null) {
+    if (isBlank(raw)) {
       if (field.required)
         errors.push({ path: field.key, code: 'required', message: 'This field is required.' });
       continue;
     }
-    const result = read(field.type, raw);
-    if ('error' in result) errors.push({ path: field.key, code: 'invalid_type', message: result.error });
-    else values.set(field.key, result.value);
+    const result = read(field, raw);
+    if ('value' in result) values.set(field.key, result.value);
+    else if (field.required) errors.push({ path: field.key, code: 'invalid_type', message: result.error });
+    else warnings.push({ path: field.key, code: 'dropped', message: `Left out: ${result.error}` });
   }
-  return { values, errors };
+  return { values, errors, warnings };
 }
 
 /** The type a sample value most likely has, for offering it in a mapping. */

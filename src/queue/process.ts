@@ -46,7 +46,7 @@ export async function processEvent(
   const payload: unknown = JSON.parse(event.payload);
   if (options.attempt === 1 && injected(options.env, payload, 'consumer'))
     throw new Error('Injected transient fault');
-  const { values, errors } = readFields(payload, hook.fields);
+  const { values, errors, warnings } = readFields(payload, hook.fields);
   if (errors.length) {
     return failed(
       `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
@@ -117,6 +117,7 @@ export async function processEvent(
       .set({
         status: 'test',
         preview: preview(steps, found, plan.skipped),
+        warnings,
         processedAt: now,
         attempts: sql`${inboundEvents.attempts} + 1`,
       })
@@ -132,6 +133,8 @@ export async function processEvent(
         .set({
           status: 'processed',
           error: null,
+          // What the mapping applied left out, which a mapping changed since ingest may change.
+          warnings,
           processedAt: now,
           attempts: sql`${inboundEvents.attempts} + 1`,
         })

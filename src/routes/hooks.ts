@@ -1,10 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
 import { looksLikeWebhookToken, sha256Hex } from '../auth/secrets';
-import { validSignature } from '../auth/signatures';
+import { signatureFailure } from '../auth/signatures';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
+import { formObject } from '../domain/form-body';
 import { depthOf, MAX_DEPTH } from '../domain/json-paths';
 import { readFields } from '../domain/webhook-fields';
+import type { AppEnv } from '../env';
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, router, traceHeaders } from '../http/openapi';
@@ -15,6 +18,10 @@ import { enqueueEvents } from '../queue/messages';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;
+/** How much of a refused body its rejected event keeps. */
+export const MAX_REJECTED_BYTES = 4 * 1024;
+/** How many rejected events a webhook keeps, newest first: a flood of bad calls cannot grow D1. */
+export const MAX_REJECTED_EVENTS = 100;
 // Headers worth keeping with an event: none of them carries a credential.
 const KEPT_HEADERS = ['content-type', 'user-agent', 'idempotency-key', 'x-request-id'];
 
@@ -42,21 +49,50 @@ async function readLimited(req: Request, max: number): Promise<Uint8Array | unde
   return body;
 }
 
-/** The body as a JSON object, or the 400 that tells the sender what is wrong with it. */
+const FORM_TYPE = /^application\/x-www-form-urlencoded(;.*)?$/i;
+const ACCEPTED_TYPES = 'application/json (or a +json type) or application/x-www-form-urlencoded';
+
+/**
+ * The body as an object, with the text to store: 415 for a content type ingest does not read,
+ * 400 for a body that its (accepted) content type does not describe.
+ */
 function parseObject(contentType: string | undefined, body: Uint8Array): { text: string; value: object } {
-  if (!JSON_TYPE.test(contentType ?? '')) {
-    throw badRequest('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  const type = contentType ?? '';
+  const isJson = JSON_TYPE.test(type);
+  if (!isJson && !FORM_TYPE.test(type)) {
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `${type ? 'This Content-Type is not read here' : 'The request has no Content-Type'}: send ${ACCEPTED_TYPES}.`,
+    );
   }
   let text: string;
-  let value: unknown;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
-    value = JSON.parse(text);
   } catch {
-    throw badRequest('malformed_json', 'The body is not valid JSON.');
+    throw badRequest(
+      isJson ? 'malformed_json' : 'malformed_form',
+      `The ${isJson ? 'JSON' : 'form'} body is not valid UTF-8.`,
+    );
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest('body_not_object', 'The body must be a JSON object.');
+  let value: object;
+  if (isJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badRequest('malformed_json', 'The Content-Type is JSON, but the body is not valid JSON.');
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw badRequest('body_not_object', 'The body must be a JSON object.');
+    }
+    value = parsed;
+  } else {
+    const form = formObject(new URLSearchParams(text));
+    if ('error' in form) throw badRequest('malformed_form', form.error);
+    value = form.value;
+    // Stored as the object it makes, so processing reads a form event like a JSON one.
+    text = JSON.stringify(value);
   }
   // JSON.parse takes any depth, but reading the event back (JSON.stringify) does not.
   if (depthOf(value) > MAX_DEPTH) {
@@ -69,7 +105,7 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
 }
 
 /** A problem response of the shared catalogue, described for this route. */
-const described = <S extends 400 | 401 | 413 | 429>(status: S, description: string) =>
+const described = <S extends 400 | 401 | 413 | 415 | 429>(status: S, description: string) =>
   ({ [status]: { ...errorResponses(status)[status], description } }) as Record<
     S,
     ReturnType<typeof errorResponses<S>>[S]
@@ -80,14 +116,19 @@ const ingest = createRoute({
   path: '/{token}',
   tags: ['Webhook ingest'],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
-  description: `A JSON object of up to ${MAX_EVENT_BYTES / 1024} KiB. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
+  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 415) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
     // Plain JSON Schema, not zod: the route attaches no body validator, so the raw bytes the
     // signature covers are read as sent.
     body: {
       required: true,
-      content: { 'application/json': { schema: { type: 'object' as const, additionalProperties: true } } },
+      content: {
+        'application/json': { schema: { type: 'object' as const, additionalProperties: true } },
+        'application/x-www-form-urlencoded': {
+          schema: { type: 'object' as const, additionalProperties: true },
+        },
+      },
     },
     headers: z.object({
       'idempotency-key': z
@@ -103,9 +144,19 @@ const ingest = createRoute({
       description: 'Stored (or a duplicate of an event stored in the last 24 hours)',
       headers: traceHeaders,
     },
-    ...described(400, 'Not JSON, not an object, a bad Idempotency-Key, or fields: one `errors` entry each'),
-    ...described(401, 'The webhook has a secret and X-Signature/X-Timestamp are missing, stale or wrong'),
-    ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB`),
+    ...described(
+      400,
+      'A body its Content-Type does not describe (`malformed_json`, `malformed_form`), not an object, nested too deep, a bad Idempotency-Key, or required fields: one `errors` entry each. Kept in the event log as `rejected`',
+    ),
+    ...described(
+      401,
+      'The webhook has a secret and the signature fails a check, named in `errors[0].code`: `missing_signature`, `malformed_signature`, `missing_timestamp`, `malformed_timestamp`, `stale_timestamp` or `digest_mismatch`. Kept as `rejected`, without the body',
+    ),
+    ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB. Kept as \`rejected\`, without the body`),
+    ...described(
+      415,
+      `A Content-Type other than ${ACCEPTED_TYPES} (a JSON type with a bad body is a 400). Kept as \`rejected\``,
+    ),
     ...described(
       429,
       `Over this webhook's rate limit (wrangler.toml); nothing stored. Retry after ${RATE_LIMIT_PERIOD_S} seconds`,
@@ -115,6 +166,124 @@ const ingest = createRoute({
   },
 });
 
+type Hook = typeof inboundWebhooks.$inferSelect;
+
+/** The headers kept with an event: none of them carries a credential. */
+const keptHeaders = (c: Context<AppEnv>) =>
+  Object.fromEntries(
+    KEPT_HEADERS.flatMap((name) => {
+      const header = c.req.header(name);
+      return header === undefined ? [] : [[name, header]];
+    }),
+  );
+
+/**
+ * Checks and stores one call, or throws the ApiError its sender gets. `seen.body` holds the body
+ * once it is read whole and, for a webhook with a secret, signed: only then is it worth keeping.
+ */
+async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array }): Promise<void> {
+  const db = c.get('db');
+  const body = await readLimited(c.req.raw, MAX_EVENT_BYTES);
+  if (!body) throw new ApiError(413, 'body_too_large', `The body is over ${MAX_EVENT_BYTES} bytes.`);
+  if (hook.secret !== null) {
+    const failed = await signatureFailure(
+      hook.secret,
+      c.req.header('X-Timestamp'),
+      c.req.header('X-Signature'),
+      body,
+    );
+    if (failed) throw new ApiError(401, 'invalid_signature', failed.message, [failed]);
+  }
+  seen.body = body;
+  const key = idempotencyKeyOf(c);
+  const { text, value } = parseObject(c.req.header('Content-Type'), body);
+  const { errors, warnings } = readFields(value, hook.fields);
+  if (errors.length)
+    throw badRequest('invalid_fields', 'Some required fields are missing or invalid; see errors.', errors);
+
+  const now = Date.now();
+  const insert = db
+    .insert(inboundEvents)
+    .values({
+      accountId: hook.accountId,
+      webhookId: hook.id,
+      mode: hook.mode,
+      payload: text,
+      headers: keptHeaders(c),
+      idempotencyKey: key,
+      receivedAt: now,
+      queuedAt: now,
+      warnings,
+    })
+    // A live duplicate key: the event is already stored, so this call stores nothing.
+    .onConflictDoNothing()
+    .returning({ id: inboundEvents.id });
+  const [stored] = key
+    ? (
+        await db.batch([
+          // An expired key is released first, so the window is exactly 24 hours.
+          db
+            .update(inboundEvents)
+            .set({ idempotencyKey: null })
+            .where(
+              and(
+                eq(inboundEvents.webhookId, hook.id),
+                eq(inboundEvents.idempotencyKey, key),
+                lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS),
+              ),
+            ),
+          insert,
+        ])
+      )[1]
+    : await insert;
+  if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
+}
+
+/**
+ * Keeps a refused call in the event log as `rejected`, with the problem its sender got and the
+ * start of its body, and drops the webhook's rejected events beyond the newest MAX_REJECTED_EVENTS,
+ * all in one batch. A failure here is logged, never answered: the sender still gets its 4xx.
+ */
+async function recordRejection(
+  c: Context<AppEnv>,
+  hook: Hook,
+  err: ApiError,
+  body: Uint8Array | undefined,
+): Promise<void> {
+  const db = c.get('db');
+  const now = Date.now();
+  // Streaming leaves out a character cut in half at the limit instead of a replacement character.
+  const kept = body && new TextDecoder().decode(body.subarray(0, MAX_REJECTED_BYTES), { stream: true });
+  const { status, code, detail, errors } = err.toProblem();
+  try {
+    await db.batch([
+      db.insert(inboundEvents).values({
+        accountId: hook.accountId,
+        webhookId: hook.id,
+        mode: hook.mode,
+        status: 'rejected',
+        payload: JSON.stringify(kept ?? null),
+        headers: keptHeaders(c),
+        receivedAt: now,
+        queuedAt: now,
+        rejection: { status, code, detail, ...(errors && { errors }) },
+      }),
+      db
+        .delete(inboundEvents)
+        .where(
+          and(
+            eq(inboundEvents.accountId, hook.accountId),
+            eq(inboundEvents.webhookId, hook.id),
+            eq(inboundEvents.status, 'rejected'),
+            sql`(${inboundEvents.receivedAt}, ${inboundEvents.id}) <= (select received_at, id from inbound_events where account_id = ${hook.accountId} and webhook_id = ${hook.id} and status = 'rejected' order by received_at desc, id desc limit 1 offset ${MAX_REJECTED_EVENTS})`,
+          ),
+        ),
+    ]);
+  } catch (failure) {
+    logError(failure, c.get('requestId'));
+  }
+}
+
 export const hooksRouter = router().openapi(ingest, async (c) => {
   try {
     const { token } = c.req.valid('param');
@@ -122,72 +291,19 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
     // limiter first); keyed by a hash, as the URL is a credential.
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', await sha256Hex(token));
-    const db = c.get('db');
-    const [hook] = await db
+    const [hook] = await c
+      .get('db')
       .select()
       .from(inboundWebhooks)
       .where(and(eq(inboundWebhooks.token, token), eq(inboundWebhooks.enabled, true)));
     if (!hook) return c.body(null, 404);
-
-    const body = await readLimited(c.req.raw, MAX_EVENT_BYTES);
-    if (!body) throw new ApiError(413, 'body_too_large', `The body is over ${MAX_EVENT_BYTES} bytes.`);
-    if (
-      hook.secret !== null &&
-      !(await validSignature(hook.secret, c.req.header('X-Timestamp'), c.req.header('X-Signature'), body))
-    ) {
-      throw new ApiError(
-        401,
-        'invalid_signature',
-        'X-Signature and X-Timestamp are missing, stale or wrong.',
-      );
+    const seen: { body?: Uint8Array } = {};
+    try {
+      await accept(c, hook, seen);
+    } catch (err) {
+      if (err instanceof ApiError) await recordRejection(c, hook, err, seen.body);
+      throw err;
     }
-    const key = idempotencyKeyOf(c);
-    const { text, value } = parseObject(c.req.header('Content-Type'), body);
-    const { errors } = readFields(value, hook.fields);
-    if (errors.length)
-      throw badRequest('invalid_fields', 'Some fields are missing or invalid; see errors.', errors);
-
-    const now = Date.now();
-    const headers = Object.fromEntries(
-      KEPT_HEADERS.flatMap((name) => {
-        const header = c.req.header(name);
-        return header === undefined ? [] : [[name, header]];
-      }),
-    );
-    const insert = db
-      .insert(inboundEvents)
-      .values({
-        accountId: hook.accountId,
-        webhookId: hook.id,
-        mode: hook.mode,
-        payload: text,
-        headers,
-        idempotencyKey: key,
-        receivedAt: now,
-        queuedAt: now,
-      })
-      // A live duplicate key: the event is already stored, so this call stores nothing.
-      .onConflictDoNothing()
-      .returning({ id: inboundEvents.id });
-    const [stored] = key
-      ? (
-          await db.batch([
-            // An expired key is released first, so the window is exactly 24 hours.
-            db
-              .update(inboundEvents)
-              .set({ idempotencyKey: null })
-              .where(
-                and(
-                  eq(inboundEvents.webhookId, hook.id),
-                  eq(inboundEvents.idempotencyKey, key),
-                  lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS),
-                ),
-              ),
-            insert,
-          ])
-        )[1]
-      : await insert;
-    if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
     return c.body(null, 204);
   } catch (err) {
     if (err instanceof ApiError) throw err;

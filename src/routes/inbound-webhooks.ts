@@ -1,5 +1,5 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
@@ -190,6 +190,8 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   payload: JSON.parse(row.payload) as unknown,
   result: row.result,
   preview: row.preview,
+  warnings: row.warnings,
+  rejection: row.rejection,
 });
 
 /**
@@ -258,6 +260,8 @@ export const inboundWebhooksRouter = router()
             eq(inboundEvents.accountId, accountOf(keyHash)),
             eq(inboundEvents.webhookId, id),
             eq(inboundEvents.mode, 'test'),
+            // A rejected event keeps its body as text, which has no keys to offer.
+            ne(inboundEvents.status, 'rejected'),
           ),
         )
         .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))

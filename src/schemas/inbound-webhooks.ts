@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { fieldTypes } from '../domain/webhook-fields';
 import { pageQuery } from '../http/pagination';
+import { FieldErrorSchema, ProblemSchema } from '../http/problem';
 import { Id, Name, Timestamp, writeBody } from './common';
 import { Action, configIssues, FieldMapping } from './webhook-config';
 
@@ -63,18 +64,33 @@ const Result = z
   })
   .openapi('WebhookEventResult');
 
+export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: true, errors: true }).openapi(
+  'WebhookEventRejection',
+  { description: 'The problem the sender was answered with (without its request id)' },
+);
+
+export type Rejection = z.infer<typeof Rejection>;
+
 export const WebhookEvent = z
   .object({
     id: Id,
     webhook_id: Id,
     status: z.enum(eventStatuses).openapi({
-      description: '`pending` until the queue consumer applies it; `test` events were only previewed',
+      description:
+        '`pending` until the queue consumer applies it; `test` events were only previewed; `rejected` events were refused with a 4xx and are never processed',
     }),
     attempts: z.number().int(),
     error: z.string().nullable().openapi({ description: 'Why the last attempt failed' }),
     received_at: Timestamp,
     processed_at: Timestamp.nullable(),
-    payload: z.unknown().openapi({ description: 'The body as received' }),
+    payload: z.unknown().openapi({
+      description:
+        'The body as received (a form body as the object its keys make). A `rejected` event: the first 4 KiB of the body as text, or null when it was not kept (a failed signature, a body over the size limit)',
+    }),
+    warnings: z.array(FieldErrorSchema).openapi({
+      description: 'Optional fields that did not fit their type and were left out (`code`: `dropped`)',
+    }),
+    rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),
     preview: z
       .record(z.string(), z.unknown())

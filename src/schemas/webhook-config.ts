@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Refs } from '../db/refs';
 import { MAX_DEPTH } from '../domain/json-paths';
 import { templateKeys } from '../domain/templates';
-import { fieldTypes } from '../domain/webhook-fields';
+import { compileFormat, fieldTypes } from '../domain/webhook-fields';
 import { Id } from './common';
 
 /**
@@ -46,12 +46,27 @@ const Target = z
   .transform((value) => value as Target)
   .openapi({ example: 'contact.phone' });
 
+/** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
+const DateFormat = z
+  .string()
+  .min(1)
+  .max(40)
+  .superRefine((format, ctx) => {
+    const compiled = compileFormat(format);
+    if ('error' in compiled) ctx.addIssue({ code: 'custom', message: compiled.error });
+  })
+  .openapi({ example: 'DD/MM/YYYY' });
+
 export const FieldMapping = z
   .strictObject({
     key: Key,
     type: z.enum(fieldTypes),
     required: z.boolean().default(false),
     target: Target.optional().openapi({ description: 'Omitted: validated and usable in templates only' }),
+    formats: z.array(DateFormat).min(1).max(5).optional().openapi({
+      description:
+        'For a `date` field: more formats to accept after RFC 3339 and YYYY-MM-DD, tried in order. Tokens YYYY, MM, DD, HH, mm, ss; separators / - . : , T and space; read as UTC',
+    }),
   })
   .openapi('WebhookField');
 
@@ -127,6 +142,9 @@ export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
   fields.forEach((field, i) => {
     if (fields.findIndex((f) => f.key === field.key) !== i) {
       issues.push({ path: ['fields', i, 'key'], message: `The key "${field.key}" is declared twice.` });
+    }
+    if (field.formats && field.type !== 'date') {
+      issues.push({ path: ['fields', i, 'formats'], message: 'Only a field of type date takes formats.' });
     }
     if (!field.target) return;
     if (targets.has(field.target)) {

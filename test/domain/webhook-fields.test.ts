@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type FieldSpec, guessType, parseFieldDate, readFields } from '../../src/domain/webhook-fields';
+import {
+  compileFormat,
+  type FieldSpec,
+  guessType,
+  parseFieldDate,
+  readFields,
+} from '../../src/domain/webhook-fields';
 
 describe('parseFieldDate', () => {
   it.each([
@@ -13,6 +19,15 @@ describe('parseFieldDate', () => {
     ['0001-01-01', '0001-01-01', Date.parse('0001-01-01T00:00:00.000Z')],
     ['2024-03-05T10:00:00.000Z', '2024-03-05T10:00:00.000Z', Date.UTC(2024, 2, 5, 10)],
     ['2024-02-29T23:59:59.999Z', '2024-02-29T23:59:59.999Z', Date.UTC(2024, 1, 29, 23, 59, 59, 999)],
+    ['2024-03-05T10:00:00Z', '2024-03-05T10:00:00.000Z', Date.UTC(2024, 2, 5, 10)],
+    ['2024-03-05T10:00:00.5Z', '2024-03-05T10:00:00.500Z', Date.UTC(2024, 2, 5, 10, 0, 0, 500)],
+    ['2024-03-05T10:00:00.123456789Z', '2024-03-05T10:00:00.123Z', Date.UTC(2024, 2, 5, 10, 0, 0, 123)],
+    ['2024-03-05T10:00:00.000+00:00', '2024-03-05T10:00:00.000Z', Date.UTC(2024, 2, 5, 10)],
+    ['2024-03-05T10:00:00-03:00', '2024-03-05T13:00:00.000Z', Date.UTC(2024, 2, 5, 13)],
+    ['2024-03-05T01:30:00+05:30', '2024-03-04T20:00:00.000Z', Date.UTC(2024, 2, 4, 20)],
+    ['2024-03-05 10:00:00Z', '2024-03-05T10:00:00.000Z', Date.UTC(2024, 2, 5, 10)],
+    ['2024-03-05t10:00:00z', '2024-03-05T10:00:00.000Z', Date.UTC(2024, 2, 5, 10)],
+    ['2024-12-31T23:00:00-03:00', '2025-01-01T02:00:00.000Z', Date.UTC(2025, 0, 1, 2)],
   ])('reads %s as %s', (input, text, ms) => {
     expect(parseFieldDate(input)).toEqual({ ms, text });
   });
@@ -27,14 +42,16 @@ describe('parseFieldDate', () => {
     ['2024-03-00', 'no day 0'],
     ['2024-3-5T10:00:00Z', 'a time needs the padded date'],
     ['2024-3-5T10:00:00.000Z', 'a time needs the padded date'],
-    ['2024-03-05T10:00:00Z', 'a time needs milliseconds'],
-    ['2024-03-05T10:00:00.00Z', 'milliseconds have three digits'],
-    ['2024-03-05T10:00:00.000', 'a time needs the Z'],
-    ['2024-03-05T10:00:00.000+00:00', 'only Z'],
+    ['2024-03-05T10:00:00.000', 'a time needs an offset'],
+    ['2024-03-05T10:00', 'a time needs seconds'],
+    ['2024-03-05T10:00:00+0300', 'an offset needs its colon'],
+    ['2024-03-05T10:00:00+24:00', 'no offset of 24 hours'],
+    ['2024-03-05T10:00:00.Z', 'a fraction needs digits'],
     ['2024-03-05T24:00:00.000Z', 'no hour 24'],
     ['2024-03-05T10:60:00.000Z', 'no minute 60'],
+    ['2024-03-05T10:00:60Z', 'no leap second'],
     ['2024-02-30T10:00:00.000Z', 'no 30 February with a time either'],
-    ['2024-03-05 10:00:00.000Z', 'a space is not T'],
+    ['2024-03-05_10:00:00.000Z', 'only T or a space'],
     ['2024-003-05', 'three-digit month'],
     ['24-03-05', 'two-digit year'],
     ['05/03/2024', 'another format'],
@@ -43,6 +60,57 @@ describe('parseFieldDate', () => {
     ['', 'empty'],
   ])('refuses %j (%s)', (input) => {
     expect(parseFieldDate(input)).toBeUndefined();
+  });
+
+  it.each([
+    ['05/03/2024', ['DD/MM/YYYY'], '2024-03-05'],
+    ['5/3/2024', ['DD/MM/YYYY'], '2024-03-05'],
+    ['03-05-2024', ['MM-DD-YYYY'], '2024-03-05'],
+    ['05.03.2024 14:30', ['DD.MM.YYYY HH:mm'], '2024-03-05T14:30:00.000Z'],
+    ['05/03/2024 9:05:07', ['DD/MM/YYYY HH:mm:ss'], '2024-03-05T09:05:07.000Z'],
+    ['20240305', ['YYYYMMDD'], '2024-03-05'],
+    ['05/03/2024', ['MM-DD-YYYY', 'DD/MM/YYYY'], '2024-03-05'],
+    ['2024-03-05', ['DD/MM/YYYY'], '2024-03-05'],
+  ])('reads %s with formats %j as %s', (input, formats, text) => {
+    expect(parseFieldDate(input, formats)?.text).toBe(text);
+  });
+
+  it.each([
+    ['05/03/2024', []],
+    ['31/02/2024', ['DD/MM/YYYY']],
+    ['13/05/2024', ['MM/DD/YYYY']],
+    ['05-03-2024', ['DD/MM/YYYY']],
+    ['05/03/24', ['DD/MM/YYYY']],
+    ['05/03/2024 24:00', ['DD/MM/YYYY HH:mm']],
+    ['05/03/2024', ['DD/MM/YYYY HH:mm']],
+    [' 05/03/2024', ['DD/MM/YYYY']],
+  ])('refuses %s with formats %j', (input, formats) => {
+    expect(parseFieldDate(input, formats)).toBeUndefined();
+  });
+});
+
+describe('compileFormat', () => {
+  it.each(['DD/MM/YYYY', 'MM-DD-YYYY', 'YYYY.MM.DD', 'DD/MM/YYYY HH:mm', 'DD/MM/YYYYTHH:mm:ss', 'YYYYMMDD'])(
+    'takes %s',
+    (format) => {
+      expect(compileFormat(format)).not.toHaveProperty('error');
+    },
+  );
+
+  it.each([
+    ['dd/mm/yyyy', 'Unknown token "dd"'],
+    ['DD/MM/YY', 'Unknown token "YY"'],
+    ['DD/MM/YYYY hh:mm', 'Unknown token "hh"'],
+    ['DD/MM/YYYY HH:mm:ss.SSS', 'Unknown token "SSS"'],
+    ['DD_MM_YYYY', 'Unknown token "_"'],
+    ['DD/MM', 'YYYY is missing'],
+    ['MM/YYYY', 'DD is missing'],
+    ['DD/DD/MM/YYYY', 'DD appears twice'],
+    ['DD/MM/YYYY ss', 'ss needs mm'],
+    ['DD/MM/YYYY mm', 'mm needs HH'],
+  ])('refuses %s: %s', (format, message) => {
+    const compiled = compileFormat(format);
+    expect('error' in compiled && compiled.error).toContain(message);
   });
 });
 
@@ -104,57 +172,112 @@ describe('readFields', () => {
     ]);
   });
 
-  it('reports every value that does not fit its type, keyed by the field key, in declaration order', () => {
-    const { values, errors } = readFields(
+  it('reports every required value that does not fit its type, keyed by the field key, in declaration order', () => {
+    const body = {
+      s: [1],
+      n: 'one',
+      b: 'maybe',
+      d: '2024-02-30',
+      p: '123',
+      e: 'x@',
+      lead: { phone: 123 },
+      ok: 'yes',
+    };
+    const keys = ['s', 'n', 'b', 'd', 'p', 'e', 'lead.phone'];
+    const types: FieldSpec['type'][] = ['string', 'number', 'boolean', 'date', 'phone', 'email', 'phone'];
+    const required = readFields(body, [
+      ...keys.map((k, i) => spec(k, types[i] ?? 'string', true)),
+      spec('ok', 'string'),
+    ]);
+    expect(required.errors.map((e) => [e.path, e.code])).toEqual(keys.map((k) => [k, 'invalid_type']));
+    for (const error of required.errors) expect(error.message).toMatch(/^Expected .+\.$/);
+    expect(required.warnings).toEqual([]);
+    expect(Object.fromEntries(required.values)).toEqual({ ok: 'yes' });
+
+    const optional = readFields(body, [
+      ...keys.map((k, i) => spec(k, types[i] ?? 'string')),
+      spec('ok', 'string'),
+    ]);
+    expect(optional.errors).toEqual([]);
+    expect(optional.warnings.map((e) => [e.path, e.code])).toEqual(keys.map((k) => [k, 'dropped']));
+    for (const warning of optional.warnings) expect(warning.message).toMatch(/^Left out: Expected .+\.$/);
+    expect(Object.fromEntries(optional.values)).toEqual({ ok: 'yes' });
+  });
+
+  it('coerces near misses to the canonical value', () => {
+    const { values, errors, warnings } = readFields(
       {
-        s: 1,
-        n: '1',
-        b: 'true',
-        d: '2024-02-30',
-        p: '123',
-        e: 'x@',
-        lead: { phone: 11987654321 },
-        ok: 'yes',
+        valor: '89900',
+        preco: '899,00',
+        taxa: ' 2.5 ',
+        tel: 11987654321,
+        codigo: 42,
+        ativo: 'TRUE',
+        novo: 0,
+        quando: '2024-03-05T10:00:00Z',
+        data: '05/03/2024',
+        email: '',
       },
       [
-        spec('s', 'string'),
-        spec('n', 'number'),
-        spec('b', 'boolean', true),
-        spec('d', 'date'),
-        spec('p', 'phone'),
-        spec('e', 'email'),
-        spec('lead.phone', 'phone'),
-        spec('ok', 'string'),
+        spec('valor', 'number'),
+        spec('preco', 'number'),
+        spec('taxa', 'number'),
+        spec('tel', 'phone'),
+        spec('codigo', 'string'),
+        spec('ativo', 'boolean'),
+        spec('novo', 'boolean'),
+        spec('quando', 'date'),
+        { ...spec('data', 'date'), formats: ['DD/MM/YYYY'] },
+        spec('email', 'email'),
       ],
     );
-    expect(errors.map((e) => [e.path, e.code])).toEqual([
-      ['s', 'invalid_type'],
-      ['n', 'invalid_type'],
-      ['b', 'invalid_type'],
-      ['d', 'invalid_type'],
-      ['p', 'invalid_type'],
-      ['e', 'invalid_type'],
-      ['lead.phone', 'invalid_type'],
-    ]);
-    for (const error of errors) expect(error.message).toMatch(/^Expected .+\.$/);
-    expect(Object.fromEntries(values)).toEqual({ ok: 'yes' });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(Object.fromEntries(values)).toEqual({
+      valor: 89900,
+      preco: 899,
+      taxa: 2.5,
+      tel: '+5511987654321',
+      codigo: '42',
+      ativo: true,
+      novo: false,
+      quando: '2024-03-05T10:00:00.000Z',
+      data: '2024-03-05',
+    });
+  });
+
+  it('refuses a number with a separator before exactly three digits, as it is ambiguous', () => {
+    for (const valor of ['1.500', '1,500', '-2.000']) {
+      expect(readFields({ valor }, [spec('valor', 'number', true)]).errors).toEqual([
+        { path: 'valor', code: 'invalid_type', message: expect.stringContaining('ambiguous') },
+      ]);
+    }
   });
 
   it.each([
-    ['number', [0, -1, 2.5, 1e21], ['1', true, [], {}]],
-    ['boolean', [true, false], ['true', 'false', 1, 0]],
+    ['number', [0, -1, 2.5, 1e21, '1', '-0,5'], ['one', true, [], {}, '1.000', Number.POSITIVE_INFINITY]],
+    ['boolean', [true, false, 'true', 'false', 1, 0, '1', '0'], ['yes', 2, [], {}]],
     [
       'string',
-      ['', 'x', 'y'.repeat(10_000), '😀'],
-      [1, false, ['x'], 'y'.repeat(10_001), 'a\ud800b', '\udc00'],
+      ['x', 'y'.repeat(10_000), '😀', 1, false],
+      [['x'], {}, 'y'.repeat(10_001), 'a\ud800b', '\udc00'],
     ],
     ['email', ['a@b.co', 'ANA@EXAMPLE.COM'], ['a@b', '@b.co', 'a b@c.co', 'a@b.co'.padStart(255, 'x'), 5]],
-    ['phone', ['+14155552671', '011 98765-4321', '55 11 3456-7890'], ['123', '+0123456789', '', 11987654321]],
-    ['date', ['2024-3-5', '2024-03-05T00:00:00.000Z'], ['2024-3-5T00:00:00Z', 20240305, '2024-02-30']],
+    [
+      'phone',
+      ['+14155552671', '011 98765-4321', '55 11 3456-7890', 11987654321],
+      ['123', '+0123456789', 123, 1.5, true],
+    ],
+    [
+      'date',
+      ['2024-3-5', '2024-03-05T00:00:00.000Z', '2024-03-05T00:00:00Z'],
+      ['2024-3-5T00:00:00Z', 20240305, '2024-02-30'],
+    ],
   ] as [FieldSpec['type'], unknown[], unknown[]][])('%s: accepts %j and refuses %j', (type, good, bad) => {
-    for (const v of good) expect(readFields({ v }, [spec('v', type)]).errors, JSON.stringify(v)).toEqual([]);
+    for (const v of good)
+      expect(readFields({ v }, [spec('v', type, true)]).errors, JSON.stringify(v)).toEqual([]);
     for (const v of bad) {
-      expect(readFields({ v }, [spec('v', type)]).errors, JSON.stringify(v)).toEqual([
+      expect(readFields({ v }, [spec('v', type, true)]).errors, JSON.stringify(v)).toEqual([
         expect.objectContaining({ path: 'v', code: 'invalid_type' }),
       ]);
     }
@@ -172,7 +295,7 @@ describe('readFields', () => {
   });
 
   it('has nothing to report without declared fields', () => {
-    expect(readFields({ anything: [1, 2] }, [])).toEqual({ values: new Map(), errors: [] });
+    expect(readFields({ anything: [1, 2] }, [])).toEqual({ values: new Map(), errors: [], warnings: [] });
   });
 });
 
@@ -189,7 +312,8 @@ describe('guessType', () => {
     ['2024-03-05', 'date'],
     ['2024-03-05T10:00:00.000Z', 'date'],
     ['2024-02-30', 'string'],
-    ['2024-03-05T10:00:00Z', 'string'],
+    ['2024-03-05T10:00:00Z', 'date'],
+    ['05/03/2024', 'string'],
     ['ana@example.com', 'email'],
     ['+55 11 98765-4321', 'phone'],
     ['(11) 98765-4321', 'phone'],

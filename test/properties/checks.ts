@@ -139,6 +139,10 @@ function tablesWithAccount(): Promise<string[]> {
   return tenantTables;
 }
 
+// Refused ingest calls are kept as `rejected` events: like idempotency keys, a log of answers, 4xx
+// included (the documented behaviour), not the account's data.
+const REFUSALS_LEFT_OUT = " and status <> 'rejected'";
+
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -152,9 +156,9 @@ export async function snapshot(accountIds: number[]): Promise<Snapshot> {
   const results = await env.DB.batch<Record<string, unknown>>([
     env.DB.prepare('select * from accounts'),
     ...tables.map((table) =>
-      env.DB.prepare(`select * from "${table}" where account_id in (select value from json_each(?))`).bind(
-        ids,
-      ),
+      env.DB.prepare(
+        `select * from "${table}" where account_id in (select value from json_each(?))${table === 'inbound_events' ? REFUSALS_LEFT_OUT : ''}`,
+      ).bind(ids),
     ),
   ]);
   const counts: Record<string, number> = {};

@@ -488,6 +488,8 @@ describe('event log and replay', () => {
       payload: lead({ telefone: '+1 415 555 0100' }),
       result: null,
       preview: null,
+      warnings: [],
+      rejection: null,
     });
     expect(f).toMatchObject({ status: 'failed', attempts: 1, error: expect.any(String), result: null });
     expect(ok).toMatchObject({

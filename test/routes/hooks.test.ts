@@ -15,8 +15,16 @@ import {
 
 const MAX = 256 * 1024;
 
-const eventsOf = async (key: string, hookId: number): Promise<Json[]> =>
+const logOf = async (key: string, hookId: number): Promise<Json[]> =>
   (await list(key, `/v1/inbound-webhooks/${hookId}/events?limit=100`)).data;
+
+/** The events ingest accepted: the log without the refused calls it keeps as `rejected`. */
+const eventsOf = async (key: string, hookId: number): Promise<Json[]> =>
+  (await logOf(key, hookId)).filter((e) => e.status !== 'rejected');
+
+/** The refused calls of the log, newest first. */
+const rejectedOf = async (key: string, hookId: number): Promise<Json[]> =>
+  (await list(key, `/v1/inbound-webhooks/${hookId}/events?status=rejected&limit=100`)).data;
 
 /** A POST with exactly these headers and body: no Content-Type unless given. */
 const rawPost = (path: string, body: BodyInit | null, headers: Record<string, string> = {}) =>
@@ -141,15 +149,21 @@ describe('ingest: storing events', () => {
   });
 });
 
-describe('ingest: 400 for a body that is not a JSON object', () => {
+describe('ingest: 415 for a content type it does not read, 400 for a body that is not a JSON object', () => {
   it.each([
     ['text/plain', { 'Content-Type': 'text/plain' }],
-    ['form data', { 'Content-Type': 'application/x-www-form-urlencoded' }],
     ['no content type', {}],
     ['jsonp', { 'Content-Type': 'application/javascript' }],
-  ])('refuses %s with 400 unsupported_media_type', async (_name, headers) => {
+    ['multipart', { 'Content-Type': 'multipart/form-data; boundary=x' }],
+  ])('refuses %s with 415 unsupported_media_type, saying what it reads', async (_name, headers) => {
     const { key, hook } = await hookWith();
-    await expectProblem(await rawPost(hook.path, '{"a":1}', headers), 400, 'unsupported_media_type');
+    const body = await expectProblem(
+      await rawPost(hook.path, '{"a":1}', headers),
+      415,
+      'unsupported_media_type',
+    );
+    expect(body.detail).toContain('application/json');
+    expect(body.detail).toContain('application/x-www-form-urlencoded');
     expect(await eventsOf(key, hook.id)).toEqual([]);
   });
 
@@ -161,7 +175,8 @@ describe('ingest: 400 for a body that is not a JSON object', () => {
     ['a trailing comma', '{"a":1,}'],
   ])('refuses %s with 400 malformed_json', async (_name, body) => {
     const { key, hook } = await hookWith();
-    await expectProblem(await postEvent(hook.url, body), 400, 'malformed_json');
+    const problem = await expectProblem(await postEvent(hook.url, body), 400, 'malformed_json');
+    expect(problem.detail).toBe('The Content-Type is JSON, but the body is not valid JSON.');
     expect(await eventsOf(key, hook.id)).toEqual([]);
   });
 
@@ -197,8 +212,19 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
     { key: 'tel', type: 'phone' },
   ];
 
-  it('treats a required field that is absent or null as missing, and an optional one as fine', async () => {
+  it('treats a required field that is absent, null or blank as missing, and an optional one as fine', async () => {
     const { key, hook } = await hookWith({ fields: FIELDS });
+    for (const nome of [undefined, '', '  ']) {
+      const body = await expectProblem(
+        await postEvent(hook.url, { nome, email: ' ' }),
+        400,
+        'invalid_fields',
+      );
+      expect(body.errors.map((e: Json) => [e.path, e.code])).toEqual([
+        ['nome', 'required'],
+        ['email', 'required'],
+      ]);
+    }
     const body = await expectProblem(await postEvent(hook.url, { email: null }), 400, 'invalid_fields');
     expect(body.errors).toEqual([
       { path: 'nome', code: 'required', message: expect.any(String) },
@@ -207,30 +233,51 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
     const one = await expectProblem(await postEvent(hook.url, { nome: 'Ana', email: null }), 400);
     expect(one.errors).toEqual([expect.objectContaining({ path: 'email', code: 'required' })]);
     await expectStored(
-      await postEvent(hook.url, { nome: 'Ana', email: 'ana@example.com', idade: null, ativo: null }),
+      await postEvent(hook.url, { nome: 'Ana', email: 'ana@example.com', idade: null, ativo: '', tel: ' ' }),
     );
-    expect(await eventsOf(key, hook.id)).toHaveLength(1);
+    const events = await eventsOf(key, hook.id);
+    expect(events).toHaveLength(1);
+    expect(events[0].warnings).toEqual([]);
   });
 
-  it('gives one error per bad field, keyed by the field key, and stores nothing', async () => {
+  it('gives one error per bad required field, keyed by the field key, and accepts nothing', async () => {
     const { key, hook } = await hookWith({ fields: FIELDS });
     const res = await postEvent(hook.url, {
-      nome: 5,
+      nome: ['Ana'],
       email: 'not-an-email',
-      idade: '31',
-      ativo: 'true',
+      idade: 'trinta',
+      ativo: 'talvez',
       data: '2024-02-30',
       tel: '123',
     });
     const body = await expectProblem(res, 400, 'invalid_fields');
     expect(body.errors).toEqual(
-      ['nome', 'email', 'idade', 'ativo', 'data', 'tel'].map((path) => ({
-        path,
-        code: 'invalid_type',
-        message: expect.any(String),
-      })),
+      ['nome', 'email'].map((path) => ({ path, code: 'invalid_type', message: expect.any(String) })),
     );
     expect(await eventsOf(key, hook.id)).toEqual([]);
+  });
+
+  it('leaves out an optional field that does not fit, and lists it in the event warnings', async () => {
+    const { key, hook } = await hookWith({ fields: FIELDS });
+    const sent = {
+      nome: 'Ana',
+      email: 'ana@example.com',
+      idade: 'trinta',
+      ativo: 'talvez',
+      data: '2024-02-30',
+      tel: '123',
+      __fault: 'send',
+    };
+    await expectStored(await postEvent(hook.url, sent));
+    const [event] = await eventsOf(key, hook.id);
+    expect(event).toMatchObject({ status: 'pending', payload: sent, rejection: null });
+    expect(event.warnings).toEqual(
+      ['idade', 'ativo', 'data', 'tel'].map((path) => ({
+        path,
+        code: 'dropped',
+        message: expect.stringMatching(/^Left out: Expected .+\.$/),
+      })),
+    );
   });
 
   const cases: [type: string, good: unknown[], bad: unknown[]][] = [
@@ -244,6 +291,11 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
         '2024-12-31',
         '2024-03-05T10:00:00.000Z',
         '2024-02-29T23:59:59.999Z',
+        '2024-03-05T10:00:00Z',
+        '2024-03-05T10:00:00.000+03:00',
+        '2024-03-05T10:00:00.00Z',
+        '2024-03-05 10:00:00-03:00',
+        '2024-03-05t10:00:00.123456z',
       ],
       [
         '2024-02-30',
@@ -253,33 +305,35 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
         '2024-04-31',
         '2024-3-5T10:00:00Z',
         '2024-3-5T10:00:00.000Z',
-        '2024-03-05T10:00:00Z',
-        '2024-03-05T10:00:00.000+03:00',
         '2024-03-05T25:00:00.000Z',
-        '2024-03-05T10:00:00.00Z',
+        '2024-03-05T10:00:00+24:00',
+        '2024-03-05T10:00:00',
         '2024-03-05 10:00:00',
         '05/03/2024',
         '2024-003-05',
         '24-03-05',
         ' 2024-03-05',
-        '',
         20240305,
         true,
       ],
     ],
     [
       'phone',
-      ['+55 11 98765-4321', '(11) 98765-4321', '11987654321', '11 3456-7890', '+1 415 555 2671'],
-      ['12345', 'abc', '+', '(11) 8765-432', '', 11987654321, true],
+      ['+55 11 98765-4321', '(11) 98765-4321', '11987654321', '11 3456-7890', '+1 415 555 2671', 11987654321],
+      ['12345', 'abc', '+', '(11) 8765-432', 12345, 1.5, true],
     ],
     [
       'email',
       ['ana@example.com', 'ANA.souza+lead@sub.example.com.br', '  ana@example.com  '],
-      ['ana@', 'not an email', '@example.com', 'ana@example', '', 5, false],
+      ['ana@', 'not an email', '@example.com', 'ana@example', 5, false],
     ],
-    ['number', [0, 1, -3, 1.5, 1e21], ['1', '', 'one', true, [1], { n: 1 }]],
-    ['boolean', [true, false], ['true', 'false', 1, 0, '']],
-    ['string', ['x', '', 'ç ✓ 😀'], [5, true, ['x'], { s: 'x' }, 'lone \ud800 surrogate']],
+    [
+      'number',
+      [0, 1, -3, 1.5, 1e21, '1', '89900', '899,00', '899.5', ' -3,25 ', '+7'],
+      ['one', 'R$ 10', '1.500', '1,500', '1.234,56', '1,2,3', '1e3', '0x10', true, [1], { n: 1 }],
+    ],
+    ['boolean', [true, false, 'true', 'FALSE', '1', '0', 1, 0], ['yes', 'sim', 2, [true]]],
+    ['string', ['x', 'ç ✓ 😀', 5, true], [['x'], { s: 'x' }, 'lone \ud800 surrogate']],
   ];
 
   it.each(cases)('%s: accepts the good values and refuses the bad ones with 400', async (type, good, bad) => {
@@ -317,11 +371,10 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
 
     const errorsOf = async (body: Json) => (await expectProblem(await postEvent(hook.url, body), 400)).errors;
     expect(
-      await errorsOf({ lead: { phone: 'x' }, answers: [{ text: 1 }], meta: { tags: ['a', 2] } }),
+      await errorsOf({ lead: { phone: 'x' }, answers: [{ text: {} }], meta: { tags: ['a', {}] } }),
     ).toEqual([
       expect.objectContaining({ path: 'lead.phone', code: 'invalid_type' }),
       expect.objectContaining({ path: 'answers.0.text', code: 'invalid_type' }),
-      expect.objectContaining({ path: 'meta.tags.1', code: 'invalid_type' }),
     ]);
     expect(await errorsOf({ lead: '11987654321', answers: [] })).toEqual([
       expect.objectContaining({ path: 'lead.phone', code: 'required' }),
@@ -429,7 +482,7 @@ describe('ingest: 413 over 256 KiB', () => {
   });
 
   it('still validates a body of exactly 256 KiB', async () => {
-    const { key, hook } = await hookWith({ fields: [{ key: 'pad', type: 'number' }] });
+    const { key, hook } = await hookWith({ fields: [{ key: 'pad', type: 'number', required: true }] });
     const body = await expectProblem(await postEvent(hook.url, bodyOfSize(MAX)), 400, 'invalid_fields');
     expect(body.errors).toEqual([expect.objectContaining({ path: 'pad' })]);
     expect(await eventsOf(key, hook.id)).toEqual([]);
@@ -464,29 +517,55 @@ describe('ingest: signatures', () => {
     const { key, hook } = await hookWith({ secret: SECRET });
     const now = unixNow();
     const good = await sign(SECRET, now, BODY);
-    const cases: [string, string | number | undefined, string | undefined, string?][] = [
-      ['no headers', undefined, undefined],
-      ['no X-Signature', now, undefined],
-      ['no X-Timestamp', undefined, good],
-      ['a wrong signature', now, `sha256=${'0'.repeat(64)}`],
-      ['another secret', now, await sign('another-secret-0123456', now, BODY)],
-      ['6 minutes old', now - 360, await sign(SECRET, now - 360, BODY)],
-      ['6 minutes in the future', now + 360, await sign(SECRET, now + 360, BODY)],
-      ['a signature over a different body', now, await sign(SECRET, now, '{"nome":"Bia"}')],
-      ['a signature of the body alone', now, `sha256=${await hmacHex(SECRET, BODY)}`],
-      ['a signature for another timestamp', now - 1, good],
-      ['no sha256= prefix', now, good.slice('sha256='.length)],
-      ['another algorithm', now, good.replace('sha256=', 'sha1=')],
-      ['a truncated signature', now, good.slice(0, -2)],
-      ['a timestamp in milliseconds', Date.now(), await sign(SECRET, Date.now(), BODY)],
-      ['a timestamp that is not a number', 'now', await sign(SECRET, 'now', BODY)],
-      ['an ISO timestamp', new Date().toISOString(), await sign(SECRET, new Date().toISOString(), BODY)],
-      ['an empty signature', now, ''],
+    const cases: [string, string | number | undefined, string | undefined, string, string?][] = [
+      ['no headers', undefined, undefined, 'missing_signature'],
+      ['no X-Signature', now, undefined, 'missing_signature'],
+      ['no X-Timestamp', undefined, good, 'missing_timestamp'],
+      ['a wrong signature', now, `sha256=${'0'.repeat(64)}`, 'digest_mismatch'],
+      ['another secret', now, await sign('another-secret-0123456', now, BODY), 'digest_mismatch'],
+      ['6 minutes old', now - 360, await sign(SECRET, now - 360, BODY), 'stale_timestamp'],
+      ['6 minutes in the future', now + 360, await sign(SECRET, now + 360, BODY), 'stale_timestamp'],
+      [
+        'a signature over a different body',
+        now,
+        await sign(SECRET, now, '{"nome":"Bia"}'),
+        'digest_mismatch',
+      ],
+      ['a signature of the body alone', now, `sha256=${await hmacHex(SECRET, BODY)}`, 'digest_mismatch'],
+      ['a signature for another timestamp', now - 1, good, 'digest_mismatch'],
+      ['no sha256= prefix', now, good.slice('sha256='.length), 'malformed_signature'],
+      ['another algorithm', now, good.replace('sha256=', 'sha1='), 'malformed_signature'],
+      ['a truncated signature', now, good.slice(0, -2), 'malformed_signature'],
+      [
+        'a timestamp in milliseconds',
+        Date.now(),
+        await sign(SECRET, Date.now(), BODY),
+        'malformed_timestamp',
+      ],
+      ['a timestamp that is not a number', 'now', await sign(SECRET, 'now', BODY), 'malformed_timestamp'],
+      [
+        'an ISO timestamp',
+        new Date().toISOString(),
+        await sign(SECRET, new Date().toISOString(), BODY),
+        'malformed_timestamp',
+      ],
+      ['an empty signature', now, '', 'missing_signature'],
     ];
-    for (const [name, ts, signature, body] of cases) {
+    for (const [name, ts, signature, check, body] of cases) {
       const res = await signedPost(hook.path, ts, signature, body);
       expect(res.status, name).toBe(401);
-      await expectProblem(res, 401, 'invalid_signature');
+      const problem = await expectProblem(res, 401, 'invalid_signature');
+      expect(problem.errors, name).toEqual([
+        {
+          path: check.endsWith('timestamp') ? 'X-Timestamp' : 'X-Signature',
+          code: check,
+          message: problem.detail,
+        },
+      ]);
+      // Neither the secret nor the digest the server expected is ever part of the answer.
+      const expected = await hmacHex(SECRET, `${ts}.${body ?? BODY}`);
+      expect(JSON.stringify(problem), name).not.toContain(SECRET);
+      expect(JSON.stringify(problem).toLowerCase(), name).not.toContain(expected);
     }
     // The signed body itself, posted with the signature of a different one.
     const other = await signedPost(hook.path, now, good, '{"nome":"Bia","__fault":"send"}');
@@ -506,7 +585,7 @@ describe('ingest: signatures', () => {
       400,
       'malformed_json',
     );
-    const invalid = '{"n":"1"}';
+    const invalid = '{"n":"one"}';
     const body = await expectProblem(
       await signedPost(hook.path, ts, await sign(SECRET, ts, invalid), invalid),
       400,
@@ -651,7 +730,7 @@ describe('ingest: test mode', () => {
       const answers: Json[] = [];
       for (const hook of [prod, test]) {
         const res = await rawPost(hook.path, body, headers);
-        expect(res.status, body).toBe(400);
+        expect(res.status, body).toBe(headers['Content-Type'] === 'text/plain' ? 415 : 400);
         const { request_id: _id, ...problem } = await json(res);
         answers.push(problem);
       }
@@ -674,6 +753,124 @@ describe('ingest: test mode', () => {
     const events = await eventsOf(key, hook.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ status: 'pending', payload: body });
+  });
+});
+
+describe('ingest: refused calls are kept in the event log as rejected', () => {
+  it('keeps each kind of refusal with the problem its sender got and the body as text', async () => {
+    const { key, hook } = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
+    const json = { 'Content-Type': 'application/json' };
+    const deep = `${'['.repeat(33)}${']'.repeat(33)}`;
+    const calls: [BodyInit, Record<string, string>, number, string][] = [
+      ['{"n":"one"}', json, 400, 'invalid_fields'],
+      ['{"n":', json, 400, 'malformed_json'],
+      ['[1]', json, 400, 'body_not_object'],
+      [`{"d":${deep}}`, json, 400, 'body_too_deep'],
+      ['{"n":1}', { ...json, 'Idempotency-Key': 'k'.repeat(256) }, 400, 'invalid_idempotency_key'],
+      ['n=1', { 'Content-Type': 'text/plain' }, 415, 'unsupported_media_type'],
+    ];
+    for (const [body, headers, status, code] of calls) {
+      const problem = await expectProblem(await rawPost(hook.path, body, headers), status, code);
+      const [event] = await rejectedOf(key, hook.id);
+      expect(event, code).toMatchObject({
+        status: 'rejected',
+        payload: body,
+        attempts: 0,
+        processed_at: null,
+        result: null,
+        warnings: [],
+        rejection: { status, code, detail: problem.detail },
+      });
+      expect(event.rejection.errors).toEqual(problem.errors);
+    }
+    expect(await rejectedOf(key, hook.id)).toHaveLength(calls.length);
+    expect(await eventsOf(key, hook.id)).toEqual([]);
+  });
+
+  it('keeps the first 4 KiB of a refused body, never half a character', async () => {
+    const { key, hook } = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
+    // 4095 bytes before the first é that the 4096-byte limit cuts in half.
+    const body = `{"n":"x","pad":"${'a'.repeat(3999)}${'é'.repeat(500)}"}`;
+    await expectProblem(await postEvent(hook.url, body), 400, 'invalid_fields');
+    const [event] = await rejectedOf(key, hook.id);
+    expect(body.startsWith(event.payload)).toBe(true);
+    expect(encoder.encode(event.payload).length).toBe(4095);
+    expect(event.payload).not.toContain('\ufffd');
+  });
+
+  it('keeps a failed signature and a body over the limit without the body, and no signature header', async () => {
+    const secret = 'whsec-rejected-0123456';
+    const { key, hook } = await hookWith({ secret });
+    const ts = unixNow();
+    const signature = await sign(secret, ts, '{"other":1}');
+    const sent = await rawPost(hook.path, '{"a":1}', {
+      'Content-Type': 'application/json',
+      'X-Timestamp': String(ts),
+      'X-Signature': signature,
+      'User-Agent': 'sender/1.0',
+    });
+    await expectProblem(sent, 401, 'invalid_signature');
+    await expectProblem(await postEvent(hook.url, bodyOfSize(MAX + 1)), 413, 'body_too_large');
+    const [tooLarge, unsigned] = await rejectedOf(key, hook.id);
+    expect(unsigned).toMatchObject({
+      payload: null,
+      rejection: {
+        status: 401,
+        code: 'invalid_signature',
+        errors: [{ path: 'X-Signature', code: 'digest_mismatch' }],
+      },
+    });
+    expect(tooLarge).toMatchObject({ payload: null, rejection: { status: 413, code: 'body_too_large' } });
+    const rows = await env.DB.prepare('SELECT * FROM inbound_events WHERE webhook_id = ?')
+      .bind(hook.id)
+      .all();
+    expect(rows.results).toHaveLength(2);
+    const stored = JSON.stringify(rows.results);
+    expect(stored).not.toContain(signature.slice('sha256='.length));
+    expect(stored).not.toContain(secret);
+    expect(JSON.parse(String(rows.results.find((r) => r.id === unsigned.id)?.headers))).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'sender/1.0',
+    });
+  });
+
+  it('keeps nothing for an unknown, disabled or rotated URL: there is no webhook to file it under', async () => {
+    const { key, hook } = await hookWith();
+    await call(`/v1/inbound-webhooks/${hook.id}/rotate-token`, { method: 'POST', key });
+    await expectNoHook(await postEvent(hook.url, '{"a":'));
+    await expectNoHook(await postEvent(`/hooks/${WELL_FORMED_UNKNOWN}`, '{"a":'));
+    expect(await logOf(key, hook.id)).toEqual([]);
+  });
+
+  it('keeps only the newest 100 rejected events of a webhook, and none of its accepted ones goes', async () => {
+    const { key, hook } = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
+    await expectStored(await postEvent(hook.url, { n: 0, __fault: 'send' }));
+    for (let i = 1; i <= 103; i++) await expectProblem(await postEvent(hook.url, { n: `bad-${i}` }), 400);
+    const count = await env.DB.prepare(
+      "SELECT count(*) AS n FROM inbound_events WHERE webhook_id = ? AND status = 'rejected'",
+    )
+      .bind(hook.id)
+      .first<{ n: number }>();
+    expect(count?.n).toBe(100);
+    const rejected = await rejectedOf(key, hook.id);
+    expect(rejected[0].payload).toBe('{"n":"bad-103"}');
+    expect(rejected[99].payload).toBe('{"n":"bad-4"}');
+    const accepted = await env.DB.prepare(
+      "SELECT payload FROM inbound_events WHERE webhook_id = ? AND status <> 'rejected'",
+    )
+      .bind(hook.id)
+      .all();
+    expect(accepted.results).toEqual([{ payload: '{"n":0,"__fault":"send"}' }]);
+  });
+
+  it("files a refusal under its webhook's account only", async () => {
+    const a = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
+    const b = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
+    await expectProblem(await postEvent(a.hook.url, { n: 'x' }), 400);
+    expect(await rejectedOf(a.key, a.hook.id)).toHaveLength(1);
+    expect(await logOf(b.key, b.hook.id)).toEqual([]);
+    const other = await call(`/v1/inbound-webhooks/${a.hook.id}/events?status=rejected`, { key: b.key });
+    await expectProblem(other, 404);
   });
 });
 
@@ -705,13 +902,14 @@ describe('ingest: round trips', () => {
       within(keyed);
     }
     expect(await eventsOf(key, hook.id)).toHaveLength(2);
-    const invalid = '{"n":"1"}';
+    const invalid = '{"n":"one"}';
     const refused = await rawPost(hook.path, invalid, {
       ...headers,
       'X-Signature': await sign('round-trip-secret-123', ts, invalid),
     });
     expect(refused.status).toBe(400);
-    within(refused);
+    // The lookup, then one batch that keeps the rejected event and trims the old ones.
+    expect(roundTrips(refused)).toBe(2);
     const unsigned = await rawPost(hook.path, body, { 'Content-Type': 'application/json' });
     expect(unsigned.status).toBe(401);
     within(unsigned);
@@ -730,7 +928,20 @@ describe('ingest: OpenAPI', () => {
     const doc = await json(await call('/openapi.json'));
     const op = doc.paths['/hooks/{token}'].post;
     expect(op.security ?? doc.security ?? []).toEqual([]);
-    expect(Object.keys(op.responses).sort()).toEqual(['204', '400', '401', '404', '413', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual([
+      '204',
+      '400',
+      '401',
+      '404',
+      '413',
+      '415',
+      '429',
+      '500',
+    ]);
+    expect(Object.keys(op.requestBody.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     expect(op.responses['413'].description).toContain('256 KiB');
     expect(op.responses['413'].description).not.toContain('1 MiB');
     expect(op.responses['404'].content).toBeUndefined();

@@ -826,6 +826,8 @@ describe('inbound webhooks: events', () => {
       payload: { n: 3, extra: { kept: 3 }, __fault: 'send' },
       result: null,
       preview: null,
+      warnings: [],
+      rejection: null,
     });
     const ids = idsOf(page);
     expect([...ids].sort((x, y) => y - x)).toEqual(ids);

@@ -1,0 +1,2 @@
+ALTER TABLE `inbound_events` ADD `warnings` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
+ALTER TABLE `inbound_events` ADD `rejection` text;
