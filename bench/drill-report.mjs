@@ -60,6 +60,7 @@ export function drillReport({ title, audit: { report, targets }, timing, windowS
           String(report.processed_without_their_deal_and_task),
         ],
         ['records of rejected events', `${total(rejected_records)} (${listed(rejected_records)})`],
+        ['rejected events in the log (newest 100 kept)', String(report.rejected_events_in_the_log)],
       ],
       ['l', 'l'],
     ),
