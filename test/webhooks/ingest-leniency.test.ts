@@ -264,3 +264,19 @@ describe('ingest: the event log after refusals', () => {
     });
   });
 });
+
+describe('sample-fields and rejected events', () => {
+  it('offers the keys of accepted test events only, however many refusals came after them', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, {
+      mode: 'test',
+      fields: [{ key: 'nome', type: 'string', required: true }],
+    });
+    expect(
+      (await postEvent(hook.path, { nome: 'Ana', lead: { origem: 'site' }, __fault: 'send' })).status,
+    ).toBe(204);
+    for (let i = 0; i < 21; i++) await expectProblem(await postEvent(hook.path, { outro: i }), 400);
+    const sample = await json(await call(`/v1/inbound-webhooks/${hook.id}/sample-fields`, { key }));
+    expect(sample.data.map((f: Json) => f.key)).toEqual(['nome', 'lead.origem', '__fault']);
+  });
+});
