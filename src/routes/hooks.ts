@@ -88,6 +88,13 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
     }
     value = parsed;
   } else {
+    // `curl -d '{...}'` sends JSON labelled as a form; read as one, it would be a single odd key.
+    if (/^\s*[[{]/.test(text)) {
+      throw badRequest(
+        'malformed_form',
+        'The body looks like JSON but the Content-Type is application/x-www-form-urlencoded (what curl -d sends by default): send it with Content-Type: application/json.',
+      );
+    }
     const form = formObject(new URLSearchParams(text));
     if ('error' in form) throw badRequest('malformed_form', form.error);
     value = form.value;

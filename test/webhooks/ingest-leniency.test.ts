@@ -233,6 +233,14 @@ describe('ingest: application/x-www-form-urlencoded', () => {
     await expectProblem(await rawPost(hook.path, `a${'[b]'.repeat(31)}=1`, FORM), 400, 'invalid_fields');
   });
 
+  it('refuses JSON sent as a form (curl -d without a Content-Type) with a 400 that says so', async () => {
+    const { hook } = await leadHook();
+    for (const body of ['{"nome":"Ana","telefone":"11987654321"}', ' [1]']) {
+      const problem = await expectProblem(await rawPost(hook.path, body, FORM), 400, 'malformed_form');
+      expect(problem.detail).toContain('Content-Type: application/json');
+    }
+  });
+
   it('checks required fields of a form like those of JSON', async () => {
     const { hook } = await leadHook();
     const problem = await expectProblem(
