@@ -98,17 +98,16 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
     const form = formObject(new URLSearchParams(text));
     if ('error' in form) throw badRequest('malformed_form', form.error);
     value = form.value;
-    // Stored as the object it makes, so processing reads a form event like a JSON one.
-    text = JSON.stringify(value);
   }
-  // JSON.parse takes any depth, but reading the event back (JSON.stringify) does not.
+  // JSON.parse takes any depth (and a form's keys make any), but JSON.stringify does not.
   if (depthOf(value) > MAX_DEPTH) {
     throw badRequest(
       'body_too_deep',
       `The body nests objects and arrays more than ${MAX_DEPTH} levels deep.`,
     );
   }
-  return { text, value };
+  // A form is stored as the object it makes, so processing reads a form event like a JSON one.
+  return { text: isJson ? text : JSON.stringify(value), value };
 }
 
 /** A problem response of the shared catalogue, described for this route. */
