@@ -147,7 +147,8 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
       if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
       // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
       if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
-      return { value: Number(text.replace(',', '.')) };
+      const value = Number(text.replace(',', '.'));
+      return Number.isFinite(value) ? { value } : expect('a finite number');
     }
     case 'boolean': {
       if (typeof raw === 'boolean') return { value: raw };

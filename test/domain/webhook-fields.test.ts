@@ -255,7 +255,11 @@ describe('readFields', () => {
   });
 
   it.each([
-    ['number', [0, -1, 2.5, 1e21, '1', '-0,5'], ['one', true, [], {}, '1.000', Number.POSITIVE_INFINITY]],
+    [
+      'number',
+      [0, -1, 2.5, 1e21, '1', '-0,5'],
+      ['one', true, [], {}, '1.000', Number.POSITIVE_INFINITY, '9'.repeat(400)],
+    ],
     ['boolean', [true, false, 'true', 'false', 1, 0, '1', '0'], ['yes', 2, [], {}]],
     [
       'string',
