@@ -29,6 +29,7 @@ type Company = {
   lead_count: number;
   created_at: string;
   updated_at: string;
+  deleted_at: null;
 };
 
 type Task = {
@@ -43,6 +44,7 @@ type Task = {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  deleted_at: null;
 };
 
 type Model = {
@@ -228,6 +230,8 @@ const BLANK_COMPANY = {
   follower_ids: [],
   deal_count: 0,
   lead_count: 0,
+  // The model has no deletes: every row it knows is live.
+  deleted_at: null,
 };
 
 /** GET of a row the model holds: exactly the model's row. */
@@ -503,6 +507,7 @@ const BLANK_TASK = {
   owner_ids: [],
   is_completed: false,
   completed_at: null,
+  deleted_at: null,
 };
 
 class CreateTask implements fc.AsyncCommand<Model, Real> {
