@@ -173,6 +173,36 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
     });
   }
 
+  it.each([
+    ['/v1/users', 'users', ['created', 'name']],
+    ['/v1/companies', 'companies', ['created', 'name']],
+    ['/v1/contacts', 'contacts', ['created', 'name']],
+    ['/v1/deals', 'deals', ['created', 'updated', 'name']],
+    ['/v1/tasks', 'tasks', ['created', 'updated', 'deal', 'due']],
+  ] as const)(
+    '%s?deleted=true walks the trash indexes, which hold trashed rows only',
+    async (path, table, sorts) => {
+      for (const sort of sorts) {
+        const field = {
+          created: 'created_at',
+          updated: 'updated_at',
+          name: 'name',
+          deal: 'deal_id',
+          due: 'due_date',
+        }[sort];
+        for (const direction of ['', '-']) {
+          const [, list] = await plansOf(`${path}?deleted=true&sort=${direction}${field}`);
+          const details = list?.steps.map((s) => s.detail) ?? [];
+          expect(details, `${path} ${sort}\n${render(list?.steps ?? [])}`).toContainEqual(
+            expect.stringMatching(
+              new RegExp(`^SEARCH ${table} USING INDEX ${table}_${sort}_trash_idx \\(account_id=\\?`),
+            ),
+          );
+        }
+      }
+    },
+  );
+
   it("a webhook's sample fields read its test events on their own index", async () => {
     await expectIndexed(`/v1/inbound-webhooks/${seeded.ids.webhook}/sample-fields`);
   });

@@ -51,8 +51,6 @@ async function seeded(tag = 'a') {
   return { ...account, user, company, contact, deal, task };
 }
 
-type Seeded = Awaited<ReturnType<typeof seeded>>;
-
 const resources = [
   ['/v1/users', 'user'],
   ['/v1/companies', 'company'],
