@@ -151,6 +151,25 @@ describe('DELETE, the trash and restore, on every resource with a trash', () => 
     },
   );
 
+  it('a restore retried with the same Idempotency-Key gets the first answer again', async () => {
+    const s = await seeded();
+    const at = `/v1/deals/${s.deal.id}`;
+    expect((await remove(s.key, at)).status).toBe(204);
+    const send = () =>
+      call(`${at}/restore`, { method: 'POST', key: s.key, headers: { 'Idempotency-Key': 'restore-1' } });
+    const first = await send();
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await remove(s.key, at)).status).toBe(204);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await again.text()).toBe(body);
+    // Replayed, not run: the deal is still in the trash.
+    expect(idsOf(await list(s.key, '/v1/deals?deleted=true'))).toEqual([s.deal.id]);
+  });
+
   it('a query parameter meant for another route is a 400 on DELETE, and nothing is deleted', async () => {
     const s = await seeded();
     const res = await call(`/v1/deals/${s.deal.id}?erase=true`, { method: 'DELETE', key: s.key });
