@@ -25,6 +25,9 @@ ALTER TABLE `users` ADD `deleted_at` integer;--> statement-breakpoint
 CREATE INDEX `users_created_trash_idx` ON `users` (`account_id`,`created_at`,`id`) WHERE "users"."deleted_at" is not null;--> statement-breakpoint
 CREATE INDEX `users_name_trash_idx` ON `users` (`account_id`,`name_norm`,`id`) WHERE "users"."deleted_at" is not null;--> statement-breakpoint
 CREATE INDEX `users_purge_idx` ON `users` (`deleted_at`) WHERE "users"."deleted_at" is not null;--> statement-breakpoint
+CREATE INDEX `inbound_event_results_contact_idx` ON `inbound_event_results` (`account_id`,`contact_id`);--> statement-breakpoint
+CREATE INDEX `inbound_event_results_company_idx` ON `inbound_event_results` (`account_id`,`company_id`);--> statement-breakpoint
+CREATE INDEX `inbound_event_results_deal_idx` ON `inbound_event_results` (`account_id`,`deal_id`);--> statement-breakpoint
 -- Hand-written: a category's task_count counts its live tasks only. A task counts from its insert
 -- until it goes to the trash, again once restored, and not while trashed or when purged from the
 -- trash (the delete trigger of 0004 would count it out twice).

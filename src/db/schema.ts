@@ -355,6 +355,11 @@ export const inboundEventResults = sqliteTable(
     foreignKey({ columns: [t.accountId, t.contactId], foreignColumns: [contacts.accountId, contacts.id] }),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
+    // Deleting a contact, company or deal (purge, erasure) finds the results naming it, and so does
+    // SQLite's own foreign key check, by these.
+    index('inbound_event_results_contact_idx').on(t.accountId, t.contactId),
+    index('inbound_event_results_company_idx').on(t.accountId, t.companyId),
+    index('inbound_event_results_deal_idx').on(t.accountId, t.dealId),
   ],
 );
 
