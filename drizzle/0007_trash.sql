@@ -53,3 +53,13 @@ WHEN old.account_id IS NOT new.account_id OR old.category_id IS NOT new.category
   UPDATE task_categories SET task_count = task_count + 1
   WHERE account_id = new.account_id AND id = new.category_id AND new.deleted_at IS NULL;
 END;
+--> statement-breakpoint
+-- Hand-written: a live task always has a live deal. A task create checks its deal in its first
+-- round trip and writes in its second; should the deal go to the trash in between, the insert is
+-- refused here, with the message of a foreign key failure, so the API answers the same 422 as for
+-- a deal that is not there.
+CREATE TRIGGER tasks_live_deal BEFORE INSERT ON tasks
+WHEN new.deleted_at IS NULL
+  AND (SELECT deleted_at FROM deals WHERE account_id = new.account_id AND id = new.deal_id) IS NOT NULL BEGIN
+  SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: the deal is in the trash');
+END;

@@ -292,6 +292,30 @@ describe('what the trash hides', () => {
     expect(idsOf(await list(s.key, '/v1/contacts'))).toEqual([]);
   });
 
+  it('a task create whose deal goes to the trash after its check is the same 422, and writes nothing', async () => {
+    const s = await seeded();
+    // The deal is trashed between the create's check and its write: inside the write's batch,
+    // right before the task's insert, by a trigger on the category the batch creates first.
+    const trigger = `trash_deal_${s.id}`;
+    await env.DB.exec(
+      `CREATE TRIGGER ${trigger} AFTER INSERT ON task_categories WHEN NEW.account_id = ${s.id} BEGIN UPDATE deals SET deleted_at = 1 WHERE id = ${s.deal.id}; END`,
+    );
+    try {
+      const res = await call('/v1/tasks', {
+        method: 'POST',
+        key: s.key,
+        body: { deal_id: s.deal.id, name: 'Late', category: 'Nova' },
+      });
+      const problem = await expectProblem(res, 422, 'validation_failed');
+      expect(problem.errors).toEqual([expect.objectContaining({ code: 'not_found' })]);
+    } finally {
+      await env.DB.exec(`DROP TRIGGER ${trigger}`);
+    }
+    expect(await deletedAtOf('deals', s.deal.id)).toBeNull();
+    expect(idsOf(await list(s.key, '/v1/tasks'))).toEqual([s.task.id]);
+    expect((await list(s.key, '/v1/task-categories')).data).toHaveLength(1);
+  });
+
   it("a trashed user's email and a trashed company's CNPJ stay taken until the purge: 409", async () => {
     const s = await seeded();
     expect((await remove(s.key, `/v1/users/${s.user.id}`)).status).toBe(204);
