@@ -247,13 +247,27 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
       name: 'Lead Zuleica Quintanilha',
     });
 
-    // Straight from D1: no table of the account holds the name, the phone or the email any more.
+    // Straight from D1, every table with an account_id (found in the schema, so a new table is
+    // covered too): none holds the phone or the email any more, and the name only in the deal's
+    // name, which the account's own flow template wrote (README: erasure keeps the account's records).
     expect(await rows('select id from contacts where account_id = ?', accountId)).toEqual([]);
-    for (const table of ['inbound_events', 'inbound_event_results', 'idempotency_keys']) {
-      const all = JSON.stringify(await rows(`select * from ${table} where account_id = ?`, accountId));
-      for (const text of ['Zuleica', '977776666', '97777-6666', 'zuleica@example.com']) {
-        expect(all, `${table} holds ${text}`).not.toContain(text);
-      }
+    const tables = (
+      await rows(
+        "select name from sqlite_master where type = 'table' and sql like '%account_id%' and sql not like 'create virtual%'",
+      )
+    ).map((t) => t.name as string);
+    expect(tables).toEqual(
+      expect.arrayContaining(['contacts', 'inbound_events', 'idempotency_keys', 'deals']),
+    );
+    for (const table of tables) {
+      const all = JSON.stringify(await rows(`select * from "${table}" where account_id = ?`, accountId));
+      const texts = [
+        '977776666',
+        '97777-6666',
+        'zuleica@example.com',
+        ...(table === 'deals' ? [] : ['Zuleica']),
+      ];
+      for (const text of texts) expect(all, `${table} holds ${text}`).not.toContain(text);
     }
     const events = await rows(
       'select id, payload, headers, preview, status from inbound_events where account_id = ?',
