@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { restorable } from '../db/live';
 import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
@@ -68,8 +68,7 @@ const dealTrash: TrashSpec<typeof deals> = {
   table: deals,
   dependants: (db, account, id, now) => {
     const itsTasks = and(eq(tasks.accountId, account), eq(tasks.dealId, id));
-    const deal = (state: ReturnType<typeof restorable> | ReturnType<typeof isNull>) =>
-      and(eq(deals.accountId, account), eq(deals.id, id), state);
+    const deal = (state: SQL) => and(eq(deals.accountId, account), eq(deals.id, id), state);
     return {
       trash: [
         db
