@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
 import { primaryDb } from './db/client';
+import { purgeTrash } from './db/trash';
 import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
 import { apiCors } from './http/cors';
@@ -107,6 +108,7 @@ export default {
   async scheduled(_controller, env) {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
+    await purgeTrash(primaryDb(env.DB), Date.now());
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

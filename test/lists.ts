@@ -95,13 +95,19 @@ export const lists: List[] = [
     path: '/v1/users',
     query: UserQuery,
     sorts: Object.keys(userSorts),
-    filters: () => ({ email: 'ana@example.com', name__contains: 'souza', ...dates('created_at') }),
+    filters: () => ({
+      deleted: 'true',
+      email: 'ana@example.com',
+      name__contains: 'souza',
+      ...dates('created_at'),
+    }),
   },
   {
     path: '/v1/companies',
     query: CompanyQuery,
     sorts: Object.keys(companySorts),
     filters: (ids) => ({
+      deleted: 'true',
       name: 'auto lima',
       name__contains: 'lima',
       cnpj: '11222333000181',
@@ -116,6 +122,7 @@ export const lists: List[] = [
     query: ContactQuery,
     sorts: Object.keys(contactSorts),
     filters: (ids) => ({
+      deleted: 'true',
       company_id: String(ids.company),
       owner_id: String(ids.user),
       email: 'bruno@example.com',
@@ -129,6 +136,7 @@ export const lists: List[] = [
     query: DealQuery,
     sorts: Object.keys(dealSorts),
     filters: (ids) => ({
+      deleted: 'true',
       company_id: String(ids.company),
       contact_id: String(ids.contact),
       owner_id: String(ids.user),
@@ -141,6 +149,7 @@ export const lists: List[] = [
     query: TaskQuery,
     sorts: Object.keys(taskSorts),
     filters: (ids) => ({
+      deleted: 'true',
       deal_id: String(ids.deal),
       category: 'ligação',
       owner_id: String(ids.user),

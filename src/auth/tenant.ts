@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { createMiddleware } from 'hono/factory';
 import type { Db } from '../db/client';
+import { live } from '../db/live';
 import { apiKeys, type TenantTable } from '../db/schema';
 import type { AppEnv } from '../env';
 import { unauthorized } from '../http/problem';
@@ -46,6 +47,6 @@ export async function scoped<T extends Items>(
   return [accountId, ...(results as BatchResponse<T>)];
 }
 
-/** WHERE for "row `id` of the caller's account". */
+/** WHERE for "row `id` of the caller's account", if live: a row in the trash is not there. */
 export const ownRow = (table: TenantTable, keyHash: string, id: number): SQL | undefined =>
-  and(eq(table.accountId, accountOf(keyHash)), eq(table.id, id));
+  and(eq(table.accountId, accountOf(keyHash)), eq(table.id, id), live(table));

@@ -26,6 +26,7 @@ import type { keyset } from '../http/pagination';
 import { conflict, invalid, notFound, rootMessage } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
+import { live, restorable } from './live';
 import { assertRefs, type Refs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
@@ -115,7 +116,13 @@ function select(db: Db, table: TenantTable, fields: SelectedFields, where: SQL |
 }
 
 /** The row and its extras, for the rows `where` selects. */
-function view(db: Db, table: TenantTable, extras: Extras | undefined, where: SQL | undefined, from?: SQL) {
+export function view(
+  db: Db,
+  table: TenantTable,
+  extras: Extras | undefined,
+  where: SQL | undefined,
+  from?: SQL,
+) {
   return select(db, table, { ...getTableColumns(table), ...extras } as SelectedFields, where, from);
 }
 
@@ -144,14 +151,17 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
 export function listQuery<T extends TenantTable>(
   db: Db,
   keyHash: string,
-  spec: { table: T; extras?: Extras },
+  spec: ListSpec<T>,
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
   search?: Search,
 ) {
   const t: TenantTable = spec.table;
   const account = accountOf(keyHash);
-  const mine = [eq(t.accountId, account), ...filters, ...(search?.exact ?? [])];
+  // Not among `filters`: the ends of a search walk and the probe stay on their covering indexes,
+  // and the rows they pass are checked here anyway.
+  const state = spec.trash && 'deletedAt' in t ? restorable(t, Date.now()) : live(t);
+  const mine = [eq(t.accountId, account), state, ...filters, ...(search?.exact ?? [])];
   if (search?.match && 'createdAt' in t && page.sortColumn === t.createdAt) {
     // The account's rows are in the same order by created_at as by id (drizzle/0006_...), and so
     // are the search index's matches: walk those between the first and the last row of the
@@ -203,6 +213,13 @@ export function listQuery<T extends TenantTable>(
   return (second ? unionAll(first, second, ...more) : first).orderBy(...page.orderBy()).limit(page.fetch);
 }
 
+/** What a list reads: the table, its extras, and for a table with a trash, the trash instead. */
+export type ListSpec<T extends TenantTable, X extends Extras = Extras> = {
+  table: T;
+  extras?: X;
+  trash?: boolean;
+};
+
 /**
  * One page of the account's rows (see `listQuery`), in one round trip with the key check. Rows
  * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
@@ -210,7 +227,7 @@ export function listQuery<T extends TenantTable>(
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
-  spec: { table: T; extras?: X },
+  spec: ListSpec<T, X>,
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
   search?: Search,
@@ -323,7 +340,8 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   assertUnchanged(spec.immutable, spec.columns(body, accountId, 'update'), current);
   spec.validate?.(body, current as Select<T>);
   assertRefs(found, refs);
-  const mine = and(eq(t.accountId, accountId), eq(t.id, id));
+  // Live: a row trashed since it was read is not written, and the read back finds nothing (404).
+  const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
   const batch: Statements = [
     ...(spec.before?.(db, body, accountId) ?? []),
     db

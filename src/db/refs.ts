@@ -24,14 +24,17 @@ const present = (refs: Refs) =>
     (entry): entry is Present => typeof entry[1][1] === 'number' || Array.isArray(entry[1][1]),
   );
 
-/** True when `id` is a row of the account; for a list, the JSON array of its ids that are not. */
+/**
+ * True when `id` is a live row of the account; for a list, the JSON array of its ids that are not.
+ * A row in the trash cannot be referenced: it is the same 422 as a missing one.
+ */
 function check(account: SQL<number> | number, target: Target, id: number | number[]): SQL {
   const table = targets[target];
   if (typeof id === 'number') {
-    return sql`exists(select 1 from ${table} where account_id = ${account} and id = ${id})`;
+    return sql`exists(select 1 from ${table} where account_id = ${account} and id = ${id} and deleted_at is null)`;
   }
   // One JSON parameter for the whole list keeps the statement within D1's 100 parameters.
-  return sql`(select json_group_array(j.value) from json_each(${JSON.stringify(id)}) j where not exists(select 1 from ${table} where account_id = ${account} and id = j.value))`;
+  return sql`(select json_group_array(j.value) from json_each(${JSON.stringify(id)}) j where not exists(select 1 from ${table} where account_id = ${account} and id = j.value and deleted_at is null))`;
 }
 
 /**

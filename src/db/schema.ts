@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnySQLiteColumn,
   foreignKey,
   index,
   integer,
@@ -33,6 +34,31 @@ const named = () => ({
   nameNorm: text('name_norm').notNull(),
 });
 
+/**
+ * When the row went to the trash (epoch ms); null while live. Trashed rows are hidden from every
+ * read and reference until restored, and purged by the cron 30 days on (src/db/trash.ts).
+ */
+const trashable = () => ({ deletedAt: integer('deleted_at') });
+
+/**
+ * The indexes of the trash: `columns` of the trashed rows only, so a trash list walks its sort
+ * without reading live rows, and they cost live writes nothing. Plus one across accounts, by
+ * deletion time, for the purge.
+ */
+const trashIndexes = (
+  name: string,
+  t: { accountId: AnySQLiteColumn; id: AnySQLiteColumn; deletedAt: AnySQLiteColumn },
+  sorts: Record<string, AnySQLiteColumn>,
+) => {
+  const trashed = sql`${t.deletedAt} is not null`;
+  return [
+    ...Object.entries(sorts).map(([sort, column]) =>
+      index(`${name}_${sort}_trash_idx`).on(t.accountId, column, t.id).where(trashed),
+    ),
+    index(`${name}_purge_idx`).on(t.deletedAt).where(trashed),
+  ];
+};
+
 export type CustomFields = Record<string, string | number | boolean | null>;
 
 export const accounts = sqliteTable('accounts', {
@@ -65,12 +91,14 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
     ...timestamps,
+    ...trashable(),
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
     uniqueIndex('users_email_uq').on(t.accountId, t.emailNorm),
     index('users_created_idx').on(t.accountId, t.createdAt, t.id),
     index('users_name_idx').on(t.accountId, t.nameNorm, t.id),
+    ...trashIndexes('users', t, { created: t.createdAt, name: t.nameNorm }),
   ],
 );
 
@@ -85,6 +113,7 @@ export const companies = sqliteTable(
     segmentNorm: text('segment_norm'),
     observations: text('observations'),
     ...timestamps,
+    ...trashable(),
   },
   (t) => [
     uniqueIndex('companies_account_id_uq').on(t.accountId, t.id),
@@ -94,6 +123,7 @@ export const companies = sqliteTable(
     index('companies_name_idx').on(t.accountId, t.nameNorm, t.id),
     index('companies_owner_idx').on(t.accountId, t.ownerId),
     index('companies_segment_idx').on(t.accountId, t.segmentNorm),
+    ...trashIndexes('companies', t, { created: t.createdAt, name: t.nameNorm }),
   ],
 );
 
@@ -125,6 +155,7 @@ export const contacts = sqliteTable(
     ownerId: integer('owner_id'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
     ...timestamps,
+    ...trashable(),
   },
   (t) => [
     uniqueIndex('contacts_account_id_uq').on(t.accountId, t.id),
@@ -134,8 +165,10 @@ export const contacts = sqliteTable(
     index('contacts_name_idx').on(t.accountId, t.nameNorm, t.id),
     index('contacts_email_idx').on(t.accountId, t.emailNorm),
     index('contacts_phone_idx').on(t.accountId, t.phone),
-    index('contacts_company_idx').on(t.accountId, t.companyId),
+    // With deleted_at, counting a company's live contacts reads the index alone.
+    index('contacts_company_idx').on(t.accountId, t.companyId, t.deletedAt),
     index('contacts_owner_idx').on(t.accountId, t.ownerId),
+    ...trashIndexes('contacts', t, { created: t.createdAt, name: t.nameNorm }),
   ],
 );
 
@@ -153,6 +186,7 @@ export const deals = sqliteTable(
     value: real('value'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
     ...timestamps,
+    ...trashable(),
   },
   (t) => [
     uniqueIndex('deals_account_id_uq').on(t.accountId, t.id),
@@ -162,11 +196,12 @@ export const deals = sqliteTable(
     index('deals_created_idx').on(t.accountId, t.createdAt, t.id),
     index('deals_updated_idx').on(t.accountId, t.updatedAt, t.id),
     index('deals_name_idx').on(t.accountId, t.nameNorm, t.id),
-    // With status, counting a company's open deals reads the index alone.
-    index('deals_company_idx').on(t.accountId, t.companyId, t.status),
+    // With status and deleted_at, counting a company's live open deals reads the index alone.
+    index('deals_company_idx').on(t.accountId, t.companyId, t.status, t.deletedAt),
     index('deals_contact_idx').on(t.accountId, t.contactId),
     index('deals_owner_idx').on(t.accountId, t.ownerId),
     index('deals_status_idx').on(t.accountId, t.status),
+    ...trashIndexes('deals', t, { created: t.createdAt, updated: t.updatedAt, name: t.nameNorm }),
   ],
 );
 
@@ -199,6 +234,7 @@ export const tasks = sqliteTable(
     // A task is completed exactly when this is set.
     completedAt: integer('completed_at'),
     ...timestamps,
+    ...trashable(),
   },
   (t) => [
     uniqueIndex('tasks_account_id_uq').on(t.accountId, t.id),
@@ -212,6 +248,12 @@ export const tasks = sqliteTable(
     index('tasks_deal_idx').on(t.accountId, t.dealId, t.id),
     index('tasks_due_idx').on(t.accountId, t.dueDate, t.id),
     index('tasks_category_idx').on(t.accountId, t.categoryId),
+    ...trashIndexes('tasks', t, {
+      created: t.createdAt,
+      updated: t.updatedAt,
+      due: t.dueDate,
+      deal: t.dealId,
+    }),
   ],
 );
 
@@ -322,6 +364,11 @@ export const inboundEventResults = sqliteTable(
     foreignKey({ columns: [t.accountId, t.contactId], foreignColumns: [contacts.accountId, contacts.id] }),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
+    // Deleting a contact, company or deal (purge, erasure) finds the results naming it, and so does
+    // SQLite's own foreign key check, by these.
+    index('inbound_event_results_contact_idx').on(t.accountId, t.contactId),
+    index('inbound_event_results_company_idx').on(t.accountId, t.companyId),
+    index('inbound_event_results_deal_idx').on(t.accountId, t.dealId),
   ],
 );
 
@@ -384,3 +431,6 @@ export type TenantTable =
 
 /** A tenant table the API creates and updates rows of: every row has created_at and updated_at. */
 export type ResourceTable = Exclude<TenantTable, typeof taskCategories | typeof inboundEvents>;
+
+/** A table whose rows go to the trash on DELETE. */
+export type TrashTable = typeof users | typeof companies | typeof contacts | typeof deals | typeof tasks;

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createOwn, type Extras, getOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
-import type { ResourceTable } from '../db/schema';
+import type { ResourceTable, TrashTable } from '../db/schema';
+import { restoreOwn, type TrashSpec, trashOwn } from '../db/trash';
 import type { AppEnv } from '../env';
 
 import { urlOf } from './urls';
@@ -30,6 +31,23 @@ export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
     update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: B }>>) => {
       const { id } = c.req.valid('param');
       const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, c.req.valid('json'));
+      return c.json({ data: present(row, c) }, 200);
+    },
+  };
+}
+
+/** The delete (to the trash) and restore handlers of a resource with a trash. */
+export function trashHandlers<T extends TrashTable, X extends Extras, P>(
+  spec: TrashSpec<T, X>,
+  present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
+) {
+  return {
+    remove: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
+      await trashOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+    restore: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
+      const row = await restoreOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
       return c.json({ data: present(row, c) }, 200);
     },
   };

@@ -1,4 +1,4 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { list, one } from '../schemas/common';
 import { jsonGuard } from './middleware';
 import {
@@ -10,6 +10,7 @@ import {
   jsonBody,
   jsonContent,
   replayedHeader,
+  traceHeaders,
 } from './openapi';
 
 const security = [{ bearerAuth: [] }];
@@ -88,6 +89,47 @@ export function resourceRoutes<
       responses: {
         200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
         ...errorResponses(...bodyErrors, 404, 429, ...conflicts),
+      },
+    }),
+  };
+}
+
+/**
+ * DELETE (to the trash) and restore, for the resources with a trash. `remove` is the DELETE's query
+ * (contacts take `erase`); none by default, so a parameter meant for another route is a 400, not
+ * ignored on a delete.
+ */
+export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
+  names: { tag: string; one: string; removeNote?: string },
+  schemas: { resource: R; remove?: Q },
+) {
+  const tags = [names.tag];
+  return {
+    remove: createRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      security,
+      summary: `Delete a ${names.one}: to the trash, restorable for 30 days`,
+      ...(names.removeNote && { description: names.removeNote }),
+      request: { params: IdParam, query: schemas.remove ?? z.strictObject({}) },
+      responses: {
+        204: { description: 'In the trash', headers: traceHeaders },
+        ...errorResponses(400, 404, 429),
+      },
+    }),
+    restore: createRoute({
+      method: 'post',
+      path: '/{id}/restore',
+      tags,
+      security,
+      summary: `Restore a ${names.one} from the trash (within 30 days of its deletion)`,
+      parameters: [idempotencyParam],
+      request: { params: IdParam },
+      responses: {
+        200: jsonContent(one(schemas.resource), `The restored ${names.one}`, replayedHeader),
+        // 409: what the row needs is itself in the trash (a task's deal), or the Idempotency-Key is in use.
+        ...errorResponses(400, 404, 409, 413, 422, 429),
       },
     }),
   };

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
@@ -70,9 +70,11 @@ export function validSteps(plan: Plan): { steps: ValidStep[]; errors: string[] }
 /** What the flows found already in the account, read before writing. */
 export type Found = { contactId?: number; companyId?: number; turns: ReadonlyMap<number, number> };
 
+/** The account's live contacts `match` finds: one in the trash is not matched, so an event creates a new one. */
 export const matchOf = (accountId: number, match: Match): SQL | undefined =>
   and(
     eq(contacts.accountId, accountId),
+    isNull(contacts.deletedAt),
     match.by === 'phone' ? eq(contacts.phone, match.value) : eq(contacts.emailNorm, match.value),
   );
 
@@ -167,6 +169,12 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
         }
         statements.push(
           setResult({ companyId: sql`(select ${companies.id} from ${companies} where ${mine})` }),
+          // A CNPJ is one legal entity, and its company stays in the account while in the trash
+          // (CNPJs are unique there): the event brings it back rather than write into the trash.
+          db
+            .update(companies)
+            .set({ deletedAt: null })
+            .where(and(mine, isNotNull(companies.deletedAt))),
         );
         // As for contacts: a found (or raced) company takes the event's name.
         if (name !== undefined) {

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import { countOf } from '../db/counts';
 import { linkedUserIds, replaceLinks, userIdSet } from '../db/links';
 import { listOwn, type Viewed, type WriteSpec } from '../db/own';
@@ -9,11 +9,11 @@ import { search, searchIndexes } from '../db/search';
 import { canonicalCnpj } from '../domain/cnpj';
 import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
-import { ownHandlers } from '../http/handlers';
+import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes } from '../http/routes';
-import { iso } from '../schemas/common';
+import { resourceRoutes, trashRoutes } from '../http/routes';
+import { deletedAt, iso } from '../schemas/common';
 import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../schemas/companies';
 
 type Update = z.infer<typeof CompanyUpdate>;
@@ -21,8 +21,8 @@ type Update = z.infer<typeof CompanyUpdate>;
 // Counted in the company's own statement, so they are always current and a list costs one query.
 const extras = {
   followerIds: linkedUserIds('followers'),
-  dealCount: countOf(deals, deals.companyId, companies, eq(deals.status, 'open')),
-  leadCount: countOf(contacts, contacts.companyId, companies),
+  dealCount: countOf(deals, deals.companyId, companies, eq(deals.status, 'open'), isNull(deals.deletedAt)),
+  leadCount: countOf(contacts, contacts.companyId, companies, isNull(contacts.deletedAt)),
 };
 
 type Row = Viewed<typeof companies, typeof extras>;
@@ -39,6 +39,7 @@ const present = (row: Row): z.infer<typeof Company> => ({
   lead_count: row.leadCount,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
@@ -89,6 +90,16 @@ const routes = resourceRoutes(
 );
 
 const handlers = ownHandlers('/v1/companies', companySpec, present);
+const trash = trashRoutes(
+  {
+    tag: 'Companies',
+    one: 'company',
+    removeNote:
+      'Its contacts and deals stay, and keep its id in `company_id` until it is purged (then null); it no longer counts, and cannot be referenced by new writes. Its CNPJ stays taken until then: a webhook event with that CNPJ restores it.',
+  },
+  { resource: Company },
+);
+const trashed = trashHandlers(companySpec, present);
 
 export const companiesRouter = router()
   .openapi(routes.list, async (c) => {
@@ -97,7 +108,7 @@ export const companiesRouter = router()
     const rows = await listOwn(
       c.get('db'),
       c.get('keyHash'),
-      companySpec,
+      { ...companySpec, trash: q.deleted },
       page,
       [
         q.name ? eq(companies.nameNorm, normalizeText(q.name)) : undefined,
@@ -113,4 +124,6 @@ export const companiesRouter = router()
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(trash.remove, trashed.remove)
+  .openapi(trash.restore, trashed.restore);

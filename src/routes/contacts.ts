@@ -4,14 +4,22 @@ import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
+import { eraseContact } from '../db/trash';
 import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
-import { ownHandlers } from '../http/handlers';
+import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes } from '../http/routes';
-import { iso } from '../schemas/common';
-import { Contact, ContactCreate, ContactQuery, ContactUpdate, contactSorts } from '../schemas/contacts';
+import { resourceRoutes, trashRoutes } from '../http/routes';
+import { deletedAt, iso } from '../schemas/common';
+import {
+  Contact,
+  ContactCreate,
+  ContactQuery,
+  ContactRemoveQuery,
+  ContactUpdate,
+  contactSorts,
+} from '../schemas/contacts';
 
 type Row = typeof contacts.$inferSelect;
 type Update = z.infer<typeof ContactUpdate>;
@@ -26,6 +34,7 @@ const present = (row: Row): z.infer<typeof Contact> => ({
   custom_fields: row.customFields,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
@@ -57,6 +66,16 @@ const routes = resourceRoutes(
 export const contactSpec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
 
 const handlers = ownHandlers('/v1/contacts', contactSpec, present);
+const trash = trashRoutes(
+  {
+    tag: 'Contacts',
+    one: 'contact',
+    removeNote:
+      'Its deals stay and keep its id in `contact_id` until it is purged (then null). With `erase=true` (LGPD), the contact, live or in the trash, is deleted for good at once with every copy of its personal data: not restorable.',
+  },
+  { resource: Contact, remove: ContactRemoveQuery },
+);
+const trashed = trashHandlers(contactSpec, present);
 
 export const contactsRouter = router()
   .openapi(routes.list, async (c) => {
@@ -65,7 +84,7 @@ export const contactsRouter = router()
     const rows = await listOwn(
       c.get('db'),
       c.get('keyHash'),
-      contactSpec,
+      { ...contactSpec, trash: q.deleted },
       page,
       [
         q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
@@ -80,4 +99,10 @@ export const contactsRouter = router()
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(trash.remove, async (c) => {
+    if (!c.req.valid('query').erase) return trashed.remove(c);
+    await eraseContact(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
+    return c.body(null, 204);
+  })
+  .openapi(trash.restore, trashed.restore);

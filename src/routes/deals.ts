@@ -1,15 +1,17 @@
 import type { z } from '@hono/zod-openapi';
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { restorable } from '../db/live';
 import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
-import { deals } from '../db/schema';
+import { deals, tasks } from '../db/schema';
+import type { TrashSpec } from '../db/trash';
 import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns } from '../domain/text';
-import { ownHandlers } from '../http/handlers';
+import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes } from '../http/routes';
-import { iso } from '../schemas/common';
+import { resourceRoutes, trashRoutes } from '../http/routes';
+import { deletedAt, iso } from '../schemas/common';
 import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../schemas/deals';
 
 type Row = typeof deals.$inferSelect;
@@ -26,6 +28,7 @@ const present = (row: Row): z.infer<typeof Deal> => ({
   custom_fields: row.customFields,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
@@ -57,11 +60,61 @@ export const dealSpec: WriteSpec<typeof deals, Update> = { table: deals, columns
 
 const handlers = ownHandlers('/v1/deals', dealSpec, present);
 
+/**
+ * A deal's live tasks go to the trash with it, stamped with the same time, so that its restore
+ * brings back exactly those (not the ones deleted before it).
+ */
+const dealTrash: TrashSpec<typeof deals> = {
+  table: deals,
+  dependants: (db, account, id, now) => {
+    const itsTasks = and(eq(tasks.accountId, account), eq(tasks.dealId, id));
+    const deal = (state: SQL) => and(eq(deals.accountId, account), eq(deals.id, id), state);
+    return {
+      trash: [
+        db
+          .update(tasks)
+          .set({ deletedAt: now })
+          .where(
+            and(
+              itsTasks,
+              isNull(tasks.deletedAt),
+              sql`exists (select 1 from ${deals} where ${deal(isNull(deals.deletedAt))})`,
+            ),
+          ),
+      ],
+      restore: [
+        db
+          .update(tasks)
+          .set({ deletedAt: null })
+          .where(
+            and(
+              itsTasks,
+              eq(
+                tasks.deletedAt,
+                sql`(select ${deals.deletedAt} from ${deals} where ${deal(restorable(deals, now))})`,
+              ),
+            ),
+          ),
+      ],
+    };
+  },
+};
+const trash = trashRoutes(
+  {
+    tag: 'Deals',
+    one: 'deal',
+    removeNote:
+      'Its tasks go to the trash with it, and come back with its restore. Contacts and companies are not touched.',
+  },
+  { resource: Deal },
+);
+const trashed = trashHandlers(dealTrash, present);
+
 export const dealsRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const page = keyset<Row>(deals, dealSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), dealSpec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), { ...dealSpec, trash: q.deleted }, page, [
       q.company_id ? inIds(deals.companyId, q.company_id) : undefined,
       q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
       q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,
@@ -72,4 +125,6 @@ export const dealsRouter = router()
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(trash.remove, trashed.remove)
+  .openapi(trash.restore, trashed.restore);

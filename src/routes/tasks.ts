@@ -4,14 +4,15 @@ import { accountOf } from '../auth/tenant';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
-import { taskCategories, tasks } from '../db/schema';
+import { deals, taskCategories, tasks } from '../db/schema';
+import type { TrashSpec } from '../db/trash';
 import { inIds, rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
-import { ownHandlers } from '../http/handlers';
+import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes } from '../http/routes';
-import { iso } from '../schemas/common';
+import { resourceRoutes, trashRoutes } from '../http/routes';
+import { deletedAt, iso } from '../schemas/common';
 import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../schemas/tasks';
 
 type Update = z.infer<typeof TaskUpdate>;
@@ -44,6 +45,7 @@ const present = (row: Row): z.infer<typeof Task> => ({
   completed_at: row.completedAt === null ? null : iso(row.completedAt),
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
 });
 
 const completedAt = (write: 'create' | 'update') =>
@@ -108,12 +110,31 @@ const routes = resourceRoutes(
 
 const handlers = ownHandlers('/v1/tasks', taskSpec, present);
 
+/** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
+const taskTrash: TrashSpec<typeof tasks, typeof extras> = {
+  table: tasks,
+  extras,
+  restoreNeeds: {
+    where: sql`exists (select 1 from ${deals} parent where parent.account_id = ${tasks.accountId} and parent.id = ${tasks.dealId} and parent.deleted_at is null)`,
+    problem: 'Its deal is in the trash: restore the deal, which brings back the tasks deleted with it.',
+  },
+};
+const trash = trashRoutes(
+  {
+    tag: 'Tasks',
+    one: 'task',
+    removeNote: "A task in the trash no longer counts in its category's `task_count`.",
+  },
+  { resource: Task },
+);
+const trashed = trashHandlers(taskTrash, present);
+
 export const tasksRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const account = accountOf(c.get('keyHash'));
     const page = keyset<Row>(tasks, taskSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), taskSpec, page, [
+    const rows = await listOwn(c.get('db'), c.get('keyHash'), { ...taskSpec, trash: q.deleted }, page, [
       q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
       q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
       q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
@@ -128,4 +149,6 @@ export const tasksRouter = router()
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(trash.remove, trashed.remove)
+  .openapi(trash.restore, trashed.restore);

@@ -5,11 +5,11 @@ import { users } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
 import { rangeConditions } from '../domain/filters';
 import { nameColumns, normalizeText } from '../domain/text';
-import { ownHandlers } from '../http/handlers';
+import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes } from '../http/routes';
-import { iso } from '../schemas/common';
+import { resourceRoutes, trashRoutes } from '../http/routes';
+import { deletedAt, iso } from '../schemas/common';
 import { User, UserCreate, UserQuery, UserUpdate, userSorts } from '../schemas/users';
 
 type Row = typeof users.$inferSelect;
@@ -20,6 +20,7 @@ const present = (row: Row): z.infer<typeof User> => ({
   email: row.email,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
 });
 
 type Update = z.infer<typeof UserUpdate>;
@@ -37,9 +38,14 @@ const routes = resourceRoutes(
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 
+const USER_NOTE =
+  'The records it owns or follows keep its id until it is purged (then `owner_id` becomes null and it stops following); it can no longer be made an owner or follower, and its email stays taken until then.';
+
 const spec: WriteSpec<typeof users, Update> = { table: users, columns, unique: 'email' };
 
 const handlers = ownHandlers('/v1/users', spec, present);
+const trash = trashRoutes({ tag: 'Users', one: 'user', removeNote: USER_NOTE }, { resource: User });
+const trashed = trashHandlers(spec, present);
 
 export const usersRouter = router()
   .openapi(routes.list, async (c) => {
@@ -48,7 +54,7 @@ export const usersRouter = router()
     const rows = await listOwn(
       c.get('db'),
       c.get('keyHash'),
-      spec,
+      { ...spec, trash: q.deleted },
       page,
       [
         q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
@@ -60,4 +66,6 @@ export const usersRouter = router()
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(trash.remove, trashed.remove)
+  .openapi(trash.restore, trashed.restore);

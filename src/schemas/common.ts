@@ -83,8 +83,36 @@ export function writeBody<S extends z.ZodRawShape, K extends string = never>(
   readOnly: readonly K[] = [],
 ) {
   const ignored = Object.fromEntries(readOnly.map((key) => [key, ReadOnly])) as Record<K, typeof ReadOnly>;
-  return z.strictObject({ ...shape, ...ignored, id: ReadOnly, created_at: ReadOnly, updated_at: ReadOnly });
+  return z.strictObject({
+    ...shape,
+    ...ignored,
+    id: ReadOnly,
+    created_at: ReadOnly,
+    updated_at: ReadOnly,
+    deleted_at: ReadOnly,
+  });
 }
+
+/** On every resource with a trash. */
+export const DeletedAt = Timestamp.nullable().openapi({
+  description: 'When it went to the trash (`?deleted=true` lists it); null while live',
+});
+
+export const deletedAt = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+/** The list parameter of every resource with a trash. */
+export const trashQuery = {
+  deleted: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .openapi({
+      type: 'string',
+      enum: ['true', 'false'],
+      description:
+        '`true`: the trash instead, rows deleted in the last 30 days (restorable), with the same filters and sorts',
+    }),
+};
 
 export const one = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 

@@ -3,7 +3,7 @@ import type { companies } from '../db/schema';
 import { canonicalCnpj } from '../domain/cnpj';
 import { exactFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
+import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBody } from './common';
 
 export const Cnpj = z
   .string()
@@ -57,6 +57,7 @@ export const Company = z
     lead_count: z.number().int().openapi({ readOnly: true, description: 'Contacts of the company' }),
     created_at: Timestamp,
     updated_at: Timestamp,
+    deleted_at: DeletedAt,
   })
   .openapi('Company');
 
@@ -67,6 +68,7 @@ export const companySorts = { name: 'nameNorm', created_at: 'createdAt' } as con
 >;
 
 export const CompanyQuery = z.strictObject({
+  ...trashQuery,
   ...pageQuery(companySorts),
   name: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),

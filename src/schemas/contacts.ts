@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { contacts } from '../db/schema';
 import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBody } from './common';
+import { CustomFields, DeletedAt, Email, Id, Name, Phone, Timestamp, trashQuery, writeBody } from './common';
 
 const fields = {
   name: Name,
@@ -27,6 +27,7 @@ export const Contact = z
     custom_fields: CustomFields,
     created_at: Timestamp,
     updated_at: Timestamp,
+    deleted_at: DeletedAt,
   })
   .openapi('Contact');
 
@@ -37,6 +38,7 @@ export const contactSorts = { name: 'nameNorm', created_at: 'createdAt' } as con
 >;
 
 export const ContactQuery = z.strictObject({
+  ...trashQuery,
   ...pageQuery(contactSorts),
   company_id: idList,
   owner_id: idList,
@@ -44,4 +46,16 @@ export const ContactQuery = z.strictObject({
   phone: Phone.optional().openapi({ description: 'Exact match after normalising to E.164' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
   ...timeRange('created_at'),
+});
+
+export const ContactRemoveQuery = z.strictObject({
+  erase: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .openapi({
+      type: 'string',
+      enum: ['true', 'false'],
+      description: '`true`: erase it for good (LGPD) instead of moving it to the trash',
+    }),
 });

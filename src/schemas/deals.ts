@@ -3,7 +3,7 @@ import type { deals } from '../db/schema';
 import { dealStatuses } from '../db/schema';
 import { idList, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, Id, Name, Timestamp, writeBody } from './common';
+import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBody } from './common';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
 
@@ -32,6 +32,7 @@ export const Deal = z
     custom_fields: CustomFields,
     created_at: Timestamp,
     updated_at: Timestamp,
+    deleted_at: DeletedAt,
   })
   .openapi('Deal');
 
@@ -60,6 +61,7 @@ const statusList = z
   .openapi({ example: 'open,won' });
 
 export const DealQuery = z.strictObject({
+  ...trashQuery,
   ...pageQuery(dealSorts),
   company_id: idList,
   contact_id: idList,

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { tasks } from '../db/schema';
 import { exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
+import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBody } from './common';
 
 const DueDate = z
   .string()
@@ -53,6 +53,7 @@ export const Task = z
     completed_at: Timestamp.nullable().openapi({ description: 'When last completed; null while open' }),
     created_at: Timestamp,
     updated_at: Timestamp,
+    deleted_at: DeletedAt,
   })
   .openapi('Task');
 
@@ -65,6 +66,7 @@ export const taskSorts = {
 } as const satisfies Record<string, keyof typeof tasks.$inferSelect>;
 
 export const TaskQuery = z.strictObject({
+  ...trashQuery,
   ...pageQuery(taskSorts),
   deal_id: idList,
   category: exactFilter.openapi({ description: 'Category name, exact match, case-insensitive' }),

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { users } from '../db/schema';
 import { emailFilter, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { Email, Id, Name, Timestamp, writeBody } from './common';
+import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBody } from './common';
 
 const fields = { name: Name, email: Email };
 
@@ -10,7 +10,14 @@ export const UserCreate = writeBody(fields).openapi('UserCreate');
 export const UserUpdate = writeBody(fields).partial().openapi('UserUpdate');
 
 export const User = z
-  .object({ id: Id, name: z.string(), email: z.string(), created_at: Timestamp, updated_at: Timestamp })
+  .object({
+    id: Id,
+    name: z.string(),
+    email: z.string(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    deleted_at: DeletedAt,
+  })
   .openapi('User');
 
 /** Sortable fields and the row property each orders by (names sort case-insensitively). */
@@ -20,6 +27,7 @@ export const userSorts = { name: 'nameNorm', created_at: 'createdAt' } as const 
 >;
 
 export const UserQuery = z.strictObject({
+  ...trashQuery,
   ...pageQuery(userSorts),
   email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),

@@ -1,5 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { primaryDb } from '../../src/db/client';
+import { purgeTrash } from '../../src/db/trash';
 import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
 
@@ -172,6 +174,51 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
       });
     });
   }
+
+  it.each([
+    ['/v1/users', 'users', ['created', 'name']],
+    ['/v1/companies', 'companies', ['created', 'name']],
+    ['/v1/contacts', 'contacts', ['created', 'name']],
+    ['/v1/deals', 'deals', ['created', 'updated', 'name']],
+    ['/v1/tasks', 'tasks', ['created', 'updated', 'deal', 'due']],
+  ] as const)(
+    '%s?deleted=true walks the trash indexes, which hold trashed rows only',
+    async (path, table, sorts) => {
+      for (const sort of sorts) {
+        const field = {
+          created: 'created_at',
+          updated: 'updated_at',
+          name: 'name',
+          deal: 'deal_id',
+          due: 'due_date',
+        }[sort];
+        for (const direction of ['', '-']) {
+          const [, list] = await plansOf(`${path}?deleted=true&sort=${direction}${field}`);
+          const details = list?.steps.map((s) => s.detail) ?? [];
+          expect(details, `${path} ${sort}\n${render(list?.steps ?? [])}`).toContainEqual(
+            expect.stringMatching(
+              new RegExp(`^SEARCH ${table} USING INDEX ${table}_${sort}_trash_idx \\(account_id=\\?`),
+            ),
+          );
+        }
+      }
+    },
+  );
+
+  it("the cron's purge and an erasure read by index: a run that finds nothing due scans no table", async () => {
+    const d1 = recordingD1(env.DB);
+    await purgeTrash(primaryDb(d1.db), Date.now());
+    const res = await callWithDb(d1.db, `/v1/contacts/${seeded.ids.contact}?erase=true`, {
+      method: 'DELETE',
+      key: seeded.key,
+    });
+    expect(res.status).toBe(204);
+    expect(d1.statements.length).toBeGreaterThan(20);
+    for (const statement of d1.statements) {
+      const steps = await planOf(statement);
+      expect.soft(fullScans(steps), `${statement.sql}\n${render(steps)}`).toEqual([]);
+    }
+  });
 
   it("a webhook's sample fields read its test events on their own index", async () => {
     await expectIndexed(`/v1/inbound-webhooks/${seeded.ids.webhook}/sample-fields`);

@@ -29,6 +29,7 @@ type Company = {
   lead_count: number;
   created_at: string;
   updated_at: string;
+  deleted_at: null;
 };
 
 type Task = {
@@ -43,6 +44,7 @@ type Task = {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  deleted_at: null;
 };
 
 type Model = {
@@ -50,6 +52,8 @@ type Model = {
   deals: number[];
   companies: Company[];
   tasks: Task[];
+  /** Tasks deleted and not restored: out of every read but their own restore. */
+  trashedTasks: Task[];
   /** Category spellings by normalised name: the first use's spelling stays. */
   categories: Map<string, string>;
 };
@@ -112,7 +116,7 @@ async function send(
   body?: unknown,
 ): Promise<{ status: number; body: Json }> {
   const res = await call(path, { method, key, body });
-  const template = path.replace(/\/\d+$/, '/{id}').replace(/\?.*$/, '');
+  const template = path.replace(/\/\d+(\/restore)?$/, '/{id}$1').replace(/\?.*$/, '');
   const parsed = await api.expectDocumented(
     api.operation(method.toLowerCase(), template),
     res,
@@ -228,6 +232,8 @@ const BLANK_COMPANY = {
   follower_ids: [],
   deal_count: 0,
   lead_count: 0,
+  // The model has no deletes: every row it knows is live.
+  deleted_at: null,
 };
 
 /** GET of a row the model holds: exactly the model's row. */
@@ -503,6 +509,7 @@ const BLANK_TASK = {
   owner_ids: [],
   is_completed: false,
   completed_at: null,
+  deleted_at: null,
 };
 
 class CreateTask implements fc.AsyncCommand<Model, Real> {
@@ -543,6 +550,35 @@ class UpdateTask implements fc.AsyncCommand<Model, Real> {
     expectUpdated(res, current, updated);
   }
   toString = () => `UpdateTask(${this.target}, ${JSON.stringify(this.input)})`;
+}
+
+/** DELETE: 204, then the task is out of every read (a GET is a 404) and its category counts it no more. */
+class DeleteTask implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly target: number) {}
+  check = (model: Readonly<Model>) => model.tasks.length > 0;
+  async run(model: Model, { key }: Real) {
+    const task = pick(model.tasks, this.target);
+    expect((await send(key, 'DELETE', `/v1/tasks/${task.id}`)).status).toBe(204);
+    expect((await send(key, 'GET', `/v1/tasks/${task.id}`)).status).toBe(404);
+    model.tasks = model.tasks.filter((t) => t !== task);
+    model.trashedTasks.push(task);
+  }
+  toString = () => `DeleteTask(${this.target})`;
+}
+
+/** Restore: 200 with the task exactly as it was deleted, back in every read. */
+class RestoreTask implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly target: number) {}
+  check = (model: Readonly<Model>) => model.trashedTasks.length > 0;
+  async run(model: Model, { key }: Real) {
+    const task = pick(model.trashedTasks, this.target);
+    const res = await send(key, 'POST', `/v1/tasks/${task.id}/restore`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(task);
+    model.trashedTasks = model.trashedTasks.filter((t) => t !== task);
+    model.tasks.push(task);
+  }
+  toString = () => `RestoreTask(${this.target})`;
 }
 
 type TaskFilter =
@@ -643,6 +679,8 @@ const taskCommands = [
     .tuple(fc.nat(), fc.record(taskFields, { requiredKeys: [] }))
     .map(([target, input]) => new UpdateTask(target, input)),
   fc.nat().map((target) => new GetOne('tasks', target)),
+  fc.nat().map((target) => new DeleteTask(target)),
+  fc.nat().map((target) => new RestoreTask(target)),
   limit.map((pageSize) => new ListCategories(pageSize)),
   fc
     .tuple(
@@ -674,7 +712,10 @@ async function setup(): Promise<{ model: Model; real: Real }> {
     users.push((await create(key, '/v1/users', { name: `U${n}`, email: `u${n}@example.com` })).id);
   const deals: number[] = [];
   for (const n of [1, 2]) deals.push((await create(key, '/v1/deals', { name: `D${n}` })).id);
-  return { model: { users, deals, companies: [], tasks: [], categories: new Map() }, real: { key } };
+  return {
+    model: { users, deals, companies: [], tasks: [], trashedTasks: [], categories: new Map() },
+    real: { key },
+  };
 }
 
 /** Up to 30 random commands per sequence, 10 sequences, each against the API and the model. */
@@ -697,7 +738,7 @@ describe('model-based: random commands against the API and an in-memory model ag
   );
 
   it(
-    'tasks: create, partial update (null clears), get, and lists under filters, sorts and pages',
+    'tasks: create, partial update (null clears), get, delete and restore, and lists under filters, sorts and pages',
     async () => {
       await runModel(taskCommands);
     },

@@ -58,6 +58,7 @@ const COMPANY_KEYS = [
   'cnpj',
   'created_at',
   'deal_count',
+  'deleted_at',
   'follower_ids',
   'id',
   'lead_count',
@@ -143,6 +144,7 @@ describe('companies: create and read', () => {
       lead_count: 0,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
     });
     expect(Object.keys(data).sort()).toEqual(COMPANY_KEYS);
     expect(data.updated_at).toBe(data.created_at);
@@ -166,6 +168,7 @@ describe('companies: create and read', () => {
       lead_count: 0,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
     });
     expect(Object.keys(await get(key, company.id)).sort()).toEqual(COMPANY_KEYS);
   });
@@ -1513,6 +1516,7 @@ describe('companies: OpenAPI', () => {
         'created_at__lt',
         'created_at__lte',
         'cursor',
+        'deleted',
         'limit',
         'name',
         'name__contains',

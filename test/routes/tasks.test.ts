@@ -82,6 +82,7 @@ const TASK_KEYS = [
   'completed_at',
   'created_at',
   'deal_id',
+  'deleted_at',
   'description',
   'due_date',
   'id',
@@ -118,6 +119,7 @@ describe('tasks: create and read', () => {
       completed_at: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
     });
     expect(Object.keys(data).sort()).toEqual(TASK_KEYS);
     expect(data).not.toHaveProperty('owner_id');
@@ -144,6 +146,7 @@ describe('tasks: create and read', () => {
       completed_at: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      deleted_at: null,
     });
     expect(await get(key, task.id)).toEqual(task);
   });
@@ -1525,6 +1528,7 @@ describe('tasks: OpenAPI', () => {
         'category',
         'cursor',
         'deal_id',
+        'deleted',
         'due_date__gt',
         'due_date__gte',
         'due_date__lt',

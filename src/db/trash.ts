@@ -1,0 +1,228 @@
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { conflict, notFound } from '../http/problem';
+import type { Db } from './client';
+import { restorable, TRASH_MS } from './live';
+import { type Batch, type Extras, type Viewed, view } from './own';
+import {
+  companies,
+  companyFollowers,
+  contacts,
+  deals,
+  idempotencyKeys,
+  inboundEventResults,
+  inboundEvents,
+  type TrashTable,
+  taskOwners,
+  tasks,
+  users,
+} from './schema';
+
+type Statements = BatchItem<'sqlite'>[];
+
+/** How a resource goes to the trash and comes back. */
+export type TrashSpec<T extends TrashTable, X extends Extras = Extras> = {
+  table: T;
+  extras?: X;
+  /**
+   * Statements that move the row's dependants with it (a deal's tasks), each run before the row's
+   * own write and so still able to see the row as it was.
+   */
+  dependants?: (
+    db: Db,
+    account: SQL<number>,
+    id: number,
+    now: number,
+  ) => { trash: Statements; restore: Statements };
+  /** What a restore needs beyond the row being in the trash, and the 409 when it is not met. */
+  restoreNeeds?: { where: SQL; problem: string };
+};
+
+/** One round trip: the key check, the dependants and the row move to the trash in one batch. 404 if not live. */
+export async function trashOwn<T extends TrashTable>(
+  db: Db,
+  keyHash: string,
+  spec: TrashSpec<T>,
+  id: number,
+): Promise<void> {
+  const t: TrashTable = spec.table;
+  const now = Date.now();
+  const moved = spec.dependants?.(db, accountOf(keyHash), id, now).trash ?? [];
+  const results = await scoped(
+    db,
+    keyHash,
+    ...moved,
+    db
+      .update(t)
+      .set({ deletedAt: now })
+      .where(ownRow(t, keyHash, id))
+      .returning({ id: t.id }),
+  );
+  if (!(results.at(-1) as unknown[]).length) throw notFound();
+}
+
+/**
+ * One round trip: the row (and the dependants that went with it) back from the trash, read back
+ * with its extras. 404 if not in the trash or past its 30 days; 409 if `restoreNeeds` is not met.
+ */
+export async function restoreOwn<T extends TrashTable, X extends Extras>(
+  db: Db,
+  keyHash: string,
+  spec: TrashSpec<T, X>,
+  id: number,
+): Promise<Viewed<T, X>> {
+  const t: TrashTable = spec.table;
+  const now = Date.now();
+  const account = accountOf(keyHash);
+  const trashed = and(eq(t.accountId, account), eq(t.id, id), restorable(t, now));
+  const back = spec.dependants?.(db, account, id, now).restore ?? [];
+  const [, found, ...results] = await scoped(
+    db,
+    keyHash,
+    db.select({ id: t.id }).from(t).where(trashed),
+    ...back,
+    db
+      .update(t)
+      .set({ deletedAt: null })
+      .where(and(trashed, spec.restoreNeeds?.where))
+      .returning({ id: t.id }),
+    view(db, t, spec.extras, ownRow(t, keyHash, id)),
+  );
+  if (!(found as unknown[]).length) throw notFound();
+  const row = (results.at(-1) as Viewed<T, X>[])[0];
+  if (!row) throw conflict(spec.restoreNeeds?.problem ?? 'It cannot be restored now.');
+  return row;
+}
+
+/**
+ * LGPD erasure, one round trip and one batch: contact `id` of the account (live or in the trash)
+ * is deleted for good, and with it every copy of its personal data the service keeps: the search
+ * index (by the delete trigger), the payloads, headers, errors and previews of the webhook events
+ * that produced it, matched it, or name its email or phone, and the stored answer to the POST that
+ * created it. Deals and event results that pointed at it keep existing without it. 404 if absent.
+ */
+export async function eraseContact(db: Db, keyHash: string, id: number): Promise<void> {
+  const account = accountOf(keyHash);
+  const target = and(eq(contacts.accountId, account), eq(contacts.id, id));
+  // Each statement changes nothing unless the contact is there, so a 404 leaves D1 as it was.
+  const present = sql`exists (select 1 from ${contacts} where ${target})`;
+  const e = inboundEvents;
+  const produced = sql`${e.id} in (select ${inboundEventResults.eventId} from ${inboundEventResults} where ${and(
+    eq(inboundEventResults.accountId, account),
+    eq(inboundEventResults.contactId, id),
+  )})`;
+  const matched = sql`json_extract(${e.preview}, '$.contact.id') = ${id}`;
+  // The email as stored (normalised) and the phone in E.164: a payload may hold them in another
+  // form, which only the two links above find.
+  const named = sql`exists (select 1 from ${contacts} c where c.account_id = ${account} and c.id = ${id} and (
+    (c.email_norm is not null and instr(lower(${e.payload}), c.email_norm) > 0)
+    or (c.phone is not null and instr(${e.payload}, c.phone) > 0)))`;
+  const suffix = `/v1/contacts/${id}`;
+  const created = sql`substr(json_extract(${idempotencyKeys.response}, '$.headers.location'), -${suffix.length}) = ${suffix}`;
+  const results = await scoped(
+    db,
+    keyHash,
+    db
+      .update(e)
+      .set({
+        payload: '{}',
+        headers: {},
+        preview: null,
+        error: sql`case when ${e.error} is null then null else 'Erased on request (LGPD).' end`,
+      })
+      .where(and(eq(e.accountId, account), present, sql`(${produced} or ${matched} or ${named})`)),
+    // Committed and without its answer: a retry of that POST gets a 409 and never runs again.
+    db
+      .update(idempotencyKeys)
+      .set({ status: null, response: null })
+      .where(and(eq(idempotencyKeys.accountId, account), present, created)),
+    db
+      .update(inboundEventResults)
+      .set({ contactId: null })
+      .where(and(eq(inboundEventResults.accountId, account), eq(inboundEventResults.contactId, id))),
+    db
+      .update(deals)
+      .set({ contactId: null })
+      .where(and(eq(deals.accountId, account), eq(deals.contactId, id))),
+    db.delete(contacts).where(target).returning({ id: contacts.id }),
+  );
+  if (!(results.at(-1) as unknown[]).length) throw notFound();
+}
+
+/** Rows of each table the cron purges per run at most (a deal's tasks go with it, however many). */
+export const PURGE_BATCH = 100;
+
+/**
+ * The cron's purge: rows trashed more than 30 days before `now`, oldest first, at most
+ * PURGE_BATCH per table, deleted for good in ONE batch with what depends on them. References to a
+ * purged row become null (a contact's company, a deal's contact, owners); links to it (followers,
+ * task owners) and a purged deal's tasks are deleted. Returns the rows purged per table.
+ */
+export async function purgeTrash(db: Db, now: number): Promise<Record<string, number>> {
+  const cutoff = now - TRASH_MS;
+  // The due rows, as (account_id, id) pairs: the same in every statement of the batch, since only
+  // the last statement for a table deletes its rows.
+  const due = (t: TrashTable) =>
+    sql`(select ${t.accountId}, ${t.id} from ${t} where ${lt(t.deletedAt, cutoff)} order by ${t.deletedAt} limit ${PURGE_BATCH})`;
+  const pointsAt = (accountId: AnySQLiteColumn, fk: AnySQLiteColumn, t: TrashTable) =>
+    sql`(${accountId}, ${fk}) in ${due(t)}`;
+  const purged = (t: TrashTable) => db.delete(t).where(sql`(${t.accountId}, ${t.id}) in ${due(t)}`);
+  const tasksOf = sql`(select ${tasks.accountId}, ${tasks.id} from ${tasks} where ${pointsAt(tasks.accountId, tasks.dealId, deals)})`;
+  const r = inboundEventResults;
+  const batch: Batch = [
+    db.delete(taskOwners).where(pointsAt(taskOwners.accountId, taskOwners.taskId, tasks)),
+    purged(tasks).returning({ id: tasks.id }),
+    db.delete(taskOwners).where(sql`(${taskOwners.accountId}, ${taskOwners.taskId}) in ${tasksOf}`),
+    db.delete(tasks).where(pointsAt(tasks.accountId, tasks.dealId, deals)),
+    db
+      .update(r)
+      .set({ dealId: null })
+      .where(pointsAt(r.accountId, r.dealId, deals)),
+    purged(deals).returning({ id: deals.id }),
+    db
+      .update(deals)
+      .set({ contactId: null })
+      .where(pointsAt(deals.accountId, deals.contactId, contacts)),
+    db
+      .update(r)
+      .set({ contactId: null })
+      .where(pointsAt(r.accountId, r.contactId, contacts)),
+    purged(contacts).returning({ id: contacts.id }),
+    db
+      .update(contacts)
+      .set({ companyId: null })
+      .where(pointsAt(contacts.accountId, contacts.companyId, companies)),
+    db
+      .update(deals)
+      .set({ companyId: null })
+      .where(pointsAt(deals.accountId, deals.companyId, companies)),
+    db
+      .update(r)
+      .set({ companyId: null })
+      .where(pointsAt(r.accountId, r.companyId, companies)),
+    db
+      .delete(companyFollowers)
+      .where(pointsAt(companyFollowers.accountId, companyFollowers.companyId, companies)),
+    purged(companies).returning({ id: companies.id }),
+    db
+      .update(companies)
+      .set({ ownerId: null })
+      .where(pointsAt(companies.accountId, companies.ownerId, users)),
+    db
+      .update(contacts)
+      .set({ ownerId: null })
+      .where(pointsAt(contacts.accountId, contacts.ownerId, users)),
+    db
+      .update(deals)
+      .set({ ownerId: null })
+      .where(pointsAt(deals.accountId, deals.ownerId, users)),
+    db.delete(companyFollowers).where(pointsAt(companyFollowers.accountId, companyFollowers.userId, users)),
+    db.delete(taskOwners).where(pointsAt(taskOwners.accountId, taskOwners.userId, users)),
+    purged(users).returning({ id: users.id }),
+  ];
+  const results = (await db.batch(batch)) as unknown[];
+  const count = (index: number) => (results[index] as unknown[]).length;
+  return { tasks: count(1), deals: count(5), contacts: count(8), companies: count(13), users: count(19) };
+}
