@@ -334,10 +334,13 @@ export async function expectCursorRefused(
   const cursor = encodeURIComponent(given.cursor);
   for (const other of otherSorts) {
     const sort = other ? `sort=${other}&` : '';
-    await expectProblem(
+    const body = await expectProblem(
       await call(`${path}?${sort}limit=${given.limit}&cursor=${cursor}`, { key }),
       400,
       'invalid_cursor',
+    );
+    expect(body.detail).toBe(
+      `This cursor was issued for sort=${given.sort}; send it with sort=${given.sort}, or leave out cursor to start sort=${other || '-created_at'} from its first page.`,
     );
   }
   for (const bad of garbage) {
