@@ -33,5 +33,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['./test/setup.ts'],
+    // A fresh runtime per test file, as the tests assume (own D1, own module state). The default,
+    // said explicitly so vitest stops printing its hint to turn it off.
+    isolate: true,
   },
 });

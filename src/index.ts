@@ -9,6 +9,7 @@ import { bookmarkGuard } from './http/bookmark';
 import { apiCors } from './http/cors';
 import { docsPage, docsPolicy } from './http/docs';
 import { forgetExpiredKeys, idempotency } from './http/idempotency';
+import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
@@ -28,7 +29,10 @@ import { usersRouter } from './routes/users';
 const app = router();
 
 app.use('*', securityHeaders, requestContext);
-app.use('/v1/*', noStore, apiCors, clientRateLimit, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
+// CORS first, so a preflight is answered and a 405 carries the headers a browser needs to read it.
+app.use('/v1/*', noStore, apiCors);
+app.use('*', methodNotAllowed(app));
+app.use('/v1/*', clientRateLimit, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
 app.use('/hooks/*', clientRateLimit);
 
 const health = createRoute({
@@ -68,7 +72,7 @@ app.doc31('/openapi.json', {
     title: 'CRM Service',
     version: '1.0.0',
     description:
-      'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
+      'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json. A path below with a method it does not list answers 405 `method_not_allowed` with `Allow`, before any authentication.',
   },
 });
 app.get('/docs', docsPolicy, docsPage);

@@ -1,6 +1,6 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import worker from '../src/index';
 
 export const BASE = 'http://crm.test';
@@ -68,6 +68,31 @@ export function callWithDb(db: D1Database, path: string, options: Options = {}):
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
 export type Json = any;
+
+/**
+ * Runs `run` with the Worker's warnings and errors caught instead of printed, and returns them
+ * parsed (the Worker logs one JSON object per line), so a test that provokes a failure on purpose
+ * asserts what was logged and `npm test` stays quiet. Anything else logged meanwhile is kept too.
+ */
+export async function capturingLogs<T>(run: () => Promise<T>): Promise<{ value: T; logged: Json[] }> {
+  const logged: Json[] = [];
+  const keep = (...args: unknown[]) => {
+    const [first] = args;
+    try {
+      logged.push(typeof first === 'string' ? JSON.parse(first) : first);
+    } catch {
+      logged.push(args.map(String).join(' '));
+    }
+  };
+  const error = vi.spyOn(console, 'error').mockImplementation(keep);
+  const warn = vi.spyOn(console, 'warn').mockImplementation(keep);
+  try {
+    return { value: await run(), logged };
+  } finally {
+    error.mockRestore();
+    warn.mockRestore();
+  }
+}
 
 export async function json(res: Response): Promise<Json> {
   return res.json();
@@ -334,10 +359,13 @@ export async function expectCursorRefused(
   const cursor = encodeURIComponent(given.cursor);
   for (const other of otherSorts) {
     const sort = other ? `sort=${other}&` : '';
-    await expectProblem(
+    const body = await expectProblem(
       await call(`${path}?${sort}limit=${given.limit}&cursor=${cursor}`, { key }),
       400,
       'invalid_cursor',
+    );
+    expect(body.detail).toBe(
+      `This cursor was issued for sort=${given.sort}; send it with sort=${given.sort}, or leave out cursor to start sort=${other || '-created_at'} from its first page.`,
     );
   }
   for (const bad of garbage) {

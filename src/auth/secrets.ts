@@ -20,6 +20,9 @@ export const looksLikeWebhookToken = (value: string): boolean => WEBHOOK_TOKEN_P
 
 export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(value);
 
+/** Has the API keys' prefix: a key, perhaps cut short when pasted. */
+export const hasApiKeyPrefix = (value: string): boolean => value.startsWith(KEY_PREFIX);
+
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');

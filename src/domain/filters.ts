@@ -40,6 +40,15 @@ export function parseDateTime(value: string): number | undefined {
   return ms >= FIRST_MS && ms <= LAST_MS ? ms : undefined;
 }
 
+// A date-time that would parse with an offset: the usual slip, which the message names.
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/i;
+
+/** Why `value` is no date-time: the missing offset when that is it, else `otherwise`. */
+export const dateTimeMessage = (value: string, otherwise: string): string =>
+  NO_OFFSET.test(value)
+    ? `"${value}" has no offset, so it is no instant: add Z or ±hh:mm (${value}Z, ${value}-03:00).`
+    : otherwise;
+
 type Op = 'gte' | 'lte' | 'gt' | 'lt';
 type Bound = { op: Op; ms: number };
 
@@ -58,7 +67,10 @@ function bound(op: Op) {
       // Stored times are whole ms: `>= 10.0005` means `>= 10.001`, and `< 10.0005` means `< 10.001`.
       const roundUp = (op === 'gte' || op === 'lt') && BEYOND_MS.test(value);
       if (ms !== undefined) return { op, ms: roundUp ? ms + 1 : ms };
-      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time or a YYYY-MM-DD date.' });
+      ctx.addIssue({
+        code: 'custom',
+        message: dateTimeMessage(value, 'Expected an ISO 8601 date-time or a YYYY-MM-DD date.'),
+      });
       return z.NEVER;
     })
     .optional()

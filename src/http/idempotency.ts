@@ -234,7 +234,12 @@ function canonical(body: string): string {
 function fingerprintOf(c: Context<AppEnv>): () => Promise<string> {
   let hash: Promise<string> | undefined;
   return () => {
-    hash ??= c.req.text().then((body) => sha256Hex(`${c.req.method} ${c.req.path}\n${canonical(body)}`));
+    // Bytes decoded here rather than `text()`, which makes workerd warn about any body not typed as text.
+    hash ??= c.req
+      .arrayBuffer()
+      .then((bytes) =>
+        sha256Hex(`${c.req.method} ${c.req.path}\n${canonical(new TextDecoder().decode(bytes))}`),
+      );
     return hash;
   };
 }

@@ -49,6 +49,20 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
 export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: async (result, c) => {
+      if (result.target === 'query') {
+        const others = result.success ? [] : fieldErrors(result.error, c.req.query());
+        const unknown = others.filter(({ code }) => code === 'unknown_field').map(({ path }) => path);
+        // Refused even when the schema would take the array: every handler reads one value per name.
+        const repeated = repeatedParams(c.req.queries()).filter(({ path }) => !unknown.includes(path));
+        if (repeated.length > 0) {
+          const names = repeated.map(({ path }) => path);
+          throw badRequest(
+            'invalid_query',
+            `The query string gives ${names.join(', ')} more than once; see errors.`,
+            [...repeated, ...others.filter((error) => !names.includes(error.path))],
+          );
+        }
+      }
       if (result.success) return;
       if (result.target === 'param') throw notFound();
       if (result.target === 'json') throw invalid(fieldErrors(result.error, await c.req.json()));
@@ -56,6 +70,17 @@ export function router() {
       throw badRequest('invalid_query', 'The query string is not valid; see errors.', errors);
     },
   });
+}
+
+/** A field error for each query parameter given more than once. */
+function repeatedParams(queries: Record<string, string[]>): FieldError[] {
+  return Object.entries(queries)
+    .filter(([, values]) => values.length > 1)
+    .map(([name, values]) => ({
+      path: name,
+      code: 'repeated',
+      message: `Given ${values.length} times; give it once (a parameter that takes several values takes them comma-separated, e.g. owner_id=3,7).`,
+    }));
 }
 
 /** A path parameter holding a row id. */

@@ -55,7 +55,13 @@ function encodeCursor(cursor: Cursor): string {
   return toBase64url(new TextEncoder().encode(JSON.stringify(cursor)));
 }
 
-function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string', nullable: boolean): Cursor {
+function decodeCursor(
+  raw: string,
+  sort: string,
+  sorts: Sorts,
+  valueType: 'number' | 'string',
+  nullable: boolean,
+): Cursor {
   let parsed: unknown;
   try {
     parsed = JSON.parse(
@@ -67,12 +73,19 @@ function decodeCursor(raw: string, sort: string, valueType: 'number' | 'string',
   if (!Array.isArray(parsed) || parsed.length !== 3 || !Number.isSafeInteger(parsed[2]))
     throw invalidCursor();
   const [cursorSort, value, id] = parsed as unknown[];
+  if (cursorSort !== sort) {
+    // Named only when it is one of this list's sorts: the cursor is the client's text.
+    const known = typeof cursorSort === 'string' && Object.hasOwn(sorts, cursorSort.replace(/^-/, ''));
+    if (!known) throw invalidCursor();
+    throw badRequest(
+      'invalid_cursor',
+      `This cursor was issued for sort=${cursorSort}; send it with sort=${cursorSort}, or leave out cursor to start sort=${sort} from its first page.`,
+    );
+  }
   const typed =
     (valueType === 'number' ? Number.isSafeInteger(value) : typeof value === 'string') ||
     (nullable && value === null);
   if (!typed) throw invalidCursor();
-  if (cursorSort !== sort)
-    throw badRequest('invalid_cursor', 'The cursor was issued for another sort order.');
   return [sort, value as SortValue, id as number];
 }
 
@@ -100,7 +113,13 @@ export function keyset<R extends { id: number }>(
   const cursor =
     query.cursor === undefined
       ? undefined
-      : decodeCursor(query.cursor, sort, column.dataType === 'number' ? 'number' : 'string', !column.notNull);
+      : decodeCursor(
+          query.cursor,
+          sort,
+          sorts,
+          column.dataType === 'number' ? 'number' : 'string',
+          !column.notNull,
+        );
 
   // A nullable key is walked in two parts, the rows that have a value and then those without, each
   // in the order of an (account, key, id) index: merged with nulls last, they need no sort of the

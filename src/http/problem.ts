@@ -30,6 +30,7 @@ const titles: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
@@ -68,10 +69,8 @@ export const badRequest = (code: string, detail: string, errors?: FieldError[]) 
 
 export const notFound = (detail = 'No such resource.') => new ApiError(404, 'not_found', detail);
 
-export const unauthorized = () =>
-  new ApiError(401, 'unauthorized', 'A valid API key is required: Authorization: Bearer <key>.', undefined, {
-    'WWW-Authenticate': 'Bearer',
-  });
+export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
+  new ApiError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer' });
 
 export const invalid = (errors: FieldError[]) =>
   new ApiError(422, 'validation_failed', 'The request body breaks one or more rules; see errors.', errors);

@@ -31,14 +31,71 @@ export async function rateLimit(env: Bindings, limiter: Limiter, key: string): P
   }
 }
 
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const GROUP = /^[0-9a-f]{1,4}$/;
+
+/** The four bytes of a dotted IPv4 address, or undefined. */
+function ipv4Bytes(text: string): number[] | undefined {
+  const bytes = IPV4.exec(text)?.slice(1).map(Number);
+  return bytes?.every((byte) => byte <= 255) ? bytes : undefined;
+}
+
+/** The groups of one side of `::`; an IPv4 tail (`::ffff:1.2.3.4`) counts as the last two. */
+function groupsOf(part: string, last: boolean): number[] | undefined {
+  if (part === '') return [];
+  const pieces = part.split(':');
+  const groups: number[] = [];
+  for (const [i, piece] of pieces.entries()) {
+    const bytes = last && i === pieces.length - 1 ? ipv4Bytes(piece) : undefined;
+    if (bytes) {
+      const [b0 = 0, b1 = 0, b2 = 0, b3 = 0] = bytes;
+      groups.push((b0 << 8) | b1, (b2 << 8) | b3);
+    } else if (GROUP.test(piece)) groups.push(Number.parseInt(piece, 16));
+    else return undefined;
+  }
+  return groups;
+}
+
+/** The eight 16-bit groups of an IPv6 address in any of its written forms, or undefined. */
+function ipv6Groups(ip: string): number[] | undefined {
+  const halves = ip.split('::');
+  if (halves.length > 2) return undefined;
+  const [head = '', tail] = halves;
+  if (tail === undefined) {
+    const groups = groupsOf(head, true);
+    return groups?.length === 8 ? groups : undefined;
+  }
+  const before = groupsOf(head, false);
+  const after = groupsOf(tail, true);
+  if (!before || !after || before.length + after.length > 7) return undefined;
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
 /**
- * The caller's address as a limiter key: an IPv6 client usually holds a whole /64, so that is what
- * counts. Hashed like the other keys, so no address is kept in the limiter's namespace.
+ * What one client is, from its address: an IPv4 address whole; an IPv6 client usually holds a
+ * whole /64, so its first four groups, the same whichever way the address is written (`::`,
+ * leading zeros, capitals, a zone id). An IPv4-mapped address (`::ffff:1.2.3.4`) is its IPv4
+ * client, not the /64 every such address shares. Anything else is taken as sent.
  */
+export function clientPrefix(address: string): string {
+  const ip = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
+  if (!ip.includes(':')) return ip;
+  const groups = ipv6Groups(ip);
+  if (!groups) return ip;
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = groups;
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0xffff) {
+    return [g >> 8, g & 0xff, h >> 8, h & 0xff].join('.');
+  }
+  return [a, b, c, d].map((group) => group.toString(16)).join(':');
+}
+
+/** The caller's address as a limiter key, hashed like the other keys: no address is kept in the limiter. */
 function clientOf(c: Context): Promise<string> {
-  const ip = c.req.header('CF-Connecting-IP') ?? '';
-  const client = ip.includes(':') ? ip.split(':').slice(0, 4).join(':') : ip;
-  return sha256Hex(`client:${client}`);
+  return sha256Hex(`client:${clientPrefix(c.req.header('CF-Connecting-IP') ?? '')}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { eq, sql } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
-import { bearerToken, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
+import { bearerToken, hasApiKeyPrefix, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
 import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
@@ -9,12 +9,26 @@ import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } fr
 import { notFound, unauthorized } from '../http/problem';
 import { Id, iso, Name, one, Timestamp } from '../schemas/common';
 
-/** Without an ADMIN_TOKEN secret the admin API does not exist (404), so it cannot be guessed at. */
+/**
+ * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;
+ * the 404 says how an operator turns it on, which is no secret.
+ */
 const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
-  if (!expected) throw notFound();
+  if (!expected) {
+    throw notFound(
+      'The admin API is off: set the ADMIN_TOKEN secret to turn it on (locally in .dev.vars, see .dev.vars.example; in production with `wrangler secret put ADMIN_TOKEN`).',
+    );
+  }
   const token = bearerToken(c.req.header('Authorization'));
-  if (!token || !(await secretsEqual(token, expected))) throw unauthorized();
+  if (!token) throw unauthorized('The admin token is required: Authorization: Bearer <ADMIN_TOKEN>.');
+  if (!(await secretsEqual(token, expected))) {
+    throw unauthorized(
+      hasApiKeyPrefix(token)
+        ? 'This is an account API key (crm_…); /admin takes the ADMIN_TOKEN: Authorization: Bearer <ADMIN_TOKEN>.'
+        : 'The admin token is required: Authorization: Bearer <ADMIN_TOKEN>.',
+    );
+  }
   await next();
 });
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { tasks } from '../db/schema';
-import { exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
+import { dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBody } from './common';
 
@@ -10,7 +10,10 @@ const DueDate = z
   .transform((value, ctx) => {
     const ms = parseDateTime(value);
     if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time with an offset.' });
+      ctx.addIssue({
+        code: 'custom',
+        message: dateTimeMessage(value, 'Expected an ISO 8601 date-time with an offset.'),
+      });
       return z.NEVER;
     }
     return ms;

@@ -1,5 +1,7 @@
-import { exports } from 'cloudflare:workers';
+import { createExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
 import { BASE, call, create, expectProblem, type Json, json, newAccount, roundTrips } from '../helpers';
 
 /** A problem body with every RFC 9457 member and this API's code. */
@@ -180,6 +182,100 @@ describe('400 Bad Request', () => {
     expect(body.errors[0].path).toBe('limit');
     await problem(await call('/v1/users?sort=email', { key }), 400, 'invalid_query');
   });
+
+  it('a query parameter given twice is invalid_query naming it, on every parameter of every list', async () => {
+    const { key } = await newAccount();
+    const doc = await json(await call('/openapi.json'));
+    let tried = 0;
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      if (!path.startsWith('/v1/') || !item.get) continue;
+      const url = path.replace(/\{[^}]+\}/g, '1');
+      for (const { name } of item.get.parameters.filter((p: Json) => p.in === 'query')) {
+        // Twice the same value, which the parameter would take once: the repeat alone is wrong.
+        const value = name === 'limit' ? '5' : name === 'cursor' ? 'x' : 'ab';
+        const res = await call(`${url}?${name}=${value}&limit=5&${name}=${value}`, { key });
+        const body = await problem(res, 400, 'invalid_query');
+        const where = `${path}?${name}`;
+        expect(body.detail, where).toBe(`The query string gives ${name} more than once; see errors.`);
+        expect(body.errors[0], where).toEqual({
+          path: name,
+          code: 'repeated',
+          message: `Given ${name === 'limit' ? 3 : 2} times; give it once (a parameter that takes several values takes them comma-separated, e.g. owner_id=3,7).`,
+        });
+        tried++;
+      }
+    }
+    expect(tried).toBeGreaterThan(40);
+    // An unknown parameter given twice is just unknown; the other errors stay beside the repeat.
+    const unknown = await problem(await call('/v1/users?nme=x&nme=y', { key }), 400, 'invalid_query');
+    expect(unknown.errors).toEqual([expect.objectContaining({ path: 'nme', code: 'unknown_field' })]);
+    const both = await problem(
+      await call('/v1/deals?owner_id=1&owner_id=2&limit=0', { key }),
+      400,
+      'invalid_query',
+    );
+    expect(both.errors.map((e: Json) => [e.path, e.code])).toEqual([
+      ['owner_id', 'repeated'],
+      ['limit', 'too_small'],
+    ]);
+    // Once, comma-separated, is how a list is given.
+    expect((await call('/v1/deals?owner_id=1,2', { key })).status).toBe(200);
+  });
+
+  it('a date-time without an offset is refused with how to add one, in every date filter and in due_date', async () => {
+    const { key } = await newAccount();
+    const doc = await json(await call('/openapi.json'));
+    let tried = 0;
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      if (!item.get) continue;
+      const url = path.replace(/\{[^}]+\}/g, '1');
+      for (const { name } of (item.get.parameters ?? []).filter((p: Json) =>
+        /__(gte|lte|gt|lt)$/.test(p.name),
+      )) {
+        for (const value of ['2026-11-22T17:30', '2026-11-22T17:30:00', '2026-11-22T17:30:00.123']) {
+          const res = await call(`${url}?${name}=${value}`, { key });
+          const body = await problem(res, 400, 'invalid_query');
+          expect(body.errors, `${path}?${name}=${value}`).toEqual([
+            {
+              path: name,
+              code: 'invalid',
+              message: `"${value}" has no offset, so it is no instant: add Z or ±hh:mm (${value}Z, ${value}-03:00).`,
+            },
+          ]);
+          // Either fix the message offers is taken.
+          expect((await call(`${url}?${name}=${value}Z`, { key })).status).toBe(200);
+          expect((await call(`${url}?${name}=${encodeURIComponent(`${value}-03:00`)}`, { key })).status).toBe(
+            200,
+          );
+          tried++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(3 * 20);
+    // Anything else keeps the general message.
+    const other = await problem(
+      await call('/v1/users?created_at__gte=tomorrow', { key }),
+      400,
+      'invalid_query',
+    );
+    expect(other.errors[0].message).toBe('Expected an ISO 8601 date-time or a YYYY-MM-DD date.');
+
+    const deal = await create(key, '/v1/deals', { name: 'D' });
+    const task = { deal_id: deal.id, name: 'T', category: 'Call', due_date: '2026-12-01T10:00:00' };
+    const body = await problem(
+      await call('/v1/tasks', { method: 'POST', key, body: task }),
+      422,
+      'validation_failed',
+    );
+    expect(body.errors).toEqual([
+      {
+        path: 'due_date',
+        code: 'invalid',
+        message:
+          '"2026-12-01T10:00:00" has no offset, so it is no instant: add Z or ±hh:mm (2026-12-01T10:00:00Z, 2026-12-01T10:00:00-03:00).',
+      },
+    ]);
+  });
 });
 
 describe('401 Unauthorized', () => {
@@ -280,7 +376,9 @@ describe('413 Content Too Large', () => {
       body: stream,
     });
     expect(req.headers.get('Content-Length')).toBeNull();
-    await problem(await exports.default.fetch(req), 413, 'body_too_large');
+    // Handed to the Worker in this isolate: through `exports` the runtime pipes the stream across and
+    // logs the pipe's abort when the Worker stops reading, which is what this test asks of it.
+    await problem(await worker.fetch(req, env, createExecutionContext()), 413, 'body_too_large');
   });
 
   it('a body of exactly 1 MiB is read (and judged on its content)', async () => {

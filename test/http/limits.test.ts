@@ -117,7 +117,7 @@ describe('query lists', () => {
       expect((await call(`${path}?${name}=${ids(100)}`, { key })).status, `${path}?${name}`).toBe(200);
       for (const [query, code] of [
         [`${name}=${ids(101)}`, 'invalid'],
-        [`${name}=1&${name}=2`, 'invalid_type'],
+        [`${name}=1&${name}=2`, 'repeated'],
         [`${name}=${'1, '.repeat(700)}1`, 'too_big'],
       ] as const) {
         const body = await expectProblem(await call(`${path}?${query}`, { key }), 400, 'invalid_query');

@@ -48,6 +48,25 @@ describe('cursors', () => {
       await expectProblem(res, 400, 'invalid_cursor');
     }
   });
+
+  it('name the sort a cursor was issued for only when it is one of the list sorts', async () => {
+    const { key } = await newAccount();
+    const cursor = cursorOf(['name', 'a', 1]);
+    const named = await expectProblem(
+      await call(`/v1/users?cursor=${cursor}`, { key }),
+      400,
+      'invalid_cursor',
+    );
+    expect(named.detail).toBe(
+      'This cursor was issued for sort=name; send it with sort=name, or leave out cursor to start sort=-created_at from its first page.',
+    );
+    // Forged sorts (a field of another list, markup) are not echoed back.
+    for (const forged of ['due_date', '<b>x</b>', 'name ', 7]) {
+      const res = await call(`/v1/users?sort=name&cursor=${cursorOf([forged, 'a', 1])}`, { key });
+      const body = await expectProblem(res, 400, 'invalid_cursor');
+      expect(body.detail).toBe('The cursor is not one this API issued.');
+    }
+  });
 });
 
 describe('links', () => {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMIT_PERIOD_S } from '../../src/http/rate-limit';
+import { clientPrefix, RATE_LIMIT_PERIOD_S } from '../../src/http/rate-limit';
 import wranglerToml from '../../wrangler.toml?raw';
 import {
   adminHeaders,
@@ -146,6 +146,62 @@ describe('rate limit per client address, before any key or token is looked up', 
     );
     for (const res of passed) expect(res.status).toBe(404);
     await expectLimited(limited);
+  });
+});
+
+describe('the client of an address', () => {
+  it.each([
+    ['2001:db8::1', '2001:db8:0:0'],
+    ['2001:db8:0:0::2', '2001:db8:0:0'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0003', '2001:db8:0:0'],
+    ['2001:DB8::ABCD', '2001:db8:0:0'],
+    ['2001:db8::1%eth0', '2001:db8:0:0'],
+    ['[2001:db8::1]', '2001:db8:0:0'],
+    ['2001:db8:0:1::1', '2001:db8:0:1'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2'],
+    ['2001:db8:1:2:3::', '2001:db8:1:2'],
+    ['::2001:db8:1:2:3', '0:0:0:2001'],
+    ['::1', '0:0:0:0'],
+    ['::', '0:0:0:0'],
+    ['fe80::1%25en0', 'fe80:0:0:0'],
+    ['64:ff9b::192.0.2.1', '64:ff9b:0:0'],
+    ['::ffff:1.2.3.4', '1.2.3.4'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['0:0:0:0:0:ffff:102:304', '1.2.3.4'],
+    ['203.0.113.7', '203.0.113.7'],
+    // Not addresses: taken as sent, so they never share a count with a real one.
+    ['2001:db8::1::2', '2001:db8::1::2'],
+    ['2001:db8:1:2:3:4:5:6:7', '2001:db8:1:2:3:4:5:6:7'],
+    ['2001:db8:1.2.3.4::', '2001:db8:1.2.3.4::'],
+    ['::ffff:1.2.3.256', '::ffff:1.2.3.256'],
+    ['gggg::1', 'gggg::1'],
+    ['', ''],
+  ])('%s counts as %s', (address, client) => {
+    expect(clientPrefix(address)).toBe(client);
+  });
+
+  it('gives every written form of one /64 one count', async () => {
+    const lowClient = { CLIENT_RATE_LIMITER: env.LOW_CLIENT_RATE_LIMITER };
+    const forms = [
+      '2001:db8:16::1',
+      '2001:db8:16:0::2',
+      '2001:0DB8:0016:0000:0:0:0:3',
+      '2001:db8:16::4%eth0',
+    ];
+    let n = 0;
+    const { limited } = await untilLimited(() =>
+      callWithEnv(lowClient, '/v1/users', {
+        key: 'crm_short',
+        headers: { 'CF-Connecting-IP': forms[n++ % 4] ?? '' },
+      }),
+    );
+    await expectLimited(limited);
+    // The next /64 has its own count.
+    const next = await callWithEnv(lowClient, '/v1/users', {
+      key: 'crm_short',
+      headers: { 'CF-Connecting-IP': '2001:db8:16:1::1' },
+    });
+    await expectProblem(next, 401, 'unauthorized');
   });
 });
 

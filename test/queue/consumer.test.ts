@@ -7,6 +7,7 @@ import {
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
+import { capturingLogs } from '../helpers';
 
 describe('queue consumer', () => {
   it('retries messages it has no handler for, so they reach the dead-letter queue instead of vanishing', async () => {
@@ -15,7 +16,11 @@ describe('queue consumer', () => {
       { id: 'm2', timestamp: new Date(), attempts: 1, body: 'junk' },
     ]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env);
+    const { logged } = await capturingLogs(() => worker.queue(batch, env));
+    expect(logged).toEqual([
+      { level: 'warn', msg: 'unknown queue message', id: 'm1' },
+      { level: 'warn', msg: 'unknown queue message', id: 'm2' },
+    ]);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(['m1', 'm2']);

@@ -1,7 +1,16 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { retryDelaySeconds } from '../../src/queue/consumer';
-import { call, create, expectProblem, type Json, json, newAccount, newWebhook } from '../helpers';
+import {
+  call,
+  capturingLogs,
+  create,
+  expectProblem,
+  type Json,
+  json,
+  newAccount,
+  newWebhook,
+} from '../helpers';
 import { deliver, eventLog, eventOf, get, ingest, NO_RECORDS, recordCounts } from './webhook-support';
 
 const LEAD_FIELDS = [
@@ -129,7 +138,8 @@ describe('one event, one atomic batch', () => {
     const id = await ingest(hook, lead());
     const restore = await failing('tasks', accountId, 'disk hiccup');
     try {
-      const first = await deliver([id]);
+      const { value: first, logged } = await capturingLogs(() => deliver([id]));
+      expect(logged).toEqual([transient(id, expect.stringContaining('disk hiccup'))]);
       expect(first.explicitAcks).toEqual([]);
       expect(first.retries).toEqual([{ msgId: 'm0', delaySeconds: 10 }]);
     } finally {
@@ -265,6 +275,14 @@ describe('at-least-once delivery', () => {
   });
 });
 
+/** What the consumer logs when an event's attempt fails for a reason worth a retry. */
+const transient = (id: number, cause: unknown) => ({
+  level: 'error',
+  request_id: `event:${id}`,
+  error: 'Error',
+  cause,
+});
+
 describe('transient failures', () => {
   it('retries after 10, 20, 40 s and so on, capped at 160 s', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(retryDelaySeconds)).toEqual([10, 20, 40, 80, 160, 160, 160]);
@@ -281,7 +299,8 @@ describe('transient failures', () => {
       .bind(id)
       .run();
     const failedAt = Date.now();
-    const first = await deliver([id]);
+    const { value: first, logged } = await capturingLogs(() => deliver([id]));
+    expect(logged).toEqual([transient(id, 'Injected transient fault')]);
     expect(first.explicitAcks).toEqual([]);
     expect(first.retries).toEqual([{ msgId: 'm0', delaySeconds: 10 }]);
     expect(await eventOf(key, hook.id, id)).toMatchObject({
@@ -309,8 +328,9 @@ describe('transient failures', () => {
       // max_retries = 5: six deliveries in all, each one failing.
       for (const [attempt, delaySeconds] of [10, 20, 40, 80, 160, 160].entries()) {
         const before = Date.now();
-        const result = await deliver([{ id, attempts: attempt + 1 }]);
+        const { value: result, logged } = await capturingLogs(() => deliver([{ id, attempts: attempt + 1 }]));
         const after = Date.now();
+        expect(logged).toEqual([transient(id, expect.stringContaining('database is busy'))]);
         expect(result.retries).toEqual([{ msgId: 'm0', delaySeconds }]);
         const row = await eventRow(id);
         expect(row).toMatchObject({
@@ -349,13 +369,15 @@ describe('transient failures', () => {
     const { key, id: accountId, hook } = await leadSetup();
     const id = await ingest(hook, lead({ __fault: 'consumer' }));
     const seen = new Set<string>();
-    let event: Json;
-    for (const deadline = Date.now() + 45_000; Date.now() < deadline; ) {
-      event = await eventOf(key, hook.id, id);
-      seen.add(`${event.status}:${event.attempts}:${event.error}`);
-      if (event.status !== 'pending') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const { logged } = await capturingLogs(async () => {
+      for (const deadline = Date.now() + 45_000; Date.now() < deadline; ) {
+        const event = await eventOf(key, hook.id, id);
+        seen.add(`${event.status}:${event.attempts}:${event.error}`);
+        if (event.status !== 'pending') break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    });
+    expect(logged).toEqual([transient(id, 'Injected transient fault')]);
     // The real consumer saw the injected fault once, then the queue redelivered it.
     expect(seen).toContain('pending:1:Injected transient fault');
     expect((await expectOneLead(key, accountId, hook.id, id)).attempts).toBe(2);

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { requeueStranded, STRANDED_AFTER_MS } from '../../src/queue/consumer';
-import { type Json, newAccount, newWebhook } from '../helpers';
+import { capturingLogs, type Json, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, get, ingest } from './webhook-support';
 
 const MINUTE = 60_000;
@@ -120,7 +120,10 @@ describe('cron: stranded events', () => {
     )
       .bind(id)
       .run();
-    const result = await deliver([id]);
+    const { value: result, logged } = await capturingLogs(() => deliver([id]));
+    expect(logged).toEqual([
+      expect.objectContaining({ request_id: `event:${id}`, cause: 'Injected transient fault' }),
+    ]);
     expect(result.retries).toEqual([{ msgId: 'm0', delaySeconds: 10 }]);
     const due = await queuedAt(id);
     const event = await eventOf(key, hook.id, id);

@@ -9,9 +9,11 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const createAccount = (body: unknown, headers: Record<string, string> = adminHeaders()) =>
   call('/admin/accounts', { method: 'POST', body, headers });
 
-async function expectUnauthorized(res: Response): Promise<void> {
+const NEEDS_TOKEN = 'The admin token is required: Authorization: Bearer <ADMIN_TOKEN>.';
+
+async function expectUnauthorized(res: Response, detail = NEEDS_TOKEN): Promise<void> {
   expect(res.headers.get('WWW-Authenticate')).toBe('Bearer');
-  await expectProblem(res, 401, 'unauthorized');
+  expect((await expectProblem(res, 401, 'unauthorized')).detail).toBe(detail);
 }
 
 describe('POST /admin/accounts', () => {
@@ -63,8 +65,13 @@ describe('POST /admin/accounts', () => {
     await expectUnauthorized(
       await createAccount({ name: 'X' }, { Authorization: `Basic ${btoa(`admin:${env.ADMIN_TOKEN}`)}` }),
     );
-    // A tenant API key is no admin token.
-    await expectUnauthorized(await createAccount({ name: 'X' }, { Authorization: `Bearer ${key}` }));
+    // A tenant API key is no admin token, and the 401 says so, also for a key cut short.
+    for (const sent of [key, key.slice(0, 20)]) {
+      await expectUnauthorized(
+        await createAccount({ name: 'X' }, { Authorization: `Bearer ${sent}` }),
+        'This is an account API key (crm_…); /admin takes the ADMIN_TOKEN: Authorization: Bearer <ADMIN_TOKEN>.',
+      );
+    }
     const count = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name = 'X'").first('n');
     expect(count).toBe(0);
   });
@@ -203,7 +210,7 @@ describe('without ADMIN_TOKEN', () => {
       ['POST', '/admin/accounts', '{"name":"Ghost"}'],
       ['POST', `/admin/accounts/${id}/api-keys`, undefined],
       ['DELETE', `/admin/api-keys/${keyId}`, undefined],
-      ['GET', '/admin/accounts', undefined],
+      ['GET', '/admin/no-such-route', undefined],
     ];
     for (const adminToken of [undefined, '']) {
       for (const auth of [undefined, `Bearer ${env.ADMIN_TOKEN}`, `Bearer ${adminToken ?? ''}`]) {
@@ -211,7 +218,11 @@ describe('without ADMIN_TOKEN', () => {
           const headers: Record<string, string> = { 'Content-Type': 'application/json' };
           if (auth) headers.Authorization = auth;
           const res = await fetchWith(adminToken, path, { method, headers, body });
-          await expectProblem(res, 404, 'not_found');
+          const problem = await expectProblem(res, 404, 'not_found');
+          // How to turn it on, and nothing of any token.
+          expect(problem.detail).toBe(
+            'The admin API is off: set the ADMIN_TOKEN secret to turn it on (locally in .dev.vars, see .dev.vars.example; in production with `wrangler secret put ADMIN_TOKEN`).',
+          );
         }
       }
     }
@@ -223,6 +234,12 @@ describe('without ADMIN_TOKEN', () => {
       .first('n');
     expect(keys).toBe(1);
     expect((await call('/v1/users', { key })).status).toBe(200);
+  });
+
+  it('still answers a method the path lacks 405, from the public route table', async () => {
+    const res = await fetchWith(undefined, '/admin/accounts', { method: 'GET' });
+    await expectProblem(res, 405, 'method_not_allowed');
+    expect(res.headers.get('Allow')).toBe('POST');
   });
 
   it('leaves the rest of the API working', async () => {
