@@ -98,6 +98,7 @@ describe('triggers and search tables', () => {
       'task_categories_count_delete',
       'task_categories_count_insert',
       'task_categories_count_update',
+      'tasks_live_deal',
     ]);
   });
 });
