@@ -33,9 +33,11 @@ app.use('/hooks/*', clientRateLimit);
 const health = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
   tags: ['Meta'],
+  security: [],
   summary: 'Liveness: no auth, no database access',
-  responses: { 200: jsonContent(z.object({ status: z.literal('ok') }), 'Up') },
+  responses: { 200: jsonContent(z.object({ status: z.literal('ok') }).openapi('Health'), 'Up') },
 });
 
 const routes = app
@@ -61,7 +63,11 @@ app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
   description: 'The operator token (Worker secret ADMIN_TOKEN)',
 });
 
-app.doc31('/openapi.json', {
+/**
+ * The document's config. `servers` names the origin the document was fetched from (or
+ * PUBLIC_BASE_URL), so a client generated from it calls the same deployment.
+ */
+const documentConfig = (server: string) => ({
   openapi: '3.1.0',
   info: {
     title: 'CRM Service',
@@ -69,7 +75,13 @@ app.doc31('/openapi.json', {
     description:
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
   },
+  servers: [{ url: server.replace(/\/$/, '') }],
 });
+
+app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin));
+
+/** The OpenAPI document without a request, for tools that generate or lint clients offline. */
+export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));
 app.get('/docs', docsPolicy, docsPage);
 
 const problem = (err: ApiError, requestId: string | undefined) =>

@@ -36,13 +36,17 @@ const security = [{ adminToken: [] }];
 const createAccount = createRoute({
   method: 'post',
   path: '/accounts',
+  operationId: 'createAccount',
   tags,
   security,
   summary: 'Create an account and its first API key',
   middleware: [jsonGuard] as const,
   request: { body: jsonBody(z.strictObject({ name: Name }).openapi('AccountCreate')) },
   responses: {
-    201: jsonContent(one(z.object({ account: Account, api_key: ApiKey })), 'The account and its key'),
+    201: jsonContent(
+      one(z.object({ account: Account, api_key: ApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
+      'The account and its key',
+    ),
     ...errorResponses(...bodyErrors, 404),
   },
 });
@@ -50,16 +54,18 @@ const createAccount = createRoute({
 const createKey = createRoute({
   method: 'post',
   path: '/accounts/{id}/api-keys',
+  operationId: 'createApiKey',
   tags,
   security,
   summary: 'Issue another API key for an account',
   request: { params: IdParam },
-  responses: { 201: jsonContent(one(ApiKey), 'The new key'), ...errorResponses(404) },
+  responses: { 201: jsonContent(one(ApiKey, 'ApiKey'), 'The new key'), ...errorResponses(404) },
 });
 
 const revokeKey = createRoute({
   method: 'delete',
   path: '/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags,
   security,
   summary: 'Revoke an API key: it answers 401 from then on',

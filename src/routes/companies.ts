@@ -84,7 +84,7 @@ export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Companies', one: 'company', conflicts: true },
+  { tag: 'Companies', one: 'company', conflicts: true, schema: 'Company', plural: 'Companies' },
   { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
 );
 

@@ -49,7 +49,7 @@ const refs = (body: Update): Refs => ({
 });
 
 const routes = resourceRoutes(
-  { tag: 'Contacts', one: 'contact' },
+  { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
   { resource: Contact, query: ContactQuery, create: ContactCreate, update: ContactUpdate },
 );
 

@@ -48,7 +48,7 @@ const refs = (body: Update): Refs => ({
 });
 
 const routes = resourceRoutes(
-  { tag: 'Deals', one: 'deal' },
+  { tag: 'Deals', one: 'deal', schema: 'Deal', plural: 'Deals' },
   { resource: Deal, query: DealQuery, create: DealCreate, update: DealUpdate },
 );
 

@@ -78,7 +78,10 @@ const described = <S extends 400 | 401 | 413 | 429>(status: S, description: stri
 const ingest = createRoute({
   method: 'post',
   path: '/{token}',
+  operationId: 'ingestWebhookEvent',
   tags: ['Webhook ingest'],
+  // The URL is the credential: no security scheme applies.
+  security: [],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
   description: `A JSON object of up to ${MAX_EVENT_BYTES / 1024} KiB. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {

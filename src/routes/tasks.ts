@@ -102,7 +102,7 @@ export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Tasks', one: 'task' },
+  { tag: 'Tasks', one: 'task', schema: 'Task', plural: 'Tasks' },
   { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
 );
 

@@ -33,7 +33,7 @@ function columns(body: Update): Partial<typeof users.$inferInsert> {
 }
 
 const routes = resourceRoutes(
-  { tag: 'Users', one: 'user', conflicts: true },
+  { tag: 'Users', one: 'user', conflicts: true, schema: 'User', plural: 'Users' },
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 

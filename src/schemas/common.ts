@@ -86,6 +86,21 @@ export function writeBody<S extends z.ZodRawShape, K extends string = never>(
   return z.strictObject({ ...shape, ...ignored, id: ReadOnly, created_at: ReadOnly, updated_at: ReadOnly });
 }
 
-export const one = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+// One instance per name, so every route that answers with the same envelope shares its component.
+const envelopes = new Map<string, z.ZodType>();
 
-export const list = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), meta: MetaSchema });
+function envelope<T extends z.ZodType>(name: string, make: () => T): T {
+  const known = envelopes.get(name);
+  if (known) return known as T;
+  const made = make().openapi(name);
+  envelopes.set(name, made);
+  return made;
+}
+
+/** `{ data: <one> }`, named `<name>Response` in the document. */
+export const one = <T extends z.ZodType>(schema: T, name: string) =>
+  envelope(`${name}Response`, () => z.object({ data: schema }));
+
+/** `{ data: [...], meta }`, named `<name>Page` in the document. */
+export const list = <T extends z.ZodType>(schema: T, name: string) =>
+  envelope(`${name}Page`, () => z.object({ data: z.array(schema), meta: MetaSchema }));

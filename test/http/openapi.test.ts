@@ -235,6 +235,99 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('what generated clients rely on', () => {
+  it('gives every operation a unique camelCase operationId, the resources theirs by verb and name', async () => {
+    const doc = await loadDocument();
+    const ids = operations(doc).map(({ method, path, op }) => {
+      expect(op.operationId, `${method.toUpperCase()} ${path}`).toMatch(/^[a-z]+(?:[A-Z][a-z]*)+$/);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    const expected: [string, string, string][] = [
+      ['get', '/v1/companies', 'listCompanies'],
+      ['post', '/v1/companies', 'createCompany'],
+      ['get', '/v1/companies/{id}', 'getCompany'],
+      ['put', '/v1/companies/{id}', 'updateCompany'],
+      ['post', '/v1/tasks', 'createTask'],
+      ['get', '/v1/task-categories', 'listTaskCategories'],
+      ['get', '/v1/inbound-webhooks', 'listInboundWebhooks'],
+      ['post', '/v1/inbound-webhooks/{id}/events/{event_id}/replay', 'replayInboundWebhookEvent'],
+      ['post', '/hooks/{token}', 'ingestWebhookEvent'],
+      ['post', '/admin/accounts', 'createAccount'],
+      ['get', '/health', 'getHealth'],
+    ];
+    for (const [method, path, id] of expected) expect(doc.paths[path][method].operationId).toBe(id);
+  });
+
+  it('names the server: the origin it was fetched from', async () => {
+    const doc = await loadDocument();
+    expect(doc.servers).toEqual([{ url: 'http://crm.test' }]);
+  });
+
+  it('says which operations need no credentials with an empty security list', async () => {
+    const doc = await loadDocument();
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/hooks/{token}'].post.security).toEqual([]);
+  });
+
+  it('answers with named envelopes: <Resource>Response for one, <Resource>Page for a list', async () => {
+    const doc = await loadDocument();
+    const schemaOf = (method: string, path: string, status: string) =>
+      doc.paths[path][method].responses[status].content['application/json'].schema.$ref;
+    for (const [plural, name] of [
+      ['users', 'User'],
+      ['contacts', 'Contact'],
+      ['companies', 'Company'],
+      ['deals', 'Deal'],
+      ['tasks', 'Task'],
+      ['inbound-webhooks', 'InboundWebhook'],
+    ]) {
+      expect(schemaOf('get', `/v1/${plural}`, '200')).toBe(`#/components/schemas/${name}Page`);
+      expect(schemaOf('post', `/v1/${plural}`, '201')).toBe(`#/components/schemas/${name}Response`);
+      expect(schemaOf('get', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
+      expect(schemaOf('put', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
+      const page = doc.components.schemas[`${name}Page`];
+      expect(page.properties.data.items.$ref).toBe(`#/components/schemas/${name}`);
+      expect(page.properties.meta.$ref).toBe('#/components/schemas/PageMeta');
+      expect(doc.components.schemas[`${name}Response`].properties.data.$ref).toBe(
+        `#/components/schemas/${name}`,
+      );
+    }
+    // No success response is an anonymous object.
+    for (const { method, path, op } of operations(doc)) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        if (status.startsWith('2') && schema)
+          expect(schema.$ref, `${method} ${path} ${status}`).toBeDefined();
+      }
+    }
+  });
+
+  it('links the 201 of every create to the get and update of what it created', async () => {
+    const doc = await loadDocument();
+    const byId = new Map(operations(doc).map((o) => [o.op.operationId, o]));
+    const creates = operations(doc).filter(({ op }) => /^create(?!Account|ApiKey)/.test(op.operationId));
+    expect(creates.map(({ op }) => op.operationId).sort()).toEqual([
+      'createCompany',
+      'createContact',
+      'createDeal',
+      'createInboundWebhook',
+      'createTask',
+      'createUser',
+    ]);
+    for (const { op, path } of creates) {
+      const links = op.responses['201'].links;
+      const name = op.operationId.slice('create'.length);
+      expect(Object.keys(links).sort(), path).toEqual([`get${name}`, `update${name}`]);
+      for (const link of Object.values<Json>(links)) {
+        expect(link.parameters).toEqual({ id: '$response.body#/data/id' });
+        const target = byId.get(link.operationId);
+        expect(target?.path, link.operationId).toBe(`${path}/{id}`);
+      }
+    }
+  });
+});
+
 describe('GET /docs', () => {
   it('serves the Swagger UI page pointing at /openapi.json', async () => {
     const res = await call('/docs');
