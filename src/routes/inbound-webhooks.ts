@@ -205,7 +205,7 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   error: row.error,
   received_at: iso(row.receivedAt),
   processed_at: row.processedAt === null ? null : iso(row.processedAt),
-  payload: JSON.parse(row.payload) as unknown,
+  payload: JSON.parse(row.payload) as Record<string, unknown>,
   result: row.result,
   preview: row.preview,
 });

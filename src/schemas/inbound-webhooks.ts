@@ -74,7 +74,8 @@ export const WebhookEvent = z
     error: z.string().nullable().openapi({ description: 'Why the last attempt failed' }),
     received_at: Timestamp,
     processed_at: Timestamp.nullable(),
-    payload: z.unknown().openapi({ description: 'The body as received' }),
+    // Ingest stores JSON objects only.
+    payload: z.record(z.string(), z.unknown()).openapi({ description: 'The JSON object as received' }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),
     preview: z
       .record(z.string(), z.unknown())

@@ -303,6 +303,45 @@ describe('what generated clients rely on', () => {
     }
   });
 
+  it('never requires a request field that has a default', async () => {
+    const doc = await loadDocument();
+    const seen = new Set<unknown>();
+    const checked: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      const schema = isObject(node) && typeof node.$ref === 'string' ? resolve(doc, node.$ref) : node;
+      if (!isObject(schema) || seen.has(schema)) return;
+      seen.add(schema);
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      for (const [key, property] of Object.entries(isObject(schema.properties) ? schema.properties : {})) {
+        const resolved =
+          isObject(property) && typeof property.$ref === 'string' ? resolve(doc, property.$ref) : property;
+        if (isObject(resolved) && 'default' in resolved) {
+          checked.push(`${at}.${key}`);
+          expect(required, `${at}.${key}`).not.toContain(key);
+        }
+        walk(property, `${at}.${key}`);
+      }
+      for (const part of ['items', 'additionalProperties'] as const) walk(schema[part], `${at}[]`);
+      for (const list of ['oneOf', 'anyOf', 'allOf'] as const) {
+        if (Array.isArray(schema[list]))
+          schema[list].forEach((part: unknown, i: number) => walk(part, `${at}|${i}`));
+      }
+    };
+    for (const { method, path, op } of operations(doc)) {
+      walk(op.requestBody?.content?.['application/json']?.schema, `${method.toUpperCase()} ${path}`);
+    }
+    // The webhook configuration's defaults are among those checked.
+    expect(checked.join(' ')).toMatch(/fields\[\]\.required/);
+    expect(checked.join(' ')).toMatch(/match_on/);
+  });
+
+  it('types an event payload as the JSON object ingest stored', async () => {
+    const doc = await loadDocument();
+    const payload = doc.components.schemas.WebhookEvent.properties.payload;
+    expect(payload.type).toBe('object');
+    expect(doc.components.schemas.WebhookEvent.required).toContain('payload');
+  });
+
   it('links the 201 of every create to the get and update of what it created', async () => {
     const doc = await loadDocument();
     const byId = new Map(operations(doc).map((o) => [o.op.operationId, o]));
