@@ -49,6 +49,13 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
 export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: async (result, c) => {
+      // Hono's query parser drops a parameter without a name (`?=open`), so the strict schema never
+      // sees it; it is as unknown as any other, and a filter the client meant must not go missing.
+      if (result.target === 'query' && new URL(c.req.url).searchParams.has('')) {
+        throw badRequest('invalid_query', 'The query string is not valid; see errors.', [
+          { path: '', code: 'unknown_field', message: 'A query parameter has no name.' },
+        ]);
+      }
       if (result.success) return;
       if (result.target === 'param') throw notFound();
       if (result.target === 'json') throw invalid(fieldErrors(result.error, await c.req.json()));

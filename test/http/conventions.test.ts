@@ -174,6 +174,28 @@ describe('400 Bad Request', () => {
     expect(body.errors[0].code).toBe('unknown_field');
   });
 
+  it('a query parameter without a name is invalid_query on every list, not ignored', async () => {
+    const { key } = await newAccount();
+    const doc = await json(await call('/openapi.json'));
+    const lists = Object.entries<Json>(doc.paths)
+      .filter(([, item]) => item.get?.parameters?.some((p: Json) => p.in === 'query'))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '1'));
+    expect(lists).toEqual(
+      expect.arrayContaining(['/v1/deals', '/v1/task-categories', '/v1/inbound-webhooks/1/events']),
+    );
+    for (const path of lists) {
+      for (const query of ['?=open', '?=', '?limit=5&=open', '?=open&limit=5']) {
+        const body = await problem(await call(`${path}${query}`, { key }), 400, 'invalid_query');
+        expect(body.errors, `${path}${query}`).toEqual([
+          { path: '', code: 'unknown_field', message: expect.any(String) },
+        ]);
+      }
+    }
+    // A stray `&` or a trailing `?` names no parameter at all.
+    expect((await call('/v1/deals?&limit=5&', { key })).status).toBe(200);
+    expect((await call('/v1/deals?', { key })).status).toBe(200);
+  });
+
   it('a bad value of a known query parameter is invalid_query too', async () => {
     const { key } = await newAccount();
     const body = await problem(await call('/v1/users?limit=0', { key }), 400, 'invalid_query');
