@@ -69,21 +69,54 @@ export const CustomFields = z
     maxProperties: MAX_CUSTOM_FIELDS,
   });
 
-const ReadOnly = z
-  .unknown()
-  .optional()
-  .openapi({ readOnly: true, description: 'Read-only; ignored on write' });
+/** Why each read-only field of every resource cannot be written: what the API does instead. */
+const serverSet = {
+  id: 'The API assigns it.',
+  created_at: 'The API sets it.',
+  updated_at: 'The API sets it.',
+};
 
 /**
- * A write body: exactly the writable fields (anything unknown is a 422) plus the resource's
- * read-only fields, accepted and ignored so a client can PUT back what it GETs.
+ * Turns the strict object's "unknown field" for a read-only field of the resource into a
+ * `read_only` error that says what to write instead: a client that sends one expects it written,
+ * and dropping it without a word would lose what it meant.
  */
-export function writeBody<S extends z.ZodRawShape, K extends string = never>(
-  shape: S,
-  readOnly: readonly K[] = [],
-) {
-  const ignored = Object.fromEntries(readOnly.map((key) => [key, ReadOnly])) as Record<K, typeof ReadOnly>;
-  return z.strictObject({ ...shape, ...ignored, id: ReadOnly, created_at: ReadOnly, updated_at: ReadOnly });
+function refuseReadOnly(readOnly: Record<string, string>) {
+  return (_body: unknown, ctx: z.RefinementCtx) => {
+    const named: string[] = [];
+    // Backwards, so that removing an issue keeps the indexes still to visit.
+    for (let i = ctx.issues.length - 1; i >= 0; i--) {
+      const issue = ctx.issues[i];
+      if (issue?.code !== 'unrecognized_keys' || (issue.path ?? []).length > 0) continue;
+      named.push(...issue.keys.filter((key) => Object.hasOwn(readOnly, key)));
+      const unknown = issue.keys.filter((key) => !Object.hasOwn(readOnly, key));
+      if (unknown.length) ctx.issues[i] = { ...issue, keys: unknown };
+      else ctx.issues.splice(i, 1);
+    }
+    for (const key of named) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `${key} is read-only. ${readOnly[key]}`,
+        params: { code: 'read_only' },
+      });
+    }
+  };
+}
+
+/**
+ * The create and update bodies of a resource: exactly its writable fields (all optional on update).
+ * Anything else is a 422: `read_only` for a field the resource shows but the API sets (`readOnly`
+ * says what to write instead; `id` and the timestamps always), `unknown_field` otherwise.
+ */
+export function writeBodies<S extends z.ZodRawShape>(shape: S, readOnly: Record<string, string> = {}) {
+  const refuse = refuseReadOnly({ ...serverSet, ...readOnly });
+  // `when`: run even though the strict object already failed, to rewrite its issue.
+  const always = { when: () => true };
+  return {
+    create: z.strictObject(shape).superRefine(refuse, always),
+    update: z.strictObject(shape).partial().superRefine(refuse, always),
+  };
 }
 
 // One instance per name, so every route that answers with the same envelope shares its component.

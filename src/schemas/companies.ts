@@ -3,7 +3,7 @@ import type { companies } from '../db/schema';
 import { canonicalCnpj } from '../domain/cnpj';
 import { exactFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { Id, Name, OptionalText, Timestamp, writeBody } from './common';
+import { Id, Name, OptionalText, Timestamp, writeBodies } from './common';
 
 export const Cnpj = z
   .string()
@@ -39,10 +39,12 @@ const fields = {
     .openapi({ description: 'Users of the account; replaces the whole set when sent' }),
 };
 
-const readOnly = ['deal_count', 'lead_count'] as const;
-
-export const CompanyCreate = writeBody(fields, readOnly).openapi('CompanyCreate');
-export const CompanyUpdate = writeBody(fields, readOnly).partial().openapi('CompanyUpdate');
+const bodies = writeBodies(fields, {
+  deal_count: 'The API counts the open deals of the company.',
+  lead_count: 'The API counts the contacts of the company.',
+});
+export const CompanyCreate = bodies.create.openapi('CompanyCreate');
+export const CompanyUpdate = bodies.update.openapi('CompanyUpdate');
 
 export const Company = z
   .object({

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { contacts } from '../db/schema';
 import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBody } from './common';
+import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBodies } from './common';
 
 const fields = {
   name: Name,
@@ -13,8 +13,9 @@ const fields = {
   custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
 };
 
-export const ContactCreate = writeBody(fields).openapi('ContactCreate');
-export const ContactUpdate = writeBody(fields).partial().openapi('ContactUpdate');
+const bodies = writeBodies(fields);
+export const ContactCreate = bodies.create.openapi('ContactCreate');
+export const ContactUpdate = bodies.update.openapi('ContactUpdate');
 
 export const Contact = z
   .object({

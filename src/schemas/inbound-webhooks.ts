@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { fieldTypes } from '../domain/webhook-fields';
 import { pageQuery } from '../http/pagination';
-import { Id, Name, Timestamp, writeBody } from './common';
+import { Id, Name, Timestamp, writeBodies } from './common';
 import { Action, configIssues, FieldMapping } from './webhook-config';
 
 const fields = {
@@ -20,9 +20,12 @@ const fields = {
   flows: z.array(Action).max(20).optional().openapi({ description: 'Replaces all actions; run in order' }),
 };
 
-const readOnly = ['url', 'has_secret'] as const;
+const bodies = writeBodies(fields, {
+  url: 'POST /v1/inbound-webhooks/{id}/rotate-token gives the webhook a new one.',
+  has_secret: 'Write secret: a string sets it, null removes it.',
+});
 
-export const InboundWebhookCreate = writeBody(fields, readOnly)
+export const InboundWebhookCreate = bodies.create
   .superRefine((body, ctx) => {
     for (const issue of configIssues(body.fields ?? [], body.flows ?? [])) {
       ctx.addIssue({ code: 'custom', ...issue });
@@ -30,7 +33,7 @@ export const InboundWebhookCreate = writeBody(fields, readOnly)
   })
   .openapi('InboundWebhookCreate');
 
-export const InboundWebhookUpdate = writeBody(fields, readOnly).partial().openapi('InboundWebhookUpdate');
+export const InboundWebhookUpdate = bodies.update.openapi('InboundWebhookUpdate');
 
 export const InboundWebhook = z
   .object({

@@ -1,6 +1,17 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, call, create, expectProblem, type Json, json, newAccount, roundTrips } from '../helpers';
+import {
+  BASE,
+  call,
+  create,
+  expectProblem,
+  expectReadOnly,
+  type Json,
+  json,
+  newAccount,
+  roundTrips,
+  writable,
+} from '../helpers';
 
 /** A problem body with every RFC 9457 member and this API's code. */
 async function problem(res: Response, status: number, code: string): Promise<Json> {
@@ -451,7 +462,7 @@ describe('422 Unprocessable Content', () => {
 });
 
 describe('read-only fields', () => {
-  it('are accepted and ignored on POST', async () => {
+  it('are a 422 read_only on POST, each named, with unknown fields beside them; nothing is written', async () => {
     const { key } = await newAccount();
     const res = await call('/v1/users', {
       method: 'POST',
@@ -460,37 +471,92 @@ describe('read-only fields', () => {
         id: 424242,
         created_at: '2000-01-01T00:00:00.000Z',
         updated_at: '2000-01-01T00:00:00.000Z',
+        nickname: 'Aninha',
         name: 'Ana',
         email: 'ana@example.com',
       },
     });
-    expect(res.status).toBe(201);
-    const { data } = await json(res);
-    expect(data.id).not.toBe(424242);
-    expect(res.headers.get('Location')).toBe(`${BASE}/v1/users/${data.id}`);
-    expect(data.created_at).not.toBe('2000-01-01T00:00:00.000Z');
-    expect(data.updated_at).not.toBe('2000-01-01T00:00:00.000Z');
-    expect(Date.parse(data.created_at)).toBeGreaterThan(Date.parse('2020-01-01'));
-    await problem(await call('/v1/users/424242', { key }), 404, 'not_found');
-    const got = await json(await call(`/v1/users/${data.id}`, { key }));
-    expect(got.data).toEqual(data);
+    await expectReadOnly(res, ['id', 'created_at', 'updated_at'], { unknown: ['nickname'] });
+    expect((await json(await call('/v1/users', { key }))).data).toEqual([]);
   });
 
-  it('are accepted and ignored on PUT, so a client can PUT back what it GETs', async () => {
+  it('are a 422 read_only on PUT: a GET body goes back without them', async () => {
     const { key } = await newAccount();
     const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
-    const other = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
     const res = await call(`/v1/users/${user.id}`, {
       method: 'PUT',
       key,
-      body: { ...user, id: other.id, created_at: '2000-01-01T00:00:00.000Z', name: 'Ana Souza' },
+      body: { ...user, name: 'Ana Souza' },
     });
-    expect(res.status).toBe(200);
-    const { data } = await json(res);
-    expect(data.id).toBe(user.id);
-    expect(data.name).toBe('Ana Souza');
-    expect(data.created_at).toBe(user.created_at);
-    const untouched = await json(await call(`/v1/users/${other.id}`, { key }));
-    expect(untouched.data).toEqual(other);
+    await expectReadOnly(res, ['id', 'created_at', 'updated_at']);
+    expect((await json(await call(`/v1/users/${user.id}`, { key }))).data).toEqual(user);
+    const back = await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: writable(user) });
+    expect(back.status).toBe(200);
+    expect((await json(back)).data).toEqual({ ...user, updated_at: expect.any(String) });
+  });
+
+  it('are, on every resource, exactly the fields its responses have and its bodies do not', async () => {
+    const doc = await json(await call('/openapi.json'));
+    const schemas = doc.components.schemas;
+    const readOnly = (name: string) => {
+      const writable = new Set(Object.keys(schemas[`${name}Create`].properties));
+      return Object.keys(schemas[name].properties)
+        .filter((key) => !writable.has(key))
+        .sort();
+    };
+    const server = ['created_at', 'id', 'updated_at'];
+    expect(readOnly('User')).toEqual(server);
+    expect(readOnly('Contact')).toEqual(server);
+    expect(readOnly('Deal')).toEqual(server);
+    expect(readOnly('Company')).toEqual([...server, 'deal_count', 'lead_count'].sort());
+    expect(readOnly('Task')).toEqual([...server, 'completed_at', 'owner_ids'].sort());
+    expect(readOnly('InboundWebhook')).toEqual([...server, 'has_secret', 'url'].sort());
+    // The update bodies take the same fields, all optional.
+    for (const name of ['User', 'Contact', 'Deal', 'Company', 'Task', 'InboundWebhook']) {
+      expect(Object.keys(schemas[`${name}Update`].properties).sort()).toEqual(
+        Object.keys(schemas[`${name}Create`].properties).sort(),
+      );
+      expect(schemas[`${name}Update`].required ?? []).toEqual([]);
+      expect(schemas[`${name}Create`].additionalProperties).toBe(false);
+    }
+  });
+
+  it('name what to write instead: owner_id for owner_ids, is_completed for completed_at, secret for has_secret', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const deal = await create(key, '/v1/deals', { name: 'D' });
+    const task = { deal_id: deal.id, name: 'T', category: 'C' };
+    await expectReadOnly(
+      await call('/v1/tasks', {
+        method: 'POST',
+        key,
+        body: { ...task, owner_ids: [user.id], completed_at: null },
+      }),
+      ['owner_ids', 'completed_at'],
+      { writes: { owner_ids: 'owner_id', completed_at: 'is_completed' } },
+    );
+    const company = { name: 'C', cnpj: '11.222.333/0001-81' };
+    await expectReadOnly(
+      await call('/v1/companies', {
+        method: 'POST',
+        key,
+        body: { ...company, deal_count: 0, lead_count: 0 },
+      }),
+      ['deal_count', 'lead_count'],
+      { writes: { deal_count: 'counts', lead_count: 'counts' } },
+    );
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'W' });
+    await expectReadOnly(
+      await call(`/v1/inbound-webhooks/${hook.id}`, {
+        method: 'PUT',
+        key,
+        body: { has_secret: true, url: 'https://elsewhere.example/hooks/x' },
+      }),
+      ['has_secret', 'url'],
+      { writes: { has_secret: 'secret', url: 'rotate-token' } },
+    );
+    expect((await json(await call('/v1/tasks', { key }))).data).toEqual([]);
+    expect((await json(await call('/v1/companies', { key }))).data).toEqual([]);
+    expect((await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }))).data).toEqual(hook);
   });
 });

@@ -323,8 +323,8 @@ describe('what generated clients rely on', () => {
       }
       for (const part of ['items', 'additionalProperties'] as const) walk(schema[part], `${at}[]`);
       for (const list of ['oneOf', 'anyOf', 'allOf'] as const) {
-        if (Array.isArray(schema[list]))
-          schema[list].forEach((part: unknown, i: number) => walk(part, `${at}|${i}`));
+        const parts: unknown[] = Array.isArray(schema[list]) ? schema[list] : [];
+        for (const [i, part] of parts.entries()) walk(part, `${at}|${i}`);
       }
     };
     for (const { method, path, op } of operations(doc)) {
