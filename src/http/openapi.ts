@@ -1,9 +1,9 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { POSITIVE_ID } from '../domain/filters';
+import { inner, POSITIVE_ID } from '../domain/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency';
 import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
 import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 
@@ -94,7 +94,16 @@ export const bookmarkParam = {
   required: false,
   description:
     'A bookmark from an earlier response: this read sees at least that state (read-your-writes). Malformed: 400 `invalid_bookmark`',
-  schema: { type: 'string' as const, pattern: BOOKMARK.source },
+  // Empty is allowed: no bookmark yet (see bookmarkGuard).
+  schema: { type: 'string' as const, pattern: `^(?:${inner(BOOKMARK)})?$` },
+};
+
+/** An Idempotency-Key, on `/v1` POSTs and on ingest alike. */
+export const idempotencyKeySchema = {
+  type: 'string' as const,
+  minLength: 1,
+  maxLength: 255,
+  pattern: IDEMPOTENCY_KEY.source,
 };
 
 /** Every `/v1` POST takes an Idempotency-Key (see idempotency.ts). */
@@ -104,7 +113,7 @@ export const idempotencyParam = {
   required: false,
   description:
     'Makes a retry safe: for 24 hours a repeat with the same key and request gets the first response again (with `Idempotent-Replayed: true`) and changes nothing. The same key with another path or body is a 422 `idempotency_key_reused`; a repeat while the first is still running is a 409 `idempotency_key_in_use`. 1 to 255 printable ASCII characters, else 400 `invalid_idempotency_key`',
-  schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  schema: idempotencyKeySchema,
 };
 
 /** The header of a response replayed for an Idempotency-Key. */

@@ -7,7 +7,7 @@ import { depthOf, MAX_DEPTH } from '../domain/json-paths';
 import { readFields } from '../domain/webhook-fields';
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
-import { errorResponses, router, traceHeaders } from '../http/openapi';
+import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { injected } from '../queue/faults';
@@ -96,7 +96,7 @@ const ingest = createRoute({
       'idempotency-key': z
         .string()
         .optional()
-        .openapi({ description: '1 to 255 printable ASCII characters' }),
+        .openapi({ ...idempotencyKeySchema, description: '1 to 255 printable ASCII characters' }),
       'x-timestamp': z.string().optional(),
       'x-signature': z.string().optional(),
     }),

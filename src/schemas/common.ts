@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { normalizePhone } from '../domain/phone';
-import { wellFormed } from '../domain/text';
+import { E164, normalizePhone, PHONE_SHAPE } from '../domain/phone';
+import { NOT_BLANK, wellFormed } from '../domain/text';
 import { MetaSchema } from '../http/pagination';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -14,7 +14,8 @@ export const Name = z
   .trim()
   .min(1)
   .max(255)
-  .refine(...wellFormed);
+  .refine(...wellFormed)
+  .openapi({ pattern: NOT_BLANK, description: 'Trimmed; must not be blank' });
 
 /** Optional free text: trimmed; blank is stored as null. */
 export const OptionalText = (max: number) =>
@@ -27,7 +28,7 @@ export const OptionalText = (max: number) =>
     .optional()
     .openapi({ description: 'Trimmed; blank or null clears it' });
 
-export const Email = z.string().trim().max(254).pipe(z.email());
+export const Email = z.string().trim().max(254).pipe(z.email()).openapi({ format: 'email' });
 
 export const Phone = z
   .string()
@@ -40,7 +41,14 @@ export const Phone = z
     }
     return phone;
   })
-  .openapi({ example: '+55 11 98765-4321', description: 'Returned in E.164' });
+  .openapi({
+    example: '+55 11 98765-4321',
+    description: 'International (`+CC…`, `00CC…`) or Brazilian national form; returned in E.164',
+    pattern: PHONE_SHAPE.source,
+  });
+
+/** A phone as the API returns it. */
+export const PhoneOut = z.string().openapi({ example: '+5511987654321', pattern: E164.source });
 
 export const MAX_CUSTOM_FIELDS = 100;
 
@@ -50,6 +58,9 @@ const customFieldMap = z
     (fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS,
     `At most ${MAX_CUSTOM_FIELDS} custom fields.`,
   );
+
+// OpenAPI 3.1's propertyNames, which zod-to-openapi passes through but its metadata type lacks.
+const keyRules = { propertyNames: { minLength: 1, maxLength: 100, not: { const: '__proto__' } } };
 
 export const CustomFields = z
   .preprocess((value, ctx) => {
@@ -67,6 +78,7 @@ export const CustomFields = z
   .openapi('CustomFields', {
     description: 'String keys to string, number, boolean or null',
     maxProperties: MAX_CUSTOM_FIELDS,
+    ...keyRules,
   });
 
 /** Why each read-only field of every resource cannot be written: what the API does instead. */

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { contacts } from '../db/schema';
 import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, Email, Id, Name, Phone, Timestamp, writeBodies } from './common';
+import { CustomFields, Email, Id, Name, Phone, PhoneOut, Timestamp, writeBodies } from './common';
 
 const fields = {
   name: Name,
@@ -22,7 +22,7 @@ export const Contact = z
     id: Id,
     name: z.string(),
     email: z.string().nullable(),
-    phone: z.string().nullable().openapi({ example: '+5511987654321' }),
+    phone: PhoneOut.nullable(),
     company_id: Id.nullable(),
     owner_id: Id.nullable(),
     custom_fields: CustomFields,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { tasks } from '../db/schema';
-import { exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
+import { DATE_TIME, exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
 import { Id, Name, OptionalText, Timestamp, writeBodies } from './common';
 
@@ -15,7 +15,7 @@ const DueDate = z
     }
     return ms;
   })
-  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00' });
+  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00', pattern: DATE_TIME.source });
 
 export const taskFields = {
   deal_id: Id.openapi({ description: 'A deal of the account; cannot change once set' }),

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Refs } from '../db/refs';
 import { MAX_DEPTH } from '../domain/json-paths';
 import { templateKeys } from '../domain/templates';
+import { NOT_BLANK } from '../domain/text';
 import { fieldTypes } from '../domain/webhook-fields';
 import { Id } from './common';
 
@@ -74,7 +75,7 @@ const When = z
   .openapi('WebhookCondition');
 
 /** A text with `{{key}}` placeholders. */
-const Template = z.string().trim().min(1).max(500);
+const Template = z.string().trim().min(1).max(500).openapi({ pattern: NOT_BLANK });
 
 const common = { when: When.optional(), owner: Owner.optional() };
 
