@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { notFound, unauthorized } from '../http/problem';
-import { Id, iso, Name, one, Timestamp } from '../schemas/common';
+import { Id, iso, Name, one, Timestamp, writeBodies } from '../schemas/common';
 
 /** Without an ADMIN_TOKEN secret the admin API does not exist (404), so it cannot be guessed at. */
 const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
@@ -41,7 +41,7 @@ const createAccount = createRoute({
   security,
   summary: 'Create an account and its first API key',
   middleware: [jsonGuard] as const,
-  request: { body: jsonBody(z.strictObject({ name: Name }).openapi('AccountCreate')) },
+  request: { body: jsonBody(writeBodies({ name: Name }).create.openapi('AccountCreate')) },
   responses: {
     201: jsonContent(
       one(z.object({ account: Account, api_key: ApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
