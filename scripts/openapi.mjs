@@ -56,9 +56,6 @@ run('openapi-typescript', bin(tools, 'openapi-typescript', 'bin/cli.js'), [
   documentFile,
   '--output',
   join(out, 'api.d.ts'),
-  // Optional means "not in `required`", as the specification says; by default openapi-typescript
-  // also makes a property with a default required, even in a request body that may omit it.
-  '--default-non-nullable=false',
   '--silent',
 ]);
 run('tsc (walk-through client)', bin(root, 'typescript', 'bin/tsc'), ['-p', join(tools, 'tsconfig.json')]);

@@ -1,13 +1,14 @@
 // The README walk-through through a client generated from /openapi.json (openapi-typescript types,
 // openapi-fetch calls). `npm run openapi` type-checks it: a request the document types wrongly (a
-// required field that has a default, a filter typed as a number) fails the build.
+// required field that has a default, a filter typed as a number) fails the build; and
+// test/http/generated-client.test.ts runs it against the Worker.
 import createClient from 'openapi-fetch';
 import type { components, paths } from './generated/api';
 
 type Webhook = components['schemas']['InboundWebhookCreate'];
 
 /** The README's webhook configuration, as sent: fields and actions rely on their defaults. */
-export const concessionaria: Webhook = {
+export const concessionaria = (owner: number): Webhook => ({
   name: 'Concessionária',
   fields: [
     { key: 'nome', type: 'string', required: true, target: 'contact.name' },
@@ -17,16 +18,16 @@ export const concessionaria: Webhook = {
   ],
   flows: [
     { action: 'upsert_contact', match_on: ['phone'] },
-    { action: 'create_deal', name: '{{nome}} - {{veiculo}}', owner: { user_id: 1 } },
+    { action: 'create_deal', name: '{{nome}} - {{veiculo}}', owner: { user_id: owner } },
     {
       action: 'create_task',
       name: 'Revisão',
       category: 'Pós-venda',
       due: { from: 'data_compra', days: 365 },
-      owner: { user_id: 1 },
+      owner: { user_id: owner },
     },
   ],
-};
+});
 
 /** Fails with the problem's detail; otherwise the response's data. */
 function ok<T>(result: { data?: { data: T }; error?: { detail: string } }): T {
@@ -34,7 +35,11 @@ function ok<T>(result: { data?: { data: T }; error?: { detail: string } }): T {
   return result.data.data;
 }
 
-export async function walkThrough(baseUrl: string, adminToken: string, fetch?: typeof globalThis.fetch) {
+export async function walkThrough(
+  baseUrl: string,
+  adminToken: string,
+  fetch?: (request: Request) => Promise<Response>,
+) {
   const admin = createClient<paths>({ baseUrl, fetch, headers: { Authorization: `Bearer ${adminToken}` } });
   // 1. An account and its first API key.
   const { api_key } = ok(await admin.POST('/admin/accounts', { body: { name: 'Acme' } }));
@@ -92,7 +97,7 @@ export async function walkThrough(baseUrl: string, adminToken: string, fetch?: t
   const categories = await api.GET('/v1/task-categories');
 
   // The inbound webhook of the README, and its event log.
-  const webhook = ok(await api.POST('/v1/inbound-webhooks', { body: concessionaria }));
+  const webhook = ok(await api.POST('/v1/inbound-webhooks', { body: concessionaria(user.id) }));
   const url: string = webhook.url;
   const events = await api.GET('/v1/inbound-webhooks/{id}/events', { params: { path: { id: webhook.id } } });
   const payloads: Record<string, unknown>[] = (events.data?.data ?? []).map((event) => event.payload);
