@@ -142,7 +142,9 @@ const allErrors = {
   ),
   413: problem('Body over 1 MiB (on a route without a body: only with an Idempotency-Key, which hashes it)'),
   415: problem('POST/PUT without a JSON content type'),
-  422: problem('A well-formed body that breaks a rule, or an Idempotency-Key reused for another request'),
+  422: problem(
+    'A well-formed body that breaks a rule (an unknown or read-only field included: `errors[].code` `unknown_field`, `read_only`), or an Idempotency-Key reused for another request',
+  ),
   429: problem(`Over the API key's rate limit; retry after ${RATE_LIMIT_PERIOD_S} seconds`, {
     'Retry-After': text("Seconds to wait before retrying: the rate limit's window"),
   }),
