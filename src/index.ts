@@ -76,6 +76,20 @@ const documentConfig = (server: string) => ({
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json.',
   },
   servers: [{ url: server.replace(/\/$/, '') }],
+  tags: [
+    { name: 'Users', description: "The account's salespeople: owners and followers of records" },
+    { name: 'Companies', description: 'Brazilian legal entities, one per CNPJ in an account' },
+    { name: 'Contacts', description: 'People (leads), optionally at a company' },
+    { name: 'Deals', description: 'Opportunities: open, won or lost' },
+    { name: 'Tasks', description: 'To-dos on a deal, and their categories' },
+    {
+      name: 'Inbound webhooks',
+      description: 'URLs that turn posted JSON into records, and their event logs',
+    },
+    { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
+    { name: 'Admin', description: 'Accounts and API keys, for the operator' },
+    { name: 'Meta', description: 'Liveness' },
+  ],
 });
 
 app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin));

@@ -259,6 +259,14 @@ describe('what generated clients rely on', () => {
     for (const [method, path, id] of expected) expect(doc.paths[path][method].operationId).toBe(id);
   });
 
+  it('declares every tag an operation uses, each with a description', async () => {
+    const doc = await loadDocument();
+    const declared = new Map((doc.tags as Json[]).map((tag) => [tag.name, tag.description]));
+    const used = new Set(operations(doc).flatMap(({ op }) => op.tags ?? []));
+    expect([...used].sort()).toEqual([...declared.keys()].sort());
+    for (const description of declared.values()) expect(description.length).toBeGreaterThan(0);
+  });
+
   it('names the server: the origin it was fetched from', async () => {
     const doc = await loadDocument();
     expect(doc.servers).toEqual([{ url: 'http://crm.test' }]);
