@@ -42,7 +42,7 @@ export function auditQueries(accountId) {
     // 8: deals per owner (round robin)
     `SELECT owner_id, count(*) AS n FROM deals WHERE ${mine} GROUP BY owner_id`,
     // 9: refused calls kept in the event log, and how many of them carry the mark
-    `SELECT count(*) AS n, coalesce(sum(${marked('payload')}), 0) AS marked, coalesce(sum(processed_at IS NOT NULL), 0) AS processed
+    `SELECT count(*) AS n, coalesce(sum(${marked('rejection')}), 0) AS marked, coalesce(sum(processed_at IS NOT NULL), 0) AS processed
        FROM inbound_events WHERE ${mine} AND status = 'rejected'`,
   ];
 }

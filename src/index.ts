@@ -38,9 +38,11 @@ app.use('/hooks/*', clientRateLimit);
 const health = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
   tags: ['Meta'],
+  security: [],
   summary: 'Liveness: no auth, no database access',
-  responses: { 200: jsonContent(z.object({ status: z.literal('ok') }), 'Up') },
+  responses: { 200: jsonContent(z.object({ status: z.literal('ok') }).openapi('Health'), 'Up') },
 });
 
 const routes = app
@@ -66,7 +68,11 @@ app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
   description: 'The operator token (Worker secret ADMIN_TOKEN)',
 });
 
-app.doc31('/openapi.json', {
+/**
+ * The document's config. `servers` names the origin the document was fetched from (or
+ * PUBLIC_BASE_URL), so a client generated from it calls the same deployment.
+ */
+const documentConfig = (server: string) => ({
   openapi: '3.1.0',
   info: {
     title: 'CRM Service',
@@ -74,7 +80,27 @@ app.doc31('/openapi.json', {
     description:
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json. A path below with a method it does not list answers 405 `method_not_allowed` with `Allow`, before any authentication.',
   },
+  servers: [{ url: server.replace(/\/$/, '') }],
+  tags: [
+    { name: 'Users', description: "The account's salespeople: owners and followers of records" },
+    { name: 'Companies', description: 'Brazilian legal entities, one per CNPJ in an account' },
+    { name: 'Contacts', description: 'People (leads), optionally at a company' },
+    { name: 'Deals', description: 'Opportunities: open, won or lost' },
+    { name: 'Tasks', description: 'To-dos on a deal, and their categories' },
+    {
+      name: 'Inbound webhooks',
+      description: 'URLs that turn posted JSON into records, and their event logs',
+    },
+    { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
+    { name: 'Admin', description: 'Accounts and API keys, for the operator' },
+    { name: 'Meta', description: 'Liveness' },
+  ],
 });
+
+app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin));
+
+/** The OpenAPI document without a request, for tools that generate or lint clients offline. */
+export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));
 app.get('/docs', docsPolicy, docsPage);
 
 const problem = (err: ApiError, requestId: string | undefined) =>

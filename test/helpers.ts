@@ -134,6 +134,34 @@ export async function expectUnknownField(res: Response, path: string): Promise<v
 }
 
 /**
+ * Asserts a 422 whose errors are exactly one `read_only` per field (each message naming the field,
+ * and `writes` where given: what to write instead), then `unknown` fields as `unknown_field`.
+ */
+export async function expectReadOnly(
+  res: Response,
+  fields: string[],
+  { writes = {}, unknown = [] }: { writes?: Record<string, string>; unknown?: string[] } = {},
+): Promise<void> {
+  const body = await expectProblem(res, 422, 'validation_failed');
+  const expected = [
+    ...fields.map((path) => ({
+      path,
+      code: 'read_only',
+      message: expect.stringMatching(new RegExp(`^${path} is read-only\\..*${writes[path] ?? ''}`)),
+    })),
+    ...unknown.map((path) => ({ path, code: 'unknown_field', message: expect.any(String) })),
+  ];
+  expect(body.errors).toHaveLength(expected.length);
+  expect(body.errors).toEqual(expect.arrayContaining(expected));
+}
+
+/** A GET body without the fields the API sets (`id`, timestamps and `also`): what a client may write back. */
+export function writable(row: Json, also: string[] = []): Json {
+  const omitted = new Set(['id', 'created_at', 'updated_at', 'deleted_at', ...also]);
+  return Object.fromEntries(Object.entries(row).filter(([key]) => !omitted.has(key)));
+}
+
+/**
  * Asserts that GET and PUT of `${path}/{id}` answer 404: `not_found` for `missing`, a well-formed id that no
  * row has, and 404 for each of the `malformed` ids.
  */

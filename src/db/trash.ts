@@ -114,11 +114,15 @@ export async function eraseContact(db: Db, keyHash: string, id: number): Promise
     eq(inboundEventResults.contactId, id),
   )})`;
   const matched = sql`json_extract(${e.preview}, '$.contact.id') = ${id}`;
-  // The email as stored (normalised) and the phone in E.164: a payload may hold them in another
-  // form, which only the two links above find.
+  // The email as stored (normalised) and the phone in E.164, as JSON or a form body writes them
+  // (`@` and `+` percent-encoded), in a payload or a refused body kept in `rejection`: other forms
+  // only the two links above find.
+  const kept = sql`(${e.payload} || ifnull(${e.rejection}, ''))`;
   const named = sql`exists (select 1 from ${contacts} c where c.account_id = ${account} and c.id = ${id} and (
-    (c.email_norm is not null and instr(lower(${e.payload}), c.email_norm) > 0)
-    or (c.phone is not null and instr(${e.payload}, c.phone) > 0)))`;
+    (c.email_norm is not null and (instr(lower(${kept}), c.email_norm) > 0
+      or instr(lower(${kept}), replace(c.email_norm, '@', '%40')) > 0))
+    or (c.phone is not null and (instr(${kept}, c.phone) > 0
+      or instr(upper(${kept}), replace(c.phone, '+', '%2B')) > 0))))`;
   const suffix = `/v1/contacts/${id}`;
   const created = sql`substr(json_extract(${idempotencyKeys.response}, '$.headers.location'), -${suffix.length}) = ${suffix}`;
   const results = await scoped(
@@ -127,7 +131,8 @@ export async function eraseContact(db: Db, keyHash: string, id: number): Promise
     db
       .update(e)
       .set({
-        payload: '{}',
+        payload: sql`case when ${e.status} = 'rejected' then 'null' else '{}' end`,
+        rejection: sql`json_set(${e.rejection}, '$.body', null)`,
         headers: {},
         preview: null,
         error: sql`case when ${e.error} is null then null else 'Erased on request (LGPD).' end`,

@@ -1,8 +1,8 @@
 // The Receita Federal's layout: 12 base characters (digits, or since July 2026 letters A-Z too)
 // and 2 check digits, bare or in the usual mask `XX.XXX.XXX/XXXX-XX`.
 // ASCII letters only, matched before upper-casing: JavaScript upper-cases `ı` to `I` and `ſ` to `S`.
-const BARE = /^[0-9A-Za-z]{12}\d{2}$/;
-const MASKED = /^[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}\/[0-9A-Za-z]{4}-\d{2}$/;
+export const BARE = /^[0-9A-Za-z]{12}\d{2}$/;
+export const MASKED = /^[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}\/[0-9A-Za-z]{4}-\d{2}$/;
 
 /** Modulo 11 check digit; each character counts as its ASCII code minus 48 (`A` is 17). */
 function checkDigit(base: string): number {

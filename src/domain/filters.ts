@@ -1,15 +1,22 @@
 import { z } from '@hono/zod-openapi';
 import { gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { wellFormed } from './text';
+import { NOT_BLANK, wellFormed } from './text';
 
 const DAY_MS = 86_400_000;
 const BEYOND_MS = /\.\d{3}\d*[1-9]/;
 /** A positive integer id that fits in a JS number (and so in SQLite's INTEGER). */
 export const POSITIVE_ID = /^[1-9]\d{0,15}$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+// `[Tt]`, `[Zz]` rather than the `i` flag: the source doubles as the OpenAPI pattern, which has no flags.
+export const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+
+/** A regex's source without its anchors, to build a larger pattern from. */
+export const inner = (regex: RegExp): string => regex.source.replace(/^\^|\$$/g, '');
+
+/** The shape of a date bound, for the OpenAPI document: a date, or a date-time with an offset. */
+const BOUND_PATTERN = `^(?:${inner(DATE_ONLY)}|${inner(DATE_TIME)})$`;
 
 /** Epoch ms of the start of a `YYYY-MM-DD` UTC day, or undefined when it is no real date. */
 export function parseDate(value: string): number | undefined {
@@ -74,7 +81,10 @@ function bound(op: Op) {
       return z.NEVER;
     })
     .optional()
-    .openapi({ description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})` });
+    .openapi({
+      description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})`,
+      pattern: BOUND_PATTERN,
+    });
 }
 
 /** The four comparison filters of a timestamp field, e.g. `created_at__gte`. */
@@ -132,6 +142,8 @@ export const idList = z
   .openapi({
     example: '3,7',
     description: `An id or a comma-separated list of ids (max ${MAX_LIST_IDS})`,
+    // Each id is trimmed as `\s` trims; the pattern cannot say "at most 2^53-1", the API does.
+    pattern: `^\\s*${inner(POSITIVE_ID)}\\s*(?:,\\s*${inner(POSITIVE_ID)}\\s*){0,${MAX_LIST_IDS - 1}}$`,
   });
 
 /** A partial-match filter: taken as sent, spaces included. */
@@ -149,7 +161,8 @@ export const exactFilter = z
   .min(1)
   .max(255)
   .refine(...wellFormed)
-  .optional();
+  .optional()
+  .openapi({ pattern: NOT_BLANK });
 
 /** An email filter: trimmed like the stored emails are. */
 export const emailFilter = z.string().trim().min(1).max(254).optional();

@@ -1,6 +1,15 @@
 const SEPARATORS = /[\s().-]/g;
 
 /**
+ * What normalizePhone can read, as an OpenAPI pattern: separators, at most one leading `+`, and 8
+ * (international) to 17 (`00` + 15) digits. The digits' meaning is checked by normalizePhone.
+ */
+export const PHONE_SHAPE = /^[\s().-]*\+?[\s().-]*(?:\d[\s().-]*){8,17}$/;
+
+/** A phone as stored and returned. */
+export const E164 = /^\+[1-9]\d{7,14}$/;
+
+/**
  * A phone number in E.164 (`+5511987654321`), or undefined when it is not one we can read.
  * Accepted: international form (`+CC...` or `00CC...`, 8 to 15 digits) and Brazilian national
  * forms (`(11) 98765-4321`, `011 98765-4321`, `11 3456-7890`, `55 11 98765-4321`): a 2-digit

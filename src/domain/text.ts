@@ -17,3 +17,9 @@ export const wellFormed = [
 ] as const;
 
 export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(name) });
+
+/**
+ * The OpenAPI pattern of a text that is trimmed and must not be empty: it holds a character `\s`
+ * (the whitespace `trim()` removes) does not match.
+ */
+export const NOT_BLANK = '\\S';

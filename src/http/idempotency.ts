@@ -12,7 +12,7 @@ import { ApiError, badRequest, logError } from './problem';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** How long a key is remembered, here and by webhook ingest. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

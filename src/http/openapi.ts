@@ -1,9 +1,9 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { POSITIVE_ID } from '../domain/filters';
+import { inner, POSITIVE_ID } from '../domain/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency';
 import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
 import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 
@@ -49,6 +49,13 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
 export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: async (result, c) => {
+      // Hono's query parser drops a parameter without a name (`?=open`), so the strict schema never
+      // sees it; it is as unknown as any other, and a filter the client meant must not go missing.
+      if (result.target === 'query' && new URL(c.req.url).searchParams.has('')) {
+        throw badRequest('invalid_query', 'The query string is not valid; see errors.', [
+          { path: '', code: 'unknown_field', message: 'A query parameter has no name.' },
+        ]);
+      }
       if (result.target === 'query') {
         const others = result.success ? [] : fieldErrors(result.error, c.req.query());
         const unknown = others.filter(({ code }) => code === 'unknown_field').map(({ path }) => path);
@@ -112,7 +119,16 @@ export const bookmarkParam = {
   required: false,
   description:
     'A bookmark from an earlier response: this read sees at least that state (read-your-writes). Malformed: 400 `invalid_bookmark`',
-  schema: { type: 'string' as const, pattern: BOOKMARK.source },
+  // Empty is allowed: no bookmark yet (see bookmarkGuard).
+  schema: { type: 'string' as const, pattern: `^(?:${inner(BOOKMARK)})?$` },
+};
+
+/** An Idempotency-Key, on `/v1` POSTs and on ingest alike. */
+export const idempotencyKeySchema = {
+  type: 'string' as const,
+  minLength: 1,
+  maxLength: 255,
+  pattern: IDEMPOTENCY_KEY.source,
 };
 
 /** Every `/v1` POST takes an Idempotency-Key (see idempotency.ts). */
@@ -122,7 +138,7 @@ export const idempotencyParam = {
   required: false,
   description:
     'Makes a retry safe: for 24 hours a repeat with the same key and request gets the first response again (with `Idempotent-Replayed: true`) and changes nothing. The same key with another path or body is a 422 `idempotency_key_reused`; a repeat while the first is still running is a 409 `idempotency_key_in_use`. 1 to 255 printable ASCII characters, else 400 `invalid_idempotency_key`',
-  schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  schema: idempotencyKeySchema,
 };
 
 /** The header of a response replayed for an Idempotency-Key. */
@@ -151,7 +167,9 @@ const allErrors = {
   ),
   413: problem('Body over 1 MiB (on a route without a body: only with an Idempotency-Key, which hashes it)'),
   415: problem('POST/PUT without a JSON content type'),
-  422: problem('A well-formed body that breaks a rule, or an Idempotency-Key reused for another request'),
+  422: problem(
+    'A well-formed body that breaks a rule (an unknown or read-only field included: `errors[].code` `unknown_field`, `read_only`), or an Idempotency-Key reused for another request',
+  ),
   429: problem(`Over the API key's rate limit; retry after ${RATE_LIMIT_PERIOD_S} seconds`, {
     'Retry-After': text("Seconds to wait before retrying: the rate limit's window"),
   }),

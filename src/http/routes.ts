@@ -27,42 +27,63 @@ export function resourceRoutes<
   C extends z.ZodType,
   U extends z.ZodType,
 >(
-  names: { tag: string; one: string; conflicts?: boolean },
+  names: { tag: string; one: string; schema: string; plural: string; conflicts?: boolean },
   schemas: { resource: R; query: Q; create: C; update: U },
 ) {
   const tags = [names.tag];
+  const single = one(schemas.resource, names.schema);
+  const ids = {
+    list: `list${names.plural}`,
+    get: `get${names.schema}`,
+    create: `create${names.schema}`,
+    update: `update${names.schema}`,
+  };
+  // Where a client goes from the 201 of a create: the new resource's id, by operation.
+  const links = Object.fromEntries(
+    (['get', 'update'] as const).map((op) => [
+      ids[op],
+      {
+        operationId: ids[op],
+        parameters: { id: '$response.body#/data/id' },
+        description: `The ${names.one} just created`,
+      },
+    ]),
+  );
   // Only resources with a unique field, or whose updates are checked against the row, answer 409 to a PUT.
   const conflicts = names.conflicts ? ([409] as const) : [];
   return {
     list: createRoute({
       method: 'get',
       path: '/',
+      operationId: ids.list,
       tags,
       security,
       summary: `List ${names.tag.toLowerCase()}`,
       parameters: [bookmarkParam],
       request: { query: schemas.query },
       responses: {
-        200: jsonContent(list(schemas.resource), 'One page', linkHeader),
+        200: jsonContent(list(schemas.resource, names.schema), 'One page', linkHeader),
         ...errorResponses(400, 429),
       },
     }),
     get: createRoute({
       method: 'get',
       path: '/{id}',
+      operationId: ids.get,
       tags,
       security,
       summary: `Get a ${names.one}`,
       parameters: [bookmarkParam],
       request: { params: IdParam },
       responses: {
-        200: jsonContent(one(schemas.resource), `The ${names.one}`),
+        200: jsonContent(single, `The ${names.one}`),
         ...errorResponses(400, 404, 429),
       },
     }),
     create: createRoute({
       method: 'post',
       path: '/',
+      operationId: ids.create,
       tags,
       security,
       summary: `Create a ${names.one}`,
@@ -70,10 +91,13 @@ export function resourceRoutes<
       parameters: [idempotencyParam],
       request: { body: jsonBody(schemas.create) },
       responses: {
-        201: jsonContent(one(schemas.resource), 'Created', {
-          Location: { description: 'URL of the new resource', schema: { type: 'string' } },
-          ...replayedHeader,
-        }),
+        201: {
+          ...jsonContent(single, 'Created', {
+            Location: { description: 'URL of the new resource', schema: { type: 'string' } },
+            ...replayedHeader,
+          }),
+          links,
+        },
         // 409 at least for a request with the same Idempotency-Key still running.
         ...errorResponses(...bodyErrors, 409, 429),
       },
@@ -81,13 +105,14 @@ export function resourceRoutes<
     update: createRoute({
       method: 'put',
       path: '/{id}',
+      operationId: ids.update,
       tags,
       security,
       summary: `Update a ${names.one} (partial: absent fields stay, null clears)`,
       middleware: [jsonGuard] as const,
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
-        200: jsonContent(one(schemas.resource), `The updated ${names.one}`),
+        200: jsonContent(single, `The updated ${names.one}`),
         ...errorResponses(...bodyErrors, 404, 429, ...conflicts),
       },
     }),
@@ -100,7 +125,7 @@ export function resourceRoutes<
  * ignored on a delete.
  */
 export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
-  names: { tag: string; one: string; removeNote?: string },
+  names: { tag: string; one: string; schema: string; removeNote?: string },
   schemas: { resource: R; remove?: Q },
 ) {
   const tags = [names.tag];
@@ -108,6 +133,7 @@ export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
     remove: createRoute({
       method: 'delete',
       path: '/{id}',
+      operationId: `delete${names.schema}`,
       tags,
       security,
       summary: `Delete a ${names.one}: to the trash, restorable for 30 days`,
@@ -121,13 +147,14 @@ export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
     restore: createRoute({
       method: 'post',
       path: '/{id}/restore',
+      operationId: `restore${names.schema}`,
       tags,
       security,
       summary: `Restore a ${names.one} from the trash (within 30 days of its deletion)`,
       parameters: [idempotencyParam],
       request: { params: IdParam },
       responses: {
-        200: jsonContent(one(schemas.resource), `The restored ${names.one}`, replayedHeader),
+        200: jsonContent(one(schemas.resource, names.schema), `The restored ${names.one}`, replayedHeader),
         // 409: what the row needs is itself in the trash (a task's deal), or the Idempotency-Key is in use.
         ...errorResponses(400, 404, 409, 413, 422, 429),
       },

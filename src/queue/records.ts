@@ -1,4 +1,4 @@
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
@@ -22,12 +22,12 @@ import { iso } from '../schemas/common';
 import { CompanyUpdate } from '../schemas/companies';
 import { ContactUpdate } from '../schemas/contacts';
 import { DealCreate } from '../schemas/deals';
-import { TaskCreate } from '../schemas/tasks';
+import { taskFields } from '../schemas/tasks';
 import type { Owner } from '../schemas/webhook-config';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.
-const TaskBody = TaskCreate.omit({ deal_id: true });
+const TaskBody = z.strictObject(taskFields).omit({ deal_id: true });
 
 /** A planned step whose body passed its resource's `/v1` schema. */
 export type ValidStep =

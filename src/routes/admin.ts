@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { notFound, unauthorized } from '../http/problem';
-import { Id, iso, Name, one, Timestamp } from '../schemas/common';
+import { Id, iso, Name, one, Timestamp, writeBodies } from '../schemas/common';
 
 /**
  * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;
@@ -50,13 +50,17 @@ const security = [{ adminToken: [] }];
 const createAccount = createRoute({
   method: 'post',
   path: '/accounts',
+  operationId: 'createAccount',
   tags,
   security,
   summary: 'Create an account and its first API key',
   middleware: [jsonGuard] as const,
-  request: { body: jsonBody(z.strictObject({ name: Name }).openapi('AccountCreate')) },
+  request: { body: jsonBody(writeBodies({ name: Name }).create.openapi('AccountCreate')) },
   responses: {
-    201: jsonContent(one(z.object({ account: Account, api_key: ApiKey })), 'The account and its key'),
+    201: jsonContent(
+      one(z.object({ account: Account, api_key: ApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
+      'The account and its key',
+    ),
     ...errorResponses(...bodyErrors, 404),
   },
 });
@@ -64,16 +68,18 @@ const createAccount = createRoute({
 const createKey = createRoute({
   method: 'post',
   path: '/accounts/{id}/api-keys',
+  operationId: 'createApiKey',
   tags,
   security,
   summary: 'Issue another API key for an account',
   request: { params: IdParam },
-  responses: { 201: jsonContent(one(ApiKey), 'The new key'), ...errorResponses(404) },
+  responses: { 201: jsonContent(one(ApiKey, 'ApiKey'), 'The new key'), ...errorResponses(404) },
 });
 
 const revokeKey = createRoute({
   method: 'delete',
   path: '/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags,
   security,
   summary: 'Revoke an API key: it answers 401 from then on',

@@ -85,7 +85,7 @@ export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Companies', one: 'company', conflicts: true },
+  { tag: 'Companies', one: 'company', conflicts: true, schema: 'Company', plural: 'Companies' },
   { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
 );
 
@@ -94,6 +94,7 @@ const trash = trashRoutes(
   {
     tag: 'Companies',
     one: 'company',
+    schema: 'Company',
     removeNote:
       'Its contacts and deals stay, and keep its id in `company_id` until it is purged (then null); it no longer counts, and cannot be referenced by new writes. Its CNPJ stays taken until then: a webhook event with that CNPJ restores it.',
   },

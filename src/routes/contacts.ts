@@ -58,7 +58,7 @@ const refs = (body: Update): Refs => ({
 });
 
 const routes = resourceRoutes(
-  { tag: 'Contacts', one: 'contact' },
+  { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
   { resource: Contact, query: ContactQuery, create: ContactCreate, update: ContactUpdate },
 );
 
@@ -70,6 +70,7 @@ const trash = trashRoutes(
   {
     tag: 'Contacts',
     one: 'contact',
+    schema: 'Contact',
     removeNote:
       'Its deals stay and keep its id in `contact_id` until it is purged (then null). With `erase=true` (LGPD), the contact, live or in the trash, is deleted for good at once with every copy of its personal data: not restorable.',
   },

@@ -51,7 +51,7 @@ const refs = (body: Update): Refs => ({
 });
 
 const routes = resourceRoutes(
-  { tag: 'Deals', one: 'deal' },
+  { tag: 'Deals', one: 'deal', schema: 'Deal', plural: 'Deals' },
   { resource: Deal, query: DealQuery, create: DealCreate, update: DealUpdate },
 );
 
@@ -103,6 +103,7 @@ const trash = trashRoutes(
   {
     tag: 'Deals',
     one: 'deal',
+    schema: 'Deal',
     removeNote:
       'Its tasks go to the trash with it, and come back with its restore. Contacts and companies are not touched.',
   },

@@ -10,7 +10,7 @@ import { readFields } from '../domain/webhook-fields';
 import type { AppEnv } from '../env';
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
-import { errorResponses, router, traceHeaders } from '../http/openapi';
+import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
 import { ApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { injected } from '../queue/faults';
@@ -120,7 +120,10 @@ const described = <S extends 400 | 401 | 413 | 415 | 429>(status: S, description
 const ingest = createRoute({
   method: 'post',
   path: '/{token}',
+  operationId: 'ingestWebhookEvent',
   tags: ['Webhook ingest'],
+  // The URL is the credential: no security scheme applies.
+  security: [],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
   description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 415) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
@@ -140,7 +143,7 @@ const ingest = createRoute({
       'idempotency-key': z
         .string()
         .optional()
-        .openapi({ description: '1 to 255 printable ASCII characters' }),
+        .openapi({ ...idempotencyKeySchema, description: '1 to 255 printable ASCII characters' }),
       'x-timestamp': z.string().optional(),
       'x-signature': z.string().optional(),
     }),
@@ -268,11 +271,11 @@ async function recordRejection(
         webhookId: hook.id,
         mode: hook.mode,
         status: 'rejected',
-        payload: JSON.stringify(kept ?? null),
+        payload: 'null',
         headers: keptHeaders(c),
         receivedAt: now,
         queuedAt: now,
-        rejection: { status, code, detail, ...(errors && { errors }) },
+        rejection: { status, code, detail, ...(errors && { errors }), body: kept ?? null },
       }),
       db
         .delete(inboundEvents)

@@ -94,7 +94,13 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Inbound webhooks', one: 'inbound webhook', conflicts: true },
+  {
+    tag: 'Inbound webhooks',
+    one: 'inbound webhook',
+    conflicts: true,
+    schema: 'InboundWebhook',
+    plural: 'InboundWebhooks',
+  },
   {
     resource: InboundWebhook,
     query: InboundWebhookQuery,
@@ -120,6 +126,7 @@ const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') })
 const disable = webhookRoute({
   method: 'delete',
   path: '/{id}',
+  operationId: 'disableInboundWebhook',
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
   request: { params: WebhookParam },
   responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404, 429) },
@@ -128,10 +135,11 @@ const disable = webhookRoute({
 const rotate = webhookRoute({
   method: 'post',
   path: '/{id}/rotate-token',
+  operationId: 'rotateInboundWebhookToken',
   summary: 'Give the webhook a new URL; the old one answers 404 at once',
   request: { params: WebhookParam },
   responses: {
-    200: jsonContent(one(InboundWebhook), 'The webhook with its new URL', replayedHeader),
+    200: jsonContent(one(InboundWebhook, 'InboundWebhook'), 'The webhook with its new URL', replayedHeader),
     ...errorResponses(400, 404, 409, 413, 422, 429),
   },
 });
@@ -139,10 +147,14 @@ const rotate = webhookRoute({
 const sampleFields = webhookRoute({
   method: 'get',
   path: '/{id}/sample-fields',
+  operationId: 'listInboundWebhookSampleFields',
   summary: 'The dot-path keys seen in the latest test-mode events, to build a mapping from',
   request: { params: WebhookParam },
   responses: {
-    200: jsonContent(z.object({ data: z.array(SampleField) }), 'Keys, newest example first'),
+    200: jsonContent(
+      z.object({ data: z.array(SampleField) }).openapi('WebhookSampleFieldList'),
+      'Keys, newest example first',
+    ),
     ...errorResponses(400, 404, 429),
   },
 });
@@ -150,10 +162,11 @@ const sampleFields = webhookRoute({
 const events = webhookRoute({
   method: 'get',
   path: '/{id}/events',
+  operationId: 'listInboundWebhookEvents',
   summary: "The webhook's event log, newest first",
   request: { params: WebhookParam, query: WebhookEventQuery },
   responses: {
-    200: jsonContent(list(WebhookEvent), 'One page', linkHeader),
+    200: jsonContent(list(WebhookEvent, 'WebhookEvent'), 'One page', linkHeader),
     ...errorResponses(400, 404, 429),
   },
 });
@@ -161,10 +174,15 @@ const events = webhookRoute({
 const replay = webhookRoute({
   method: 'post',
   path: '/{id}/events/{event_id}/replay',
+  operationId: 'replayInboundWebhookEvent',
   summary: 'Run a failed event again',
   request: { params: EventParams },
   responses: {
-    202: jsonContent(one(WebhookEvent), 'Queued again; it is `pending` until processed', replayedHeader),
+    202: jsonContent(
+      one(WebhookEvent, 'WebhookEvent'),
+      'Queued again; it is `pending` until processed',
+      replayedHeader,
+    ),
     ...errorResponses(400, 404, 409, 413, 422, 429),
   },
 });
@@ -187,7 +205,7 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   error: row.error,
   received_at: iso(row.receivedAt),
   processed_at: row.processedAt === null ? null : iso(row.processedAt),
-  payload: JSON.parse(row.payload) as unknown,
+  payload: JSON.parse(row.payload) as Record<string, unknown> | null,
   result: row.result,
   preview: row.preview,
   warnings: row.warnings,

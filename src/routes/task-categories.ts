@@ -19,13 +19,17 @@ const present = (row: Row): z.infer<typeof TaskCategory> => ({
 const listCategories = createRoute({
   method: 'get',
   path: '/',
+  operationId: 'listTaskCategories',
   tags: ['Tasks'],
   security: [{ bearerAuth: [] }],
   summary: "List the account's task categories, by name",
   description: 'Categories are created by naming them on a task.',
   parameters: [bookmarkParam],
   request: { query: TaskCategoryQuery },
-  responses: { 200: jsonContent(list(TaskCategory), 'One page'), ...errorResponses(400, 429) },
+  responses: {
+    200: jsonContent(list(TaskCategory, 'TaskCategory'), 'One page'),
+    ...errorResponses(400, 429),
+  },
 });
 
 export const taskCategoriesRouter = router().openapi(listCategories, async (c) => {

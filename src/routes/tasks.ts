@@ -104,7 +104,7 @@ export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
 };
 
 const routes = resourceRoutes(
-  { tag: 'Tasks', one: 'task' },
+  { tag: 'Tasks', one: 'task', schema: 'Task', plural: 'Tasks' },
   { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
 );
 
@@ -123,6 +123,7 @@ const trash = trashRoutes(
   {
     tag: 'Tasks',
     one: 'task',
+    schema: 'Task',
     removeNote: "A task in the trash no longer counts in its category's `task_count`.",
   },
   { resource: Task },

@@ -34,7 +34,7 @@ function columns(body: Update): Partial<typeof users.$inferInsert> {
 }
 
 const routes = resourceRoutes(
-  { tag: 'Users', one: 'user', conflicts: true },
+  { tag: 'Users', one: 'user', conflicts: true, schema: 'User', plural: 'Users' },
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 
@@ -44,7 +44,10 @@ const USER_NOTE =
 const spec: WriteSpec<typeof users, Update> = { table: users, columns, unique: 'email' };
 
 const handlers = ownHandlers('/v1/users', spec, present);
-const trash = trashRoutes({ tag: 'Users', one: 'user', removeNote: USER_NOTE }, { resource: User });
+const trash = trashRoutes(
+  { tag: 'Users', one: 'user', schema: 'User', removeNote: USER_NOTE },
+  { resource: User },
+);
 const trashed = trashHandlers(spec, present);
 
 export const usersRouter = router()

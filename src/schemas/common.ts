@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { normalizePhone } from '../domain/phone';
-import { wellFormed } from '../domain/text';
+import { E164, normalizePhone, PHONE_SHAPE } from '../domain/phone';
+import { NOT_BLANK, wellFormed } from '../domain/text';
 import { MetaSchema } from '../http/pagination';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -14,7 +14,8 @@ export const Name = z
   .trim()
   .min(1)
   .max(255)
-  .refine(...wellFormed);
+  .refine(...wellFormed)
+  .openapi({ pattern: NOT_BLANK, description: 'Trimmed; must not be blank' });
 
 /** Optional free text: trimmed; blank is stored as null. */
 export const OptionalText = (max: number) =>
@@ -27,7 +28,7 @@ export const OptionalText = (max: number) =>
     .optional()
     .openapi({ description: 'Trimmed; blank or null clears it' });
 
-export const Email = z.string().trim().max(254).pipe(z.email());
+export const Email = z.string().trim().max(254).pipe(z.email()).openapi({ format: 'email' });
 
 export const Phone = z
   .string()
@@ -40,7 +41,14 @@ export const Phone = z
     }
     return phone;
   })
-  .openapi({ example: '+55 11 98765-4321', description: 'Returned in E.164' });
+  .openapi({
+    example: '+55 11 98765-4321',
+    description: 'International (`+CC…`, `00CC…`) or Brazilian national form; returned in E.164',
+    pattern: PHONE_SHAPE.source,
+  });
+
+/** A phone as the API returns it. */
+export const PhoneOut = z.string().openapi({ example: '+5511987654321', pattern: E164.source });
 
 export const MAX_CUSTOM_FIELDS = 100;
 
@@ -50,6 +58,9 @@ const customFieldMap = z
     (fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS,
     `At most ${MAX_CUSTOM_FIELDS} custom fields.`,
   );
+
+// OpenAPI 3.1's propertyNames, which zod-to-openapi passes through but its metadata type lacks.
+const keyRules = { propertyNames: { minLength: 1, maxLength: 100, not: { const: '__proto__' } } };
 
 export const CustomFields = z
   .preprocess((value, ctx) => {
@@ -67,30 +78,58 @@ export const CustomFields = z
   .openapi('CustomFields', {
     description: 'String keys to string, number, boolean or null',
     maxProperties: MAX_CUSTOM_FIELDS,
+    ...keyRules,
   });
 
-const ReadOnly = z
-  .unknown()
-  .optional()
-  .openapi({ readOnly: true, description: 'Read-only; ignored on write' });
+/** Why each read-only field of every resource cannot be written: what the API does instead. */
+const serverSet = {
+  id: 'The API assigns it.',
+  created_at: 'The API sets it.',
+  updated_at: 'The API sets it.',
+  deleted_at: 'DELETE sets it; POST /{id}/restore clears it.',
+};
 
 /**
- * A write body: exactly the writable fields (anything unknown is a 422) plus the resource's
- * read-only fields, accepted and ignored so a client can PUT back what it GETs.
+ * Turns the strict object's "unknown field" for a read-only field of the resource into a
+ * `read_only` error that says what to write instead: a client that sends one expects it written,
+ * and dropping it without a word would lose what it meant.
  */
-export function writeBody<S extends z.ZodRawShape, K extends string = never>(
-  shape: S,
-  readOnly: readonly K[] = [],
-) {
-  const ignored = Object.fromEntries(readOnly.map((key) => [key, ReadOnly])) as Record<K, typeof ReadOnly>;
-  return z.strictObject({
-    ...shape,
-    ...ignored,
-    id: ReadOnly,
-    created_at: ReadOnly,
-    updated_at: ReadOnly,
-    deleted_at: ReadOnly,
-  });
+function refuseReadOnly(readOnly: Record<string, string>) {
+  return (_body: unknown, ctx: z.RefinementCtx) => {
+    const named: string[] = [];
+    // Backwards, so that removing an issue keeps the indexes still to visit.
+    for (let i = ctx.issues.length - 1; i >= 0; i--) {
+      const issue = ctx.issues[i];
+      if (issue?.code !== 'unrecognized_keys' || (issue.path ?? []).length > 0) continue;
+      named.push(...issue.keys.filter((key) => Object.hasOwn(readOnly, key)));
+      const unknown = issue.keys.filter((key) => !Object.hasOwn(readOnly, key));
+      if (unknown.length) ctx.issues[i] = { ...issue, keys: unknown };
+      else ctx.issues.splice(i, 1);
+    }
+    for (const key of named) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `${key} is read-only. ${readOnly[key]}`,
+        params: { code: 'read_only' },
+      });
+    }
+  };
+}
+
+/**
+ * The create and update bodies of a resource: exactly its writable fields (all optional on update).
+ * Anything else is a 422: `read_only` for a field the resource shows but the API sets (`readOnly`
+ * says what to write instead; `id` and the timestamps always), `unknown_field` otherwise.
+ */
+export function writeBodies<S extends z.ZodRawShape>(shape: S, readOnly: Record<string, string> = {}) {
+  const refuse = refuseReadOnly({ ...serverSet, ...readOnly });
+  // `when`: run even though the strict object already failed, to rewrite its issue.
+  const always = { when: () => true };
+  return {
+    create: z.strictObject(shape).superRefine(refuse, always),
+    update: z.strictObject(shape).partial().superRefine(refuse, always),
+  };
 }
 
 /** On every resource with a trash. */
@@ -114,6 +153,21 @@ export const trashQuery = {
     }),
 };
 
-export const one = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+// One instance per name, so every route that answers with the same envelope shares its component.
+const envelopes = new Map<string, z.ZodType>();
 
-export const list = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), meta: MetaSchema });
+function envelope<T extends z.ZodType>(name: string, make: () => T): T {
+  const known = envelopes.get(name);
+  if (known) return known as T;
+  const made = make().openapi(name);
+  envelopes.set(name, made);
+  return made;
+}
+
+/** `{ data: <one> }`, named `<name>Response` in the document. */
+export const one = <T extends z.ZodType>(schema: T, name: string) =>
+  envelope(`${name}Response`, () => z.object({ data: schema }));
+
+/** `{ data: [...], meta }`, named `<name>Page` in the document. */
+export const list = <T extends z.ZodType>(schema: T, name: string) =>
+  envelope(`${name}Page`, () => z.object({ data: z.array(schema), meta: MetaSchema }));

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { companies } from '../db/schema';
-import { canonicalCnpj } from '../domain/cnpj';
-import { exactFilter, idList, textFilter, timeRange } from '../domain/filters';
+import { BARE, canonicalCnpj, MASKED } from '../domain/cnpj';
+import { exactFilter, idList, inner, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBody } from './common';
+import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 
 export const Cnpj = z
   .string()
@@ -22,6 +22,8 @@ export const Cnpj = z
   })
   .openapi({
     example: '12.ABC.345/01DE-35',
+    // Surrounding whitespace is trimmed; the check digits are the API's to verify.
+    pattern: `^\\s*(?:${inner(BARE)}|${inner(MASKED)})\\s*$`,
     description:
       'Numeric or alphanumeric CNPJ, with or without the mask; returned as 14 upper-case characters without it. Cannot change once set',
   });
@@ -39,16 +41,18 @@ const fields = {
     .openapi({ description: 'Users of the account; replaces the whole set when sent' }),
 };
 
-const readOnly = ['deal_count', 'lead_count'] as const;
-
-export const CompanyCreate = writeBody(fields, readOnly).openapi('CompanyCreate');
-export const CompanyUpdate = writeBody(fields, readOnly).partial().openapi('CompanyUpdate');
+const bodies = writeBodies(fields, {
+  deal_count: 'The API counts the open deals of the company.',
+  lead_count: 'The API counts the contacts of the company.',
+});
+export const CompanyCreate = bodies.create.openapi('CompanyCreate');
+export const CompanyUpdate = bodies.update.openapi('CompanyUpdate');
 
 export const Company = z
   .object({
     id: Id,
     name: z.string(),
-    cnpj: z.string().openapi({ example: '12ABC34501DE35' }),
+    cnpj: z.string().openapi({ example: '12ABC34501DE35', pattern: '^[0-9A-Z]{12}\\d{2}$' }),
     owner_id: Id.nullable(),
     segment: z.string().nullable(),
     observations: z.string().nullable(),

@@ -2,7 +2,18 @@ import { z } from '@hono/zod-openapi';
 import type { contacts } from '../db/schema';
 import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, DeletedAt, Email, Id, Name, Phone, Timestamp, trashQuery, writeBody } from './common';
+import {
+  CustomFields,
+  DeletedAt,
+  Email,
+  Id,
+  Name,
+  Phone,
+  PhoneOut,
+  Timestamp,
+  trashQuery,
+  writeBodies,
+} from './common';
 
 const fields = {
   name: Name,
@@ -13,15 +24,16 @@ const fields = {
   custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
 };
 
-export const ContactCreate = writeBody(fields).openapi('ContactCreate');
-export const ContactUpdate = writeBody(fields).partial().openapi('ContactUpdate');
+const bodies = writeBodies(fields);
+export const ContactCreate = bodies.create.openapi('ContactCreate');
+export const ContactUpdate = bodies.update.openapi('ContactUpdate');
 
 export const Contact = z
   .object({
     id: Id,
     name: z.string(),
     email: z.string().nullable(),
-    phone: z.string().nullable().openapi({ example: '+5511987654321' }),
+    phone: PhoneOut.nullable(),
     company_id: Id.nullable(),
     owner_id: Id.nullable(),
     custom_fields: CustomFields,

@@ -3,7 +3,7 @@ import type { deals } from '../db/schema';
 import { dealStatuses } from '../db/schema';
 import { idList, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBody } from './common';
+import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
 
@@ -17,8 +17,9 @@ const fields = {
   custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
 };
 
-export const DealCreate = writeBody(fields).openapi('DealCreate');
-export const DealUpdate = writeBody(fields).partial().openapi('DealUpdate');
+const bodies = writeBodies(fields);
+export const DealCreate = bodies.create.openapi('DealCreate');
+export const DealUpdate = bodies.update.openapi('DealUpdate');
 
 export const Deal = z
   .object({

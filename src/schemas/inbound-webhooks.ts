@@ -3,7 +3,7 @@ import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { fieldTypes } from '../domain/webhook-fields';
 import { pageQuery } from '../http/pagination';
 import { FieldErrorSchema, ProblemSchema } from '../http/problem';
-import { Id, Name, Timestamp, writeBody } from './common';
+import { Id, Name, Timestamp, writeBodies } from './common';
 import { Action, configIssues, FieldMapping } from './webhook-config';
 
 const fields = {
@@ -21,9 +21,12 @@ const fields = {
   flows: z.array(Action).max(20).optional().openapi({ description: 'Replaces all actions; run in order' }),
 };
 
-const readOnly = ['url', 'has_secret'] as const;
+const bodies = writeBodies(fields, {
+  url: 'POST /v1/inbound-webhooks/{id}/rotate-token gives the webhook a new one.',
+  has_secret: 'Write secret: a string sets it, null removes it.',
+});
 
-export const InboundWebhookCreate = writeBody(fields, readOnly)
+export const InboundWebhookCreate = bodies.create
   .superRefine((body, ctx) => {
     for (const issue of configIssues(body.fields ?? [], body.flows ?? [])) {
       ctx.addIssue({ code: 'custom', ...issue });
@@ -31,7 +34,7 @@ export const InboundWebhookCreate = writeBody(fields, readOnly)
   })
   .openapi('InboundWebhookCreate');
 
-export const InboundWebhookUpdate = writeBody(fields, readOnly).partial().openapi('InboundWebhookUpdate');
+export const InboundWebhookUpdate = bodies.update.openapi('InboundWebhookUpdate');
 
 export const InboundWebhook = z
   .object({
@@ -64,10 +67,17 @@ const Result = z
   })
   .openapi('WebhookEventResult');
 
-export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: true, errors: true }).openapi(
-  'WebhookEventRejection',
-  { description: 'The problem the sender was answered with (without its request id)' },
-);
+export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: true, errors: true })
+  .extend({
+    body: z.string().nullable().openapi({
+      description:
+        'The first 4 KiB of the refused body as text, or null when it was not kept (a failed signature, a body over the size limit)',
+    }),
+  })
+  .openapi('WebhookEventRejection', {
+    description:
+      'The problem the sender was answered with (without its request id), and the start of its body',
+  });
 
 export type Rejection = z.infer<typeof Rejection>;
 
@@ -83,9 +93,9 @@ export const WebhookEvent = z
     error: z.string().nullable().openapi({ description: 'Why the last attempt failed' }),
     received_at: Timestamp,
     processed_at: Timestamp.nullable(),
-    payload: z.unknown().openapi({
+    payload: z.record(z.string(), z.unknown()).nullable().openapi({
       description:
-        'The body as received (a form body as the object its keys make). A `rejected` event: the first 4 KiB of the body as text, or null when it was not kept (a failed signature, a body over the size limit)',
+        "The body as received: the JSON object, or the object a form body's keys make; null for a `rejected` event (the start of its body is in `rejection.body`)",
     }),
     warnings: z.array(FieldErrorSchema).openapi({
       description: 'Optional fields that did not fit their type and were left out (`code`: `dropped`)',

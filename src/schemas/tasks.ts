@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { tasks } from '../db/schema';
-import { dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
+import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBody } from './common';
+import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 
 const DueDate = z
   .string()
@@ -18,9 +18,9 @@ const DueDate = z
     }
     return ms;
   })
-  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00' });
+  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00', pattern: DATE_TIME.source });
 
-const fields = {
+export const taskFields = {
   deal_id: Id.openapi({ description: 'A deal of the account; cannot change once set' }),
   name: Name.openapi({ description: 'The title' }),
   description: OptionalText(10_000),
@@ -38,10 +38,12 @@ const fields = {
   is_completed: z.boolean().optional().openapi({ description: '`true` completes, `false` reopens' }),
 };
 
-const readOnly = ['owner_ids', 'completed_at'] as const;
-
-export const TaskCreate = writeBody(fields, readOnly).openapi('TaskCreate');
-export const TaskUpdate = writeBody(fields, readOnly).partial().openapi('TaskUpdate');
+const bodies = writeBodies(taskFields, {
+  owner_ids: 'Write owner_id: it replaces all owners with that user (null removes them).',
+  completed_at: 'Write is_completed: true sets it, false clears it.',
+});
+export const TaskCreate = bodies.create.openapi('TaskCreate');
+export const TaskUpdate = bodies.update.openapi('TaskUpdate');
 
 export const Task = z
   .object({

@@ -2,12 +2,13 @@ import { z } from '@hono/zod-openapi';
 import type { users } from '../db/schema';
 import { emailFilter, textFilter, timeRange } from '../domain/filters';
 import { pageQuery } from '../http/pagination';
-import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBody } from './common';
+import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
 
 const fields = { name: Name, email: Email };
 
-export const UserCreate = writeBody(fields).openapi('UserCreate');
-export const UserUpdate = writeBody(fields).partial().openapi('UserUpdate');
+const bodies = writeBodies(fields);
+export const UserCreate = bodies.create.openapi('UserCreate');
+export const UserUpdate = bodies.update.openapi('UserUpdate');
 
 export const User = z
   .object({

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Refs } from '../db/refs';
 import { MAX_DEPTH } from '../domain/json-paths';
 import { templateKeys } from '../domain/templates';
+import { NOT_BLANK } from '../domain/text';
 import { compileFormat, fieldTypes } from '../domain/webhook-fields';
 import { Id } from './common';
 
@@ -61,7 +62,7 @@ export const FieldMapping = z
   .strictObject({
     key: Key,
     type: z.enum(fieldTypes),
-    required: z.boolean().default(false),
+    required: withDefault(z.boolean(), false),
     target: Target.optional().openapi({ description: 'Omitted: validated and usable in templates only' }),
     formats: z.array(DateFormat).min(1).max(5).optional().openapi({
       description:
@@ -88,8 +89,21 @@ const When = z
   })
   .openapi('WebhookCondition');
 
+/**
+ * An optional field the API fills in with `value`. Not zod's `.default()`: the document would carry
+ * the `default` keyword, which openapi-typescript (by default) turns into a required property even
+ * in a request body that may omit it (its issue #2489). The default is stated in the description,
+ * as for `enabled` and `mode`.
+ */
+function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
+  return schema
+    .optional()
+    .transform((given) => given ?? value)
+    .openapi({ description: `Default ${JSON.stringify(value)}` });
+}
+
 /** A text with `{{key}}` placeholders. */
-const Template = z.string().trim().min(1).max(500);
+const Template = z.string().trim().min(1).max(500).openapi({ pattern: NOT_BLANK });
 
 const common = { when: When.optional(), owner: Owner.optional() };
 
@@ -97,11 +111,13 @@ export const Action = z
   .discriminatedUnion('action', [
     z.strictObject({
       action: z.literal('upsert_contact'),
-      match_on: z
-        .array(z.enum(['phone', 'email']))
-        .min(1)
-        .max(2)
-        .default(['phone', 'email']),
+      match_on: withDefault(
+        z
+          .array(z.enum(['phone', 'email']))
+          .min(1)
+          .max(2),
+        ['phone', 'email'],
+      ),
       ...common,
     }),
     z.strictObject({ action: z.literal('upsert_company'), ...common }),
@@ -118,8 +134,8 @@ export const Action = z
       due: z
         .strictObject({
           from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),
-          days: z.number().int().min(-36_500).max(36_500).default(0),
-          hours: z.number().int().min(-876_000).max(876_000).default(0),
+          days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
+          hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
         })
         .optional(),
       ...common,

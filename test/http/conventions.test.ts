@@ -2,7 +2,18 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { BASE, call, create, expectProblem, type Json, json, newAccount, roundTrips } from '../helpers';
+import {
+  BASE,
+  call,
+  create,
+  expectProblem,
+  expectReadOnly,
+  type Json,
+  json,
+  newAccount,
+  roundTrips,
+  writable,
+} from '../helpers';
 
 /** A problem body with every RFC 9457 member and this API's code. */
 async function problem(res: Response, status: number, code: string): Promise<Json> {
@@ -174,6 +185,28 @@ describe('400 Bad Request', () => {
     const body = await problem(await call('/v1/users?nme=x', { key }), 400, 'invalid_query');
     expect(body.errors[0].path).toBe('nme');
     expect(body.errors[0].code).toBe('unknown_field');
+  });
+
+  it('a query parameter without a name is invalid_query on every list, not ignored', async () => {
+    const { key } = await newAccount();
+    const doc = await json(await call('/openapi.json'));
+    const lists = Object.entries<Json>(doc.paths)
+      .filter(([, item]) => item.get?.parameters?.some((p: Json) => p.in === 'query'))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '1'));
+    expect(lists).toEqual(
+      expect.arrayContaining(['/v1/deals', '/v1/task-categories', '/v1/inbound-webhooks/1/events']),
+    );
+    for (const path of lists) {
+      for (const query of ['?=open', '?=', '?limit=5&=open', '?=open&limit=5']) {
+        const body = await problem(await call(`${path}${query}`, { key }), 400, 'invalid_query');
+        expect(body.errors, `${path}${query}`).toEqual([
+          { path: '', code: 'unknown_field', message: expect.any(String) },
+        ]);
+      }
+    }
+    // A stray `&` or a trailing `?` names no parameter at all.
+    expect((await call('/v1/deals?&limit=5&', { key })).status).toBe(200);
+    expect((await call('/v1/deals?', { key })).status).toBe(200);
   });
 
   it('a bad value of a known query parameter is invalid_query too', async () => {
@@ -527,7 +560,7 @@ describe('422 Unprocessable Content', () => {
 });
 
 describe('read-only fields', () => {
-  it('are accepted and ignored on POST', async () => {
+  it('are a 422 read_only on POST, each named, with unknown fields beside them; nothing is written', async () => {
     const { key } = await newAccount();
     const res = await call('/v1/users', {
       method: 'POST',
@@ -536,37 +569,94 @@ describe('read-only fields', () => {
         id: 424242,
         created_at: '2000-01-01T00:00:00.000Z',
         updated_at: '2000-01-01T00:00:00.000Z',
+        nickname: 'Aninha',
         name: 'Ana',
         email: 'ana@example.com',
       },
     });
-    expect(res.status).toBe(201);
-    const { data } = await json(res);
-    expect(data.id).not.toBe(424242);
-    expect(res.headers.get('Location')).toBe(`${BASE}/v1/users/${data.id}`);
-    expect(data.created_at).not.toBe('2000-01-01T00:00:00.000Z');
-    expect(data.updated_at).not.toBe('2000-01-01T00:00:00.000Z');
-    expect(Date.parse(data.created_at)).toBeGreaterThan(Date.parse('2020-01-01'));
-    await problem(await call('/v1/users/424242', { key }), 404, 'not_found');
-    const got = await json(await call(`/v1/users/${data.id}`, { key }));
-    expect(got.data).toEqual(data);
+    await expectReadOnly(res, ['id', 'created_at', 'updated_at'], { unknown: ['nickname'] });
+    expect((await json(await call('/v1/users', { key }))).data).toEqual([]);
   });
 
-  it('are accepted and ignored on PUT, so a client can PUT back what it GETs', async () => {
+  it('are a 422 read_only on PUT: a GET body goes back without them', async () => {
     const { key } = await newAccount();
     const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
-    const other = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
     const res = await call(`/v1/users/${user.id}`, {
       method: 'PUT',
       key,
-      body: { ...user, id: other.id, created_at: '2000-01-01T00:00:00.000Z', name: 'Ana Souza' },
+      body: { ...user, name: 'Ana Souza' },
     });
-    expect(res.status).toBe(200);
-    const { data } = await json(res);
-    expect(data.id).toBe(user.id);
-    expect(data.name).toBe('Ana Souza');
-    expect(data.created_at).toBe(user.created_at);
-    const untouched = await json(await call(`/v1/users/${other.id}`, { key }));
-    expect(untouched.data).toEqual(other);
+    await expectReadOnly(res, ['id', 'created_at', 'updated_at', 'deleted_at']);
+    expect((await json(await call(`/v1/users/${user.id}`, { key }))).data).toEqual(user);
+    const back = await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: writable(user) });
+    expect(back.status).toBe(200);
+    expect((await json(back)).data).toEqual({ ...user, updated_at: expect.any(String) });
+  });
+
+  it('are, on every resource, exactly the fields its responses have and its bodies do not', async () => {
+    const doc = await json(await call('/openapi.json'));
+    const schemas = doc.components.schemas;
+    const readOnly = (name: string) => {
+      const writable = new Set(Object.keys(schemas[`${name}Create`].properties));
+      return Object.keys(schemas[name].properties)
+        .filter((key) => !writable.has(key))
+        .sort();
+    };
+    const server = ['created_at', 'id', 'updated_at'];
+    // The resources with a trash show when a row went there.
+    const trashed = [...server, 'deleted_at'].sort();
+    expect(readOnly('User')).toEqual(trashed);
+    expect(readOnly('Contact')).toEqual(trashed);
+    expect(readOnly('Deal')).toEqual(trashed);
+    expect(readOnly('Company')).toEqual([...trashed, 'deal_count', 'lead_count'].sort());
+    expect(readOnly('Task')).toEqual([...trashed, 'completed_at', 'owner_ids'].sort());
+    expect(readOnly('InboundWebhook')).toEqual([...server, 'has_secret', 'url'].sort());
+    // The update bodies take the same fields, all optional.
+    for (const name of ['User', 'Contact', 'Deal', 'Company', 'Task', 'InboundWebhook']) {
+      expect(Object.keys(schemas[`${name}Update`].properties).sort()).toEqual(
+        Object.keys(schemas[`${name}Create`].properties).sort(),
+      );
+      expect(schemas[`${name}Update`].required ?? []).toEqual([]);
+      expect(schemas[`${name}Create`].additionalProperties).toBe(false);
+    }
+  });
+
+  it('name what to write instead: owner_id for owner_ids, is_completed for completed_at, secret for has_secret', async () => {
+    const { key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const deal = await create(key, '/v1/deals', { name: 'D' });
+    const task = { deal_id: deal.id, name: 'T', category: 'C' };
+    await expectReadOnly(
+      await call('/v1/tasks', {
+        method: 'POST',
+        key,
+        body: { ...task, owner_ids: [user.id], completed_at: null },
+      }),
+      ['owner_ids', 'completed_at'],
+      { writes: { owner_ids: 'owner_id', completed_at: 'is_completed' } },
+    );
+    const company = { name: 'C', cnpj: '11.222.333/0001-81' };
+    await expectReadOnly(
+      await call('/v1/companies', {
+        method: 'POST',
+        key,
+        body: { ...company, deal_count: 0, lead_count: 0 },
+      }),
+      ['deal_count', 'lead_count'],
+      { writes: { deal_count: 'counts', lead_count: 'counts' } },
+    );
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'W' });
+    await expectReadOnly(
+      await call(`/v1/inbound-webhooks/${hook.id}`, {
+        method: 'PUT',
+        key,
+        body: { has_secret: true, url: 'https://elsewhere.example/hooks/x' },
+      }),
+      ['has_secret', 'url'],
+      { writes: { has_secret: 'secret', url: 'rotate-token' } },
+    );
+    expect((await json(await call('/v1/tasks', { key }))).data).toEqual([]);
+    expect((await json(await call('/v1/companies', { key }))).data).toEqual([]);
+    expect((await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }))).data).toEqual(hook);
   });
 });

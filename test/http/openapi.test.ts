@@ -235,6 +235,336 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('what generated clients rely on', () => {
+  it('gives every operation a unique camelCase operationId, the resources theirs by verb and name', async () => {
+    const doc = await loadDocument();
+    const ids = operations(doc).map(({ method, path, op }) => {
+      expect(op.operationId, `${method.toUpperCase()} ${path}`).toMatch(/^[a-z]+(?:[A-Z][a-z]*)+$/);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    const expected: [string, string, string][] = [
+      ['get', '/v1/companies', 'listCompanies'],
+      ['post', '/v1/companies', 'createCompany'],
+      ['get', '/v1/companies/{id}', 'getCompany'],
+      ['put', '/v1/companies/{id}', 'updateCompany'],
+      ['post', '/v1/tasks', 'createTask'],
+      ['get', '/v1/task-categories', 'listTaskCategories'],
+      ['get', '/v1/inbound-webhooks', 'listInboundWebhooks'],
+      ['post', '/v1/inbound-webhooks/{id}/events/{event_id}/replay', 'replayInboundWebhookEvent'],
+      ['post', '/hooks/{token}', 'ingestWebhookEvent'],
+      ['post', '/admin/accounts', 'createAccount'],
+      ['get', '/health', 'getHealth'],
+    ];
+    for (const [method, path, id] of expected) expect(doc.paths[path][method].operationId).toBe(id);
+  });
+
+  it('declares every tag an operation uses, each with a description', async () => {
+    const doc = await loadDocument();
+    const declared = new Map((doc.tags as Json[]).map((tag) => [tag.name, tag.description]));
+    const used = new Set(operations(doc).flatMap(({ op }) => op.tags ?? []));
+    expect([...used].sort()).toEqual([...declared.keys()].sort());
+    for (const description of declared.values()) expect(description.length).toBeGreaterThan(0);
+  });
+
+  it('names the server: the origin it was fetched from', async () => {
+    const doc = await loadDocument();
+    expect(doc.servers).toEqual([{ url: 'http://crm.test' }]);
+  });
+
+  it('says which operations need no credentials with an empty security list', async () => {
+    const doc = await loadDocument();
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/hooks/{token}'].post.security).toEqual([]);
+  });
+
+  it('answers with named envelopes: <Resource>Response for one, <Resource>Page for a list', async () => {
+    const doc = await loadDocument();
+    const schemaOf = (method: string, path: string, status: string) =>
+      doc.paths[path][method].responses[status].content['application/json'].schema.$ref;
+    for (const [plural, name] of [
+      ['users', 'User'],
+      ['contacts', 'Contact'],
+      ['companies', 'Company'],
+      ['deals', 'Deal'],
+      ['tasks', 'Task'],
+      ['inbound-webhooks', 'InboundWebhook'],
+    ]) {
+      expect(schemaOf('get', `/v1/${plural}`, '200')).toBe(`#/components/schemas/${name}Page`);
+      expect(schemaOf('post', `/v1/${plural}`, '201')).toBe(`#/components/schemas/${name}Response`);
+      expect(schemaOf('get', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
+      expect(schemaOf('put', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
+      const page = doc.components.schemas[`${name}Page`];
+      expect(page.properties.data.items.$ref).toBe(`#/components/schemas/${name}`);
+      expect(page.properties.meta.$ref).toBe('#/components/schemas/PageMeta');
+      expect(doc.components.schemas[`${name}Response`].properties.data.$ref).toBe(
+        `#/components/schemas/${name}`,
+      );
+    }
+    // No success response is an anonymous object.
+    for (const { method, path, op } of operations(doc)) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        if (status.startsWith('2') && schema)
+          expect(schema.$ref, `${method} ${path} ${status}`).toBeDefined();
+      }
+    }
+  });
+
+  it('keeps request fields the API defaults optional, without the default keyword generators would require', async () => {
+    const doc = await loadDocument();
+    const seen = new Set<unknown>();
+    const properties: { at: string; property: Json; required: boolean }[] = [];
+    const walk = (node: unknown, at: string): void => {
+      const schema = isObject(node) && typeof node.$ref === 'string' ? resolve(doc, node.$ref) : node;
+      if (!isObject(schema) || seen.has(schema)) return;
+      seen.add(schema);
+      const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
+      for (const [key, property] of Object.entries(isObject(schema.properties) ? schema.properties : {})) {
+        const resolved =
+          isObject(property) && typeof property.$ref === 'string' ? resolve(doc, property.$ref) : property;
+        properties.push({ at: `${at}.${key}`, property: resolved, required: required.includes(key) });
+        walk(property, `${at}.${key}`);
+      }
+      for (const part of ['items', 'additionalProperties'] as const) walk(schema[part], `${at}[]`);
+      for (const list of ['oneOf', 'anyOf', 'allOf'] as const) {
+        const parts: unknown[] = Array.isArray(schema[list]) ? schema[list] : [];
+        for (const [i, part] of parts.entries()) walk(part, `${at}|${i}`);
+      }
+    };
+    for (const { method, path, op } of operations(doc)) {
+      walk(op.requestBody?.content?.['application/json']?.schema, `${method.toUpperCase()} ${path}`);
+    }
+    // openapi-typescript makes a property with `default` required in its types, request bodies included.
+    for (const { at, property } of properties) expect('default' in property, at).toBe(false);
+    const defaulted = properties.filter(({ property }) => /\bDefault\b/.test(property.description ?? ''));
+    const names = new Set(defaulted.map(({ at }) => at.replace(/^.*\./, '')));
+    expect([...names].sort()).toEqual(['days', 'enabled', 'hours', 'match_on', 'mode', 'name', 'required']);
+    for (const { at, required } of defaulted) expect(required, at).toBe(false);
+  });
+
+  it('types an event payload as the JSON object ingest stored (null for a rejected event)', async () => {
+    const doc = await loadDocument();
+    const payload = doc.components.schemas.WebhookEvent.properties.payload;
+    expect(payload.type).toEqual(['object', 'null']);
+    expect(doc.components.schemas.WebhookEvent.required).toContain('payload');
+  });
+
+  it('links the 201 of every create to the get and update of what it created', async () => {
+    const doc = await loadDocument();
+    const byId = new Map(operations(doc).map((o) => [o.op.operationId, o]));
+    const creates = operations(doc).filter(({ op }) => /^create(?!Account|ApiKey)/.test(op.operationId));
+    expect(creates.map(({ op }) => op.operationId).sort()).toEqual([
+      'createCompany',
+      'createContact',
+      'createDeal',
+      'createInboundWebhook',
+      'createTask',
+      'createUser',
+    ]);
+    for (const { op, path } of creates) {
+      const links = op.responses['201'].links;
+      const name = op.operationId.slice('create'.length);
+      expect(Object.keys(links).sort(), path).toEqual([`get${name}`, `update${name}`]);
+      for (const link of Object.values<Json>(links)) {
+        expect(link.parameters).toEqual({ id: '$response.body#/data/id' });
+        const target = byId.get(link.operationId);
+        expect(target?.path, link.operationId).toBe(`${path}/{id}`);
+      }
+    }
+  });
+});
+
+describe('formats the API enforces, in the document', () => {
+  /** The pattern as a JSON Schema validator runs it: ECMA-262 with the `u` flag, unanchored. */
+  const matches = (pattern: string, value: string) => new RegExp(pattern, 'u').test(value);
+
+  /** Every value the API accepts matches the pattern, and every one it refuses here does not. */
+  function expectAgree(pattern: string, accepted: string[], refused: string[], apiAccepts: boolean[]) {
+    const values = [...accepted, ...refused];
+    values.forEach((value, i) => {
+      expect(apiAccepts[i], `API on ${JSON.stringify(value)}`).toBe(i < accepted.length);
+      expect(matches(pattern, value), `pattern on ${JSON.stringify(value)}`).toBe(i < accepted.length);
+    });
+  }
+
+  const queryParams = (doc: Json, path: string) =>
+    ((doc.paths[path].get.parameters ?? []) as Json[]).filter((p) => p.in === 'query');
+
+  it('date bounds: a date or a date-time with an offset, on every __gte/__lte/__gt/__lt', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const bounds = Object.keys(doc.paths).flatMap((path) =>
+      doc.paths[path].get ? queryParams(doc, path).filter((p) => /__(gte|lte|gt|lt)$/.test(p.name)) : [],
+    );
+    expect(bounds.length).toBeGreaterThanOrEqual(16);
+    const pattern = bounds[0].schema.pattern;
+    for (const bound of bounds) expect(bound.schema.pattern, bound.name).toBe(pattern);
+    const accepted = [
+      '2026-01-02',
+      '2026-01-02T10:00Z',
+      '2026-01-02t10:00:00.123456789z',
+      '2026-01-02T10:00:00+0300',
+      '2026-01-02T10:00:00-03:00',
+    ];
+    const refused = ['2026-1-2', 'yesterday', '2026-01-02 10:00Z', '2026-01-02T10:00', '20260102'];
+    const statuses = [];
+    for (const value of [...accepted, ...refused]) {
+      statuses.push(
+        (await call(`/v1/users?created_at__gte=${encodeURIComponent(value)}`, { key })).status === 200,
+      );
+    }
+    expectAgree(pattern, accepted, refused, statuses);
+  });
+
+  it('id lists: up to 100 positive ids, comma-separated, on every id filter', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const filters = queryParams(doc, '/v1/tasks').filter((p) => /_id$/.test(p.name));
+    expect(filters.map((p) => p.name).sort()).toEqual(['deal_id', 'owner_id']);
+    const pattern = filters[0].schema.pattern;
+    for (const path of ['/v1/contacts', '/v1/deals', '/v1/companies', '/v1/tasks']) {
+      for (const p of queryParams(doc, path).filter((p) => /_id$/.test(p.name))) {
+        expect(p.schema.pattern, `${path} ${p.name}`).toBe(pattern);
+      }
+    }
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1).join(',');
+    const accepted = ['3', '3,7', ' 3 , 7 ', '1,1', hundred, '9007199254740991'];
+    const refused = ['0', '3,', 'a', '01', '-1', `${hundred},101`, '3;7'];
+    const statuses = [];
+    for (const value of [...accepted, ...refused]) {
+      statuses.push((await call(`/v1/deals?owner_id=${encodeURIComponent(value)}`, { key })).status === 200);
+    }
+    expectAgree(pattern, accepted, refused, statuses);
+  });
+
+  it('phones: the shapes the API reads in, E.164 out', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const schemas = doc.components.schemas;
+    const pattern = schemas.ContactCreate.properties.phone.pattern;
+    expect(queryParams(doc, '/v1/contacts').find((p) => p.name === 'phone').schema.pattern).toBe(pattern);
+    const accepted = [
+      '(11) 98765-4321',
+      '+55 11 98765-4321',
+      '0055 11 98765-4321',
+      '011 98765-4321',
+      '+1 415 555 2671',
+    ];
+    const refused = ['abc', '12', '+55 11 98765 4321 ext', '55+11987654321', ''];
+    const created: Json[] = [];
+    const statuses = [];
+    for (const phone of [...accepted, ...refused]) {
+      const res = await call('/v1/contacts', { method: 'POST', key, body: { name: 'P', phone } });
+      statuses.push(res.status === 201);
+      if (res.status === 201) created.push((await json(res)).data);
+    }
+    expectAgree(pattern, accepted, refused, statuses);
+    const out = schemas.Contact.properties.phone.pattern;
+    for (const contact of created) expect(matches(out, contact.phone), contact.phone).toBe(true);
+  });
+
+  it('CNPJs: bare or masked in, 14 upper-case characters out', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const schemas = doc.components.schemas;
+    const pattern = schemas.CompanyCreate.properties.cnpj.pattern;
+    const accepted = ['12.ABC.345/01DE-35', ' 11.222.333/0001-81 ', '45723174000110'];
+    const refused = ['x', '11.222.333/000181', '11 222 333 0001 81', '12.ABC.345/01DE-3'];
+    const created: Json[] = [];
+    const statuses = [];
+    for (const [i, cnpj] of [...accepted, ...refused].entries()) {
+      const res = await call('/v1/companies', { method: 'POST', key, body: { name: `C${i}`, cnpj } });
+      statuses.push(res.status === 201);
+      if (res.status === 201) created.push((await json(res)).data);
+    }
+    expectAgree(pattern, accepted, refused, statuses);
+    const out = schemas.Company.properties.cnpj.pattern;
+    for (const company of created) expect(matches(out, company.cnpj), company.cnpj).toBe(true);
+  });
+
+  it('names must not be blank; emails are format email; custom_fields keys have their rules', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const schemas = doc.components.schemas;
+    const names = [
+      schemas.UserCreate.properties.name,
+      schemas.ContactCreate.properties.name,
+      schemas.CompanyCreate.properties.name,
+      schemas.DealCreate.properties.name,
+      schemas.TaskCreate.properties.name,
+      schemas.TaskCreate.properties.category,
+      schemas.InboundWebhookCreate.properties.name,
+      schemas.AccountCreate.properties.name,
+    ];
+    for (const name of names) expect(name.pattern).toBe(names[0].pattern);
+    const accepted = ['Ana', ' Ana ', 'a'];
+    const refused = ['   ', '\t\n', '\u00a0\u3000'];
+    const statuses = [];
+    for (const [i, name] of [...accepted, ...refused].entries()) {
+      const body = { name, email: `n${i}@example.com` };
+      statuses.push((await call('/v1/users', { method: 'POST', key, body })).status === 201);
+    }
+    expectAgree(names[0].pattern, accepted, refused, statuses);
+
+    expect(schemas.UserCreate.properties.email.format).toBe('email');
+    expect(schemas.ContactCreate.properties.email.format).toBe('email');
+
+    expect(schemas.CustomFields.propertyNames).toEqual({
+      minLength: 1,
+      maxLength: 100,
+      not: { const: '__proto__' },
+    });
+    for (const custom_fields of [{ '': 1 }, { ['k'.repeat(101)]: 1 }]) {
+      const res = await call('/v1/deals', { method: 'POST', key, body: { name: 'D', custom_fields } });
+      expect(res.status).toBe(422);
+    }
+    expect(
+      (
+        await call('/v1/deals', {
+          method: 'POST',
+          key,
+          body: { name: 'D', custom_fields: { ['k'.repeat(100)]: 1 } },
+        })
+      ).status,
+    ).toBe(201);
+  });
+
+  it('due dates: a date-time with an offset', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const deal = (await json(await call('/v1/deals', { method: 'POST', key, body: { name: 'D' } }))).data;
+    const pattern = doc.components.schemas.TaskCreate.properties.due_date.pattern;
+    const accepted = ['2026-12-01T10:00:00-03:00', '2026-12-01t10:00z', '2026-12-01T10:00:00.5+0000'];
+    const refused = ['2026-12-01', '2026-12-01T10:00', 'tomorrow'];
+    const statuses = [];
+    for (const due_date of [...accepted, ...refused]) {
+      const body = { deal_id: deal.id, name: 'T', category: 'C', due_date };
+      statuses.push((await call('/v1/tasks', { method: 'POST', key, body })).status === 201);
+    }
+    expectAgree(pattern, accepted, refused, statuses);
+  });
+
+  it('headers: Idempotency-Key the same on ingest and /v1; X-D1-Bookmark may be empty, as the API takes it', async () => {
+    const doc = await loadDocument();
+    const { key } = await newAccount();
+    const header = (op: Json, name: string) =>
+      op.parameters.find((p: Json) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase())
+        .schema;
+    const ingest = header(doc.paths['/hooks/{token}'].post, 'Idempotency-Key');
+    const v1 = header(doc.paths['/v1/users'].post, 'Idempotency-Key');
+    expect(ingest).toMatchObject({ minLength: 1, maxLength: 255, pattern: v1.pattern });
+    expect(matches(v1.pattern, 'order-42 (retry)')).toBe(true);
+    expect(matches(v1.pattern, 'ação')).toBe(false);
+
+    const bookmark = header(doc.paths['/v1/users'].get, 'X-D1-Bookmark');
+    expect(matches(bookmark.pattern, '')).toBe(true);
+    expect(matches(bookmark.pattern, 'nope')).toBe(false);
+    expect((await call('/v1/users', { key, headers: { 'X-D1-Bookmark': '' } })).status).toBe(200);
+    expect((await call('/v1/users', { key, headers: { 'X-D1-Bookmark': 'nope' } })).status).toBe(400);
+  });
+});
+
 describe('GET /docs', () => {
   it('serves the Swagger UI page pointing at /openapi.json', async () => {
     const res = await call('/docs');

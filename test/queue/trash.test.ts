@@ -223,6 +223,19 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
     // Pending, and only naming the phone.
     const named = await ingest(hook, { telefone: '+5511977776666', __fault: 'send' });
     const unrelated = await ingest(hook, { nome: 'Outro', telefone: '11955554444', __fault: 'send' });
+    // Refused calls keep the start of their body: one in JSON with the phone, one a form with the
+    // email and phone percent-encoded.
+    const refused = [
+      { body: '{"telefone":"+5511977776666",', type: 'application/json' },
+      {
+        body: 'email=zuleica%40example.com&telefone=%2b5511977776666&a..b=1',
+        type: 'application/x-www-form-urlencoded',
+      },
+    ];
+    for (const { body, type } of refused) {
+      const res = await call(hook.path, { method: 'POST', body, headers: { 'Content-Type': type } });
+      expect(res.status).toBe(400);
+    }
     // A POST with an Idempotency-Key keeps its answer, which shows the contact.
     const again = await call('/v1/contacts', {
       method: 'POST',
@@ -265,6 +278,7 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
         '977776666',
         '97777-6666',
         'zuleica@example.com',
+        'zuleica%40example.com',
         ...(table === 'deals' ? [] : ['Zuleica']),
       ];
       for (const text of texts) expect(all, `${table} holds ${text}`).not.toContain(text);
@@ -278,6 +292,17 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
       expect(byId.get(id)).toMatchObject({ payload: '{}', headers: '{}', preview: null });
     }
     expect(JSON.parse(byId.get(unrelated).payload)).toMatchObject({ nome: 'Outro' });
+    const rejected = events.filter((e) => e.status === 'rejected');
+    expect(rejected).toHaveLength(refused.length);
+    for (const event of rejected) expect(event.payload).toBe('null');
+    const kept = await rows(
+      "select json_extract(rejection, '$.body') as body, json_extract(rejection, '$.code') as code from inbound_events where account_id = ? and status = 'rejected'",
+      accountId,
+    );
+    expect(kept).toEqual([
+      { body: null, code: 'malformed_json' },
+      { body: null, code: 'malformed_form' },
+    ]);
     expect(await rows('select contact_id from inbound_event_results where event_id = ?', produced)).toEqual([
       { contact_id: null },
     ]);

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { adminHeaders, BASE, call, expectProblem, json, newAccount } from '../helpers';
+import { adminHeaders, BASE, call, expectProblem, expectReadOnly, json, newAccount } from '../helpers';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -101,6 +101,13 @@ describe('POST /admin/accounts', () => {
       'validation_failed',
     );
     expect(problem.errors).toContainEqual(expect.objectContaining({ path: 'plan', code: 'unknown_field' }));
+  });
+
+  it('answers 422 read_only for the fields the API sets, like every resource', async () => {
+    await expectReadOnly(
+      await createAccount({ name: 'Acme', id: 7, created_at: '2001-01-01T00:00:00.000Z' }),
+      ['id', 'created_at'],
+    );
   });
 
   it('guards its body like every JSON route', async () => {

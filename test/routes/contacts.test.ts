@@ -7,6 +7,7 @@ import {
   expectDateBoundsCoverDay,
   expectNotFound,
   expectProblem,
+  expectReadOnly,
   expectUnknownField,
   expectUnknownQueries,
   ISO_MS,
@@ -21,6 +22,7 @@ import {
   pageWithNext,
   qs,
   resource,
+  writable,
 } from '../helpers';
 
 const { get, listIds, put } = resource('/v1/contacts');
@@ -216,16 +218,18 @@ describe('contacts: create and read', () => {
     expect((await json(await call('/v1/contacts', { key }))).data).toEqual([]);
   });
 
-  it('ignores read-only fields in the body and rejects unknown fields with 422 unknown_field', async () => {
+  it('refuses read-only fields with 422 read_only and unknown fields with 422 unknown_field', async () => {
     const { key } = await newAccount();
-    const contact = await create(key, '/v1/contacts', {
-      name: 'RO',
+    const readOnly = {
       id: 987_654,
       created_at: '2000-01-01T00:00:00.000Z',
       updated_at: '2000-01-01T00:00:00.000Z',
-    });
-    expect(contact.id).not.toBe(987_654);
-    expect(contact.created_at).not.toBe('2000-01-01T00:00:00.000Z');
+    };
+    await expectReadOnly(
+      await call('/v1/contacts', { method: 'POST', key, body: { name: 'RO', ...readOnly } }),
+      Object.keys(readOnly),
+    );
+    const contact = await create(key, '/v1/contacts', { name: 'RO' });
     expect(Math.abs(ms(contact.created_at) - Date.now())).toBeLessThan(60_000);
 
     const unknown = await expectProblem(
@@ -336,15 +340,15 @@ describe('contacts: update', () => {
     }
   });
 
-  it('PUT ignores read-only fields and rejects unknown fields and invalid values', async () => {
+  it('PUT refuses read-only fields, unknown fields and invalid values', async () => {
     const { key } = await newAccount();
     const contact = await create(key, '/v1/contacts', { name: 'RO', email: 'ro@example.com' });
-    const res = await put(key, contact.id, {
-      id: contact.id + 1,
-      created_at: '2000-01-01T00:00:00.000Z',
-      updated_at: '2000-01-01T00:00:00.000Z',
-      name: 'RO2',
-    });
+    await expectReadOnly(
+      await put(key, contact.id, { id: contact.id + 1, created_at: '2000-01-01T00:00:00.000Z', name: 'RO2' }),
+      ['id', 'created_at'],
+    );
+    expect(await get(key, contact.id)).toEqual(contact);
+    const res = await put(key, contact.id, { ...writable(contact), name: 'RO2' });
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data).toMatchObject({ id: contact.id, name: 'RO2', created_at: contact.created_at });

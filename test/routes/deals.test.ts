@@ -9,6 +9,7 @@ import {
   expectLimitsRefused,
   expectNotFound,
   expectProblem,
+  expectReadOnly,
   expectUnknownField,
   expectUnknownQueries,
   ISO_MS,
@@ -23,6 +24,7 @@ import {
   pageWithNext,
   qs,
   resource,
+  writable,
 } from '../helpers';
 
 const { get, listIds, put } = resource('/v1/deals');
@@ -188,15 +190,19 @@ describe('deals: create and read', () => {
     }
   });
 
-  it('ignores read-only fields and rejects unknown fields with 422 unknown_field', async () => {
+  it('refuses read-only fields with 422 read_only and unknown fields with 422 unknown_field', async () => {
     const { key } = await newAccount();
-    const deal = await create(key, '/v1/deals', {
-      name: 'RO',
+    const readOnly = {
       id: 424_242,
       created_at: '2001-01-01T00:00:00.000Z',
       updated_at: '2001-01-01T00:00:00.000Z',
-    });
-    expect(deal.id).not.toBe(424_242);
+    };
+    await expectReadOnly(
+      await call('/v1/deals', { method: 'POST', key, body: { name: 'RO', ...readOnly, amount: 10 } }),
+      Object.keys(readOnly),
+      { unknown: ['amount'] },
+    );
+    const deal = await create(key, '/v1/deals', { name: 'RO' });
     expect(Math.abs(ms(deal.created_at) - Date.now())).toBeLessThan(60_000);
     expect(deal.updated_at).toBe(deal.created_at);
 
@@ -283,15 +289,17 @@ describe('deals: update', () => {
     }
   });
 
-  it('PUT ignores read-only fields and rejects unknown fields and invalid values', async () => {
+  it('PUT refuses read-only fields, unknown fields and invalid values', async () => {
     const { key } = await newAccount();
     const deal = await create(key, '/v1/deals', { name: 'RO', value: 10 });
-    const res = await put(key, deal.id, {
-      id: deal.id + 7,
-      created_at: '2001-01-01T00:00:00.000Z',
-      updated_at: '2001-01-01T00:00:00.000Z',
-      value: 20,
-    });
+    await expectReadOnly(await put(key, deal.id, { ...deal, value: 20 }), [
+      'id',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ]);
+    expect(await get(key, deal.id)).toEqual(deal);
+    const res = await put(key, deal.id, { ...writable(deal), value: 20 });
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data).toMatchObject({ id: deal.id, value: 20, created_at: deal.created_at });

@@ -774,12 +774,12 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
       const [event] = await rejectedOf(key, hook.id);
       expect(event, code).toMatchObject({
         status: 'rejected',
-        payload: body,
+        payload: null,
         attempts: 0,
         processed_at: null,
         result: null,
         warnings: [],
-        rejection: { status, code, detail: problem.detail },
+        rejection: { status, code, detail: problem.detail, body },
       });
       expect(event.rejection.errors).toEqual(problem.errors);
     }
@@ -793,9 +793,10 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
     const body = `{"n":"x","pad":"${'a'.repeat(3999)}${'é'.repeat(500)}"}`;
     await expectProblem(await postEvent(hook.url, body), 400, 'invalid_fields');
     const [event] = await rejectedOf(key, hook.id);
-    expect(body.startsWith(event.payload)).toBe(true);
-    expect(encoder.encode(event.payload).length).toBe(4095);
-    expect(event.payload).not.toContain('\ufffd');
+    expect(event.payload).toBeNull();
+    expect(body.startsWith(event.rejection.body)).toBe(true);
+    expect(encoder.encode(event.rejection.body).length).toBe(4095);
+    expect(event.rejection.body).not.toContain('\ufffd');
   });
 
   it('keeps a failed signature and a body over the limit without the body, and no signature header', async () => {
@@ -815,12 +816,16 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
     expect(unsigned).toMatchObject({
       payload: null,
       rejection: {
+        body: null,
         status: 401,
         code: 'invalid_signature',
         errors: [{ path: 'X-Signature', code: 'digest_mismatch' }],
       },
     });
-    expect(tooLarge).toMatchObject({ payload: null, rejection: { status: 413, code: 'body_too_large' } });
+    expect(tooLarge).toMatchObject({
+      payload: null,
+      rejection: { body: null, status: 413, code: 'body_too_large' },
+    });
     const rows = await env.DB.prepare('SELECT * FROM inbound_events WHERE webhook_id = ?')
       .bind(hook.id)
       .all();
@@ -853,8 +858,8 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
       .first<{ n: number }>();
     expect(count?.n).toBe(100);
     const rejected = await rejectedOf(key, hook.id);
-    expect(rejected[0].payload).toBe('{"n":"bad-103"}');
-    expect(rejected[99].payload).toBe('{"n":"bad-4"}');
+    expect(rejected[0].rejection.body).toBe('{"n":"bad-103"}');
+    expect(rejected[99].rejection.body).toBe('{"n":"bad-4"}');
     const accepted = await env.DB.prepare(
       "SELECT payload FROM inbound_events WHERE webhook_id = ? AND status <> 'rejected'",
     )

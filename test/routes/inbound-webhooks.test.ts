@@ -6,6 +6,7 @@ import {
   create,
   expectNotFound,
   expectProblem,
+  expectReadOnly,
   expectUnknownField,
   ISO_MS,
   idsOf,
@@ -18,6 +19,7 @@ import {
   postEvent,
   resource,
   roundTrips,
+  writable,
 } from '../helpers';
 
 const PATH = '/v1/inbound-webhooks';
@@ -203,20 +205,21 @@ describe('inbound webhooks: create and read', () => {
     expect(await listIds(key, {})).toEqual([]);
   });
 
-  it('ignores the read-only fields on write: url, has_secret, id and the timestamps', async () => {
+  it('refuses the read-only fields on write: url, has_secret, id and the timestamps', async () => {
     const { key } = await newAccount();
-    const hook = await newWebhook(key, {
-      name: 'RO',
+    const readOnly = {
       id: 999,
       url: 'https://evil.example/hooks/whk_mine',
       has_secret: true,
       created_at: '2000-01-01T00:00:00.000Z',
       updated_at: '2000-01-01T00:00:00.000Z',
-    });
-    expect(hook.id).not.toBe(999);
-    expect(hook.url).toMatch(URL_PATTERN);
-    expect(hook.has_secret).toBe(false);
-    expect(hook.created_at).not.toBe('2000-01-01T00:00:00.000Z');
+    };
+    await expectReadOnly(
+      await call('/v1/inbound-webhooks', { method: 'POST', key, body: { name: 'RO', ...readOnly } }),
+      Object.keys(readOnly),
+      { writes: { url: 'rotate-token', has_secret: 'secret' } },
+    );
+    expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toEqual([]);
   });
 
   it('refuses unknown fields, a bad mode, enabled that is not a boolean, and a secret out of bounds', async () => {
@@ -513,7 +516,7 @@ describe('inbound webhooks: update', () => {
     expect(await get(key, hook.id)).toEqual(data);
   });
 
-  it('takes back what GET returns unchanged', async () => {
+  it('takes back what GET returns, without its read-only fields, unchanged', async () => {
     const { key } = await newAccount();
     const u1 = await newUser(key, 'Ana');
     const u2 = await newUser(key, 'Bia');
@@ -521,7 +524,7 @@ describe('inbound webhooks: update', () => {
       key,
       (await newWebhook(key, { name: 'Full', fields: FULL_FIELDS, flows: fullFlows(u1.id, u2.id) })).id,
     );
-    const res = await put(key, hook.id, hook);
+    const res = await put(key, hook.id, writable(hook, ['url', 'has_secret']));
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data).toEqual({ ...hook, updated_at: expect.stringMatching(ISO_MS) });
@@ -686,14 +689,15 @@ describe('inbound webhooks: update', () => {
     expect(await get(key, hook.id)).toEqual(hook);
   });
 
-  it('keeps the URL across updates', async () => {
+  it('keeps the URL across updates, and refuses one sent', async () => {
     const { key } = await newAccount();
     const hook = await newWebhook(key);
-    const res = await put(key, hook.id, {
-      name: 'Other',
-      url: 'http://crm.test/hooks/whk_other',
-      mode: 'test',
-    });
+    await expectReadOnly(
+      await put(key, hook.id, { name: 'Other', url: 'http://crm.test/hooks/whk_other', mode: 'test' }),
+      ['url'],
+      { writes: { url: 'rotate-token' } },
+    );
+    const res = await put(key, hook.id, { name: 'Other', mode: 'test' });
     expect((await json(res)).data.url).toBe(hook.url);
   });
 });

@@ -220,7 +220,7 @@ describe('ingest: application/x-www-form-urlencoded', () => {
     const problem = await expectProblem(await rawPost(hook.path, body, FORM), 400, 'malformed_form');
     expect(problem.detail).toContain(message);
     const [event] = (await list(key, `/v1/inbound-webhooks/${hook.id}/events`)).data;
-    expect(event).toMatchObject({ status: 'rejected', payload: body });
+    expect(event).toMatchObject({ status: 'rejected', payload: null, rejection: { body } });
   });
 
   it('refuses a form that is not UTF-8 with 400 malformed_form, and one nested too deep with body_too_deep', async () => {
@@ -271,6 +271,7 @@ describe('ingest: the event log after refusals', () => {
       code: answered.code,
       detail: answered.detail,
       errors: answered.errors,
+      body: JSON.stringify({ nome: 'Ana', telefone: 'x' }),
     });
   });
 });
