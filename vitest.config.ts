@@ -32,6 +32,9 @@ export default defineConfig({
   ],
   test: {
     include: ['test/**/*.test.ts'],
+    // A guard against a hang, not a speed target: some tests send hundreds of requests in turn
+    // (every route with every malformed id), which a loaded 2-core machine takes past the 5 s default.
+    testTimeout: 30_000,
     setupFiles: ['./test/setup.ts'],
     // A fresh runtime per test file, as the tests assume (own D1, own module state). The default,
     // said explicitly so vitest stops printing its hint to turn it off.
