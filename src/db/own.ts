@@ -21,7 +21,7 @@ import {
   type SQLiteUpdateSetSource,
   unionAll,
 } from 'drizzle-orm/sqlite-core';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { accountOf, type KeyRef, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
 import { conflict, invalid, notFound, rootMessage } from '../http/problem';
 import type { Db } from './client';
@@ -143,7 +143,7 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
  */
 export function listQuery<T extends TenantTable>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: { table: T; extras?: Extras },
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
@@ -209,7 +209,7 @@ export function listQuery<T extends TenantTable>(
  */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: { table: T; extras?: X },
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
@@ -230,7 +230,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
 /** The account's row `id`, or 404, in one round trip with the key check. */
 export async function getOwn<T extends ResourceTable, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: { table: T; extras?: X },
   id: number,
 ): Promise<Viewed<T, X>> {
@@ -249,7 +249,7 @@ export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: WriteSpec<T, B, X>,
   body: B,
 ): Promise<Viewed<T, X>> {
@@ -302,7 +302,7 @@ function assertUnchanged(
  */
 export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: WriteSpec<T, B, X>,
   id: number,
   body: B,

@@ -10,7 +10,7 @@ import { ApiError } from './problem';
  */
 export const RATE_LIMIT_PERIOD_S = 60;
 
-type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER';
+type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER' | 'SIGN_IN_RATE_LIMITER';
 
 /**
  * Counts one request against `key` (a hash, never a credential) and throws the 429 once it is over
@@ -35,7 +35,7 @@ export async function rateLimit(env: Bindings, limiter: Limiter, key: string): P
  * The caller's address as a limiter key: an IPv6 client usually holds a whole /64, so that is what
  * counts. Hashed like the other keys, so no address is kept in the limiter's namespace.
  */
-function clientOf(c: Context): Promise<string> {
+export function clientOf(c: Context): Promise<string> {
   const ip = c.req.header('CF-Connecting-IP') ?? '';
   const client = ip.includes(':') ? ip.split(':').slice(0, 4).join(':') : ip;
   return sha256Hex(`client:${client}`);
