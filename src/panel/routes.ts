@@ -246,6 +246,8 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   panel.use('*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', POLICY);
+    // The API's no-referrer would make browsers send `Origin: null` on the panel's own form posts.
+    c.res.headers.set('Referrer-Policy', 'same-origin');
     if (!c.req.path.startsWith('/panel/static/')) c.res.headers.set('Cache-Control', 'no-store');
   });
 
@@ -466,7 +468,10 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   panel.get('/webhooks/:id/events', (c) =>
     withSession(c, async (key) => {
       const id = idOf(c);
-      const query = WebhookEventQuery.safeParse(c.req.query());
+      // An empty select ("all") submits `status=`: no filter.
+      const query = WebhookEventQuery.safeParse(
+        Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== '')),
+      );
       if (!query.success) throw new ApiError(400, 'invalid_query', 'The query string is not valid.');
       const db = c.get('db');
       const page = keyset<EventRow>(inboundEvents, eventSorts, query.data, '-received_at');

@@ -190,6 +190,7 @@ describe('pages', () => {
       `/panel/webhooks/${hook.id}?sample=1`,
       `/panel/webhooks/${hook.id}/events`,
       `/panel/webhooks/${hook.id}/events?status=test`,
+      `/panel/webhooks/${hook.id}/events?status=`,
       `/panel/webhooks/${hook.id}/events/${eventId}`,
     ]) {
       const res = await panel(path, { cookie });
