@@ -14,6 +14,9 @@ import { migrate, startWorker } from '../bench/local.mjs';
 const LIMIT_MS = 240_000;
 const WIDTHS = [1440, 375];
 const SHOTS = new URL('../docs/panel/', import.meta.url);
+// The committed screenshots are refreshed on demand only (`npm run e2e -- --screenshots`), so a
+// test run leaves the working tree as it found it.
+const SCREENSHOTS = process.argv.includes('--screenshots');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-panel-e2e-'));
@@ -50,7 +53,8 @@ const violations = [];
 const cspErrors = [];
 let checkedPages = 0;
 /** Minor and moderate violations: reported, not failed on. */
-let lesser = 0;
+/** @type {string[]} */
+const lesser = [];
 
 /**
  * axe-core on the page at each width: no serious or critical violation. Injected through the
@@ -66,7 +70,9 @@ async function audit(page, name) {
       await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
         r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target) })))`)
     );
-    lesser += found.filter((v) => v.impact !== 'serious' && v.impact !== 'critical').length;
+    for (const v of found.filter((v) => v.impact !== 'serious' && v.impact !== 'critical')) {
+      lesser.push(`${name} @${width}px: ${v.id} (${v.impact})`);
+    }
     for (const v of found.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
       violations.push(`${name} @${width}px: ${v.id} (${v.impact}) at ${JSON.stringify(v.nodes.slice(0, 3))}`);
     }
@@ -80,13 +86,14 @@ async function audit(page, name) {
 
 /** @param {import('playwright-core').Page} page @param {string} name */
 async function shot(page, name, width = WIDTHS[0]) {
+  if (!SCREENSHOTS) return;
   await page.setViewportSize({ width, height: width < 800 ? 800 : 900 });
   await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname });
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
 }
 
 async function main() {
-  mkdirSync(SHOTS, { recursive: true });
+  if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
   await migrate(dir, log);
   const adminToken = randomBytes(24).toString('hex');
   worker = await startWorker({ persistTo: dir, adminToken, log });
@@ -141,6 +148,7 @@ async function main() {
 
   // Create: a refused configuration shows its error next to the field; fixed, it is saved.
   await page.getByRole('link', { name: 'Novo webhook' }).click();
+  await page.waitForURL(/\/panel\/webhooks\/new$/);
   await audit(page, 'new webhook');
   await page.getByLabel('Nome', { exact: true }).fill('Formulário do site');
   await page.getByLabel('Chave 1').fill('email');
@@ -196,10 +204,29 @@ async function main() {
   await page.getByText('Salvo.').waitFor();
   check((await page.locator('#url').textContent()) !== url, 'rotate kept the URL');
 
+  // In production the sample fails in the queue consumer (no contact.name to create a contact
+  // with): a failed event to find by the filter and replay.
+  await page.getByRole('button', { name: 'Passar para produção' }).click();
+  await page.locator('.banner.production').waitFor();
+  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByText('Evento de exemplo enviado.').waitFor();
+  const failedLog = `${editUrl}/events?status=failed`;
+  for (let tries = 0; tries < 40; tries++) {
+    await page.goto(failedLog);
+    if ((await page.locator('td a[href*="/events/"]').count()) > 0) break;
+    await page.waitForTimeout(500);
+  }
+  await page.locator('td a[href*="/events/"]').first().click();
+  await page.getByText('contact.name').first().waitFor();
+  await page.getByRole('button', { name: 'Reprocessar' }).click();
+  await page.getByText('Evento reenviado para a fila.').waitFor();
+  await page.goto(editUrl);
+
   // The event log, its filter and an event's detail.
   await page.getByRole('link', { name: 'Eventos', exact: true }).click();
+  await page.waitForURL(/\/events$/);
   await audit(page, 'events');
-  await page.getByLabel('Status').selectOption('failed');
+  await page.getByLabel('Status').selectOption('processed');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await page.getByText('Nenhum evento.').waitFor();
   await page.getByLabel('Status').selectOption('');
@@ -230,8 +257,9 @@ async function main() {
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);
   console.log(
-    `panel e2e: ${checkedPages} pages checked with axe at ${WIDTHS.join(' and ')} px, 0 serious/critical (${lesser} minor/moderate)`,
+    `panel e2e: ${checkedPages} pages checked with axe at ${WIDTHS.join(' and ')} px, 0 serious/critical`,
   );
+  if (lesser.length) console.log(`minor/moderate:\n${lesser.join('\n')}`);
 }
 
 try {

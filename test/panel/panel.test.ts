@@ -373,9 +373,21 @@ describe('pages', () => {
     expect(detail).not.toContain('Reprocessar');
     const filled = await page(await panel(`${base}?sample=1`, { cookie }));
     expect(filled).toContain('value="lead.email"');
+    // Not failed: nothing to replay (409), back to the event.
+    const early = await panel(`${base}/events/${eventId}/replay`, { cookie, form: {} });
+    expect(early.status).toBe(303);
+    expect(early.headers.get('Location')).toBe(`${base}/events/${eventId}`);
+    await env.DB.prepare("update inbound_events set status = 'failed', error = 'boom' where id = ?")
+      .bind(Number(eventId))
+      .run();
+    const failed = await page(await panel(`${base}/events/${eventId}`, { cookie }));
+    expect(failed).toContain('boom');
+    expect(failed).toContain('Reprocessar');
     const replay = await panel(`${base}/events/${eventId}/replay`, { cookie, form: {} });
     expect(replay.status).toBe(303);
-    expect(replay.headers.get('Location')).toBe(`${base}/events/${eventId}`);
+    expect(replay.headers.get('Location')).toBe(`${base}/events/${eventId}?done=replayed`);
+    const { data } = await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }));
+    expect(data[0]).toMatchObject({ id: Number(eventId), status: 'pending', error: null });
   });
 
   it('answers 404 for ids that are no row and 400 for a bad cursor', async () => {
