@@ -106,24 +106,33 @@ export function draftFromForm(form: Form): Draft {
       required: text(form, `fields.${i}.required`) !== '',
       target: text(form, `fields.${i}.target`),
     })),
-    flows: rows('flows').map((i) => {
-      const at = (name: string) => text(form, `flows.${i}.${name}`);
-      return {
-        action: at('action'),
-        matchOn: texts(form, `flows.${i}.match_on`),
-        name: at('name'),
-        category: at('category'),
-        description: at('description'),
-        owner: at('owner'),
-        roundRobin: texts(form, `flows.${i}.round_robin`),
-        whenField: at('when.field').trim(),
-        whenOp: at('when.op'),
-        whenValue: at('when.value'),
-        dueFrom: at('due.from').trim(),
-        dueDays: at('due.days').trim(),
-        dueHours: at('due.hours').trim(),
-      };
-    }),
+    flows: rows('flows')
+      .map((i) => {
+        const at = (name: string) => text(form, `flows.${i}.${name}`);
+        // The position a block was given moves it; without a usable one it keeps its place.
+        const position = Number.parseFloat(at('position'));
+        return {
+          i,
+          position: Number.isFinite(position) ? position : i + 1,
+          flow: {
+            action: at('action'),
+            matchOn: texts(form, `flows.${i}.match_on`),
+            name: at('name'),
+            category: at('category'),
+            description: at('description'),
+            owner: at('owner'),
+            roundRobin: texts(form, `flows.${i}.round_robin`),
+            whenField: at('when.field').trim(),
+            whenOp: at('when.op'),
+            whenValue: at('when.value'),
+            dueFrom: at('due.from').trim(),
+            dueDays: at('due.days').trim(),
+            dueHours: at('due.hours').trim(),
+          },
+        };
+      })
+      .sort((a, b) => a.position - b.position || a.i - b.i)
+      .map(({ flow }) => flow),
   };
 }
 

@@ -159,6 +159,7 @@ function flowRow(p: Page, a: FlowDraft, i: number, users: UserOption[], errors: 
   const actions = ['upsert_contact', 'upsert_company', 'create_deal', 'create_task'];
   return html`<fieldset class="flow">
 <legend>${p.t.action} ${i + 1}</legend>
+<label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
 <label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((x) => option(x, x, a.action === x))}</select></label>${e('action').note}
 <fieldset class="inline-group"><legend>${p.t.matchOn} (upsert_contact)</legend>
 ${['phone', 'email'].map((m) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${a.matchOn.includes(m) ? raw(' checked') : ''}> ${m}</label>`)}

@@ -202,12 +202,23 @@ describe('pages', () => {
   it('keeps accounts apart: another account sees none of it and changes nothing', async () => {
     const a = await newAccount('A');
     const b = await newAccount('B');
-    const hook = await webhook(a.key);
+    const hook = await webhook(a.key, { fields: [{ key: 'nome', type: 'string' }] });
+    await call(new URL(hook.url).pathname, { method: 'POST', body: { nome: 'Ana' } });
+    const [event] = (await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key: a.key }))).data;
+    await env.DB.prepare("update inbound_events set status = 'failed' where id = ?").bind(event.id).run();
     const cookie = await signIn(b.key);
     expect(await page(await panel('/panel/webhooks', { cookie }))).not.toContain('Leads do site');
-    for (const path of [`/panel/webhooks/${hook.id}`, `/panel/webhooks/${hook.id}/events`]) {
+    for (const path of [
+      `/panel/webhooks/${hook.id}`,
+      `/panel/webhooks/${hook.id}/events`,
+      `/panel/webhooks/${hook.id}/events/${event.id}`,
+    ]) {
       expect((await panel(path, { cookie })).status).toBe(404);
     }
+    const replay = await panel(`/panel/webhooks/${hook.id}/events/${event.id}/replay`, { cookie, form: {} });
+    expect(replay.status).toBe(404);
+    const events = (await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key: a.key }))).data;
+    expect(events[0]).toMatchObject({ id: event.id, status: 'failed' });
     for (const [path, form] of [
       [`/panel/webhooks/${hook.id}`, { name: 'taken over' }],
       [`/panel/webhooks/${hook.id}/mode`, { mode: 'test' }],
@@ -261,6 +272,34 @@ describe('pages', () => {
       { action: 'create_deal', when: { field: 'nome', op: 'contains', value: 'Ana' } },
     ]);
     expect(await page(await panel(`/panel/webhooks/${id}?done=saved`, { cookie }))).toContain('Salvo.');
+  });
+
+  it('orders the flows by the positions given, and refuses an order the config check refuses', async () => {
+    const { key } = await newAccount();
+    const hook = await webhook(key);
+    const cookie = await signIn(key);
+    const form = (contactAt: string, dealAt: string) => ({
+      name: 'Leads do site',
+      'fields.0.key': 'email',
+      'fields.0.type': 'email',
+      'fields.0.target': 'contact.email',
+      'fields.1.key': 'nome',
+      'fields.1.type': 'string',
+      'fields.1.target': 'deal.name',
+      'flows.0.position': dealAt,
+      'flows.0.action': 'create_deal',
+      'flows.1.position': contactAt,
+      'flows.1.action': 'upsert_contact',
+      'flows.1.match_on': 'email',
+    });
+    const wrong = await page(
+      await panel(`/panel/webhooks/${hook.id}`, { cookie, form: form('3', '1') }),
+      422,
+    );
+    expect(wrong).toMatch(/id="err-flows-0-action">create_deal must come after upsert_contact/);
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: form('1', '2') })).status).toBe(303);
+    const { data } = await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }));
+    expect(data.flows.map((a: { action: string }) => a.action)).toEqual(['upsert_contact', 'create_deal']);
   });
 
   it('shows each 422 of the config check next to its field, keeping what was typed', async () => {
