@@ -28,8 +28,7 @@ const BASE_NAME = 'crm_session';
  * same statement, so a page costs no round trip for its session.
  */
 export const sessionKey = (tokenHash: string, now: number): SQL<string> =>
-  // Aliased: Drizzle leaves columns unqualified in some statements (UPDATE), where \`id\` would be ambiguous.
-  sql<string>`(select k.key_hash from panel_sessions s join api_keys k on k.id = s.api_key_id where s.token_hash = ${tokenHash} and s.expires_at > ${now})`;
+  sql<string>`(select ${apiKeys.keyHash} from ${panelSessions} join ${apiKeys} on ${apiKeys.id} = ${panelSessions.apiKeyId} where ${panelSessions.tokenHash} = ${tokenHash} and ${panelSessions.expiresAt} > ${now})`;
 
 /** The hash of the request's session cookie, if it has one. */
 export async function sessionHash(c: Context<AppEnv>): Promise<string | undefined> {
