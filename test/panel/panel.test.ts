@@ -236,6 +236,7 @@ describe('pages', () => {
   it('creates a webhook from the form, through the same rules as /v1', async () => {
     const { key } = await newAccount();
     const user = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+    const other = await create(key, '/v1/users', { name: 'Caio', email: 'caio@example.com' });
     const cookie = await signIn(key);
     const res = await panel('/panel/webhooks', {
       cookie,
@@ -258,6 +259,17 @@ describe('pages', () => {
         'flows.2.when.field': 'nome',
         'flows.2.when.op': 'contains',
         'flows.2.when.value': 'Ana',
+        'flows.3.action': 'create_task',
+        'flows.3.name': 'Ligar para {{nome}}',
+        'flows.3.category': 'Ligação',
+        'flows.3.description': 'Primeiro contato',
+        'flows.3.due.from': 'received_at',
+        'flows.3.due.days': '2',
+        'flows.3.due.hours': '-3',
+        'flows.3.round_robin': [String(user.id), String(other.id)],
+        'flows.3.when.field': 'nome',
+        'flows.3.when.op': 'exists',
+        'flows.3.when.value': 'ignored',
       },
     });
     expect(res.status).toBe(303);
@@ -270,7 +282,20 @@ describe('pages', () => {
     expect(data.flows).toEqual([
       { action: 'upsert_contact', match_on: ['phone'], owner: { user_id: user.id } },
       { action: 'create_deal', when: { field: 'nome', op: 'contains', value: 'Ana' } },
+      {
+        action: 'create_task',
+        name: 'Ligar para {{nome}}',
+        category: 'Ligação',
+        description: 'Primeiro contato',
+        due: { from: 'received_at', days: 2, hours: -3 },
+        owner: { round_robin: [user.id, other.id] },
+        when: { field: 'nome', op: 'exists' },
+      },
     ]);
+    // The stored flows come back into the form as they were.
+    const edit = await page(await panel(`/panel/webhooks/${id}`, { cookie }));
+    expect(edit).toContain('name="flows.2.due.hours" value="-3"');
+    expect(edit).toMatch(/name="flows\.2\.round_robin">(<option value="\d+" selected>[^<]+<\/option>){2}/);
     expect(await page(await panel(`/panel/webhooks/${id}?done=saved`, { cookie }))).toContain('Salvo.');
   });
 
