@@ -534,6 +534,11 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
     }),
   );
 
+  panel.get('*', (c) => {
+    const p = pageOf(c, false);
+    return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
+  });
+
   return panel;
 }
 

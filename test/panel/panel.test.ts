@@ -461,5 +461,8 @@ describe('pages', () => {
       expect((await panel(path, { cookie })).status, path).toBe(404);
     }
     expect((await panel('/panel/webhooks?cursor=nonsense', { cookie })).status).toBe(400);
+    const unknown = await panel('/panel/nowhere', { cookie });
+    expect(unknown.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(await page(unknown, 404)).toContain('Não encontrado.');
   });
 });
