@@ -15,9 +15,11 @@ export default defineConfig({
           API_RATE_LIMITER: { namespace_id: '1001', simple: { limit: 1_000_000, period: 60 } },
           HOOK_RATE_LIMITER: { namespace_id: '1002', simple: { limit: 1_000_000, period: 60 } },
           CLIENT_RATE_LIMITER: { namespace_id: '1003', simple: { limit: 1_000_000, period: 60 } },
+          SIGN_IN_RATE_LIMITER: { namespace_id: '1004', simple: { limit: 1_000_000, period: 60 } },
           LOW_API_RATE_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
           LOW_HOOK_RATE_LIMITER: { namespace_id: '9002', simple: { limit: 3, period: 60 } },
           LOW_CLIENT_RATE_LIMITER: { namespace_id: '9003', simple: { limit: 3, period: 60 } },
+          LOW_SIGN_IN_RATE_LIMITER: { namespace_id: '9004', simple: { limit: 3, period: 60 } },
         },
         bindings: {
           ADMIN_TOKEN: 'test-admin-token',

@@ -18,6 +18,8 @@ export type Bindings = {
   HOOK_RATE_LIMITER: RateLimit;
   /** Requests per client address (its hash) and window, before any key is checked. */
   CLIENT_RATE_LIMITER: RateLimit;
+  /** Panel sign-in attempts per client address (its hash) and window. */
+  SIGN_IN_RATE_LIMITER: RateLimit;
   /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
   RATE_LIMITS?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */

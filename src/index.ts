@@ -15,6 +15,7 @@ import { jsonContent, router } from './http/openapi';
 import { ApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
 import { noStore, securityHeaders } from './http/security';
+import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
 import { companiesRouter } from './routes/companies';
@@ -102,6 +103,11 @@ app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new UR
 /** The OpenAPI document without a request, for tools that generate or lint clients offline. */
 export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));
 app.get('/docs', docsPolicy, docsPage);
+// The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.
+app.route(
+  '/panel',
+  panelRouter(async (request, env) => app.fetch(request, env)),
+);
 
 const problem = (err: ApiError, requestId: string | undefined) =>
   new Response(JSON.stringify(err.toProblem(requestId)), {

@@ -10,6 +10,7 @@ declare global {
       LOW_API_RATE_LIMITER: RateLimit;
       LOW_HOOK_RATE_LIMITER: RateLimit;
       LOW_CLIENT_RATE_LIMITER: RateLimit;
+      LOW_SIGN_IN_RATE_LIMITER: RateLimit;
       PROPERTY_SEED: string;
       PROPERTY_RUNS: string;
     }

@@ -20,10 +20,16 @@ export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
+ * Whose API key a request acts with: the bearer key's SHA-256 on `/v1`, or a scalar subquery
+ * yielding it from a panel session (src/panel/session.ts), so the panel runs the same queries.
+ */
+export type KeyRef = string | SQL<string>;
+
+/**
  * The caller's account id as a scalar subquery. Queries scoped by it return nothing for an unknown
  * or revoked key, so data can never leak even before the key check's result is read.
  */
-export const accountOf = (keyHash: string): SQL<number> =>
+export const accountOf = (keyHash: KeyRef): SQL<number> =>
   sql<number>`(select ${apiKeys.accountId} from ${apiKeys} where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null)`;
 
 type Items = readonly BatchItem<'sqlite'>[];
@@ -34,7 +40,7 @@ type Items = readonly BatchItem<'sqlite'>[];
  */
 export async function scoped<T extends Items>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   ...queries: T
 ): Promise<[number, ...BatchResponse<T>]> {
   const keyLookup = db
@@ -48,5 +54,5 @@ export async function scoped<T extends Items>(
 }
 
 /** WHERE for "row `id` of the caller's account", if live: a row in the trash is not there. */
-export const ownRow = (table: TenantTable, keyHash: string, id: number): SQL | undefined =>
+export const ownRow = (table: TenantTable, keyHash: KeyRef, id: number): SQL | undefined =>
   and(eq(table.accountId, accountOf(keyHash)), eq(table.id, id), live(table));

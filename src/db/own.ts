@@ -21,7 +21,7 @@ import {
   type SQLiteUpdateSetSource,
   unionAll,
 } from 'drizzle-orm/sqlite-core';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { accountOf, type KeyRef, ownRow, scoped } from '../auth/tenant';
 import type { keyset } from '../http/pagination';
 import { conflict, invalid, notFound, rootMessage } from '../http/problem';
 import type { Db } from './client';
@@ -150,7 +150,7 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
  */
 export function listQuery<T extends TenantTable>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: ListSpec<T>,
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
@@ -226,7 +226,7 @@ export type ListSpec<T extends TenantTable, X extends Extras = Extras> = {
  */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: ListSpec<T, X>,
   page: ReturnType<typeof keyset>,
   filters: (SQL | undefined)[],
@@ -247,7 +247,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
 /** The account's row `id`, or 404, in one round trip with the key check. */
 export async function getOwn<T extends ResourceTable, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: { table: T; extras?: X },
   id: number,
 ): Promise<Viewed<T, X>> {
@@ -266,7 +266,7 @@ export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: WriteSpec<T, B, X>,
   body: B,
 ): Promise<Viewed<T, X>> {
@@ -319,7 +319,7 @@ function assertUnchanged(
  */
 export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: WriteSpec<T, B, X>,
   id: number,
   body: B,

@@ -418,6 +418,30 @@ export const idempotencyKeys = sqliteTable(
   ],
 );
 
+/**
+ * A signed-in panel browser. Only the SHA-256 of its cookie is kept; the API key it signed in with
+ * is read on every request (see src/panel/session.ts), so revoking the key ends the session.
+ */
+export const panelSessions = sqliteTable(
+  'panel_sessions',
+  {
+    id: integer('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('panel_sessions_token_uq').on(t.tokenHash),
+    index('panel_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
 /** A table whose rows belong to one account. */
 export type TenantTable =
   | typeof users

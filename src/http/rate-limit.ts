@@ -10,7 +10,7 @@ import { ApiError } from './problem';
  */
 export const RATE_LIMIT_PERIOD_S = 60;
 
-type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER';
+type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER' | 'SIGN_IN_RATE_LIMITER';
 
 /**
  * Counts one request against `key` (a hash, never a credential) and throws the 429 once it is over
@@ -94,7 +94,7 @@ export function clientPrefix(address: string): string {
 }
 
 /** The caller's address as a limiter key, hashed like the other keys: no address is kept in the limiter. */
-function clientOf(c: Context): Promise<string> {
+export function clientOf(c: Context): Promise<string> {
   return sha256Hex(`client:${clientPrefix(c.req.header('CF-Connecting-IP') ?? '')}`);
 }
 

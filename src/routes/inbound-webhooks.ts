@@ -2,13 +2,14 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { accountOf, type KeyRef, ownRow, scoped } from '../auth/tenant';
+import type { Db } from '../db/client';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { bumped } from '../db/updated';
 import { leaves } from '../domain/json-paths';
 import { guessType } from '../domain/webhook-fields';
-import type { AppEnv } from '../env';
+import type { AppEnv, Bindings } from '../env';
 import { ownHandlers } from '../http/handlers';
 import {
   bookmarkParam,
@@ -42,7 +43,7 @@ import { configIssues, ownerRefs } from '../schemas/webhook-config';
 type Update = z.infer<typeof InboundWebhookUpdate>;
 type Row = typeof inboundWebhooks.$inferSelect;
 
-const present = (row: Row, c: Context<AppEnv>): z.infer<typeof InboundWebhook> => ({
+export const present = (row: Row, c: Context<AppEnv>): z.infer<typeof InboundWebhook> => ({
   id: row.id,
   name: row.name,
   url: urlOf(c, `/hooks/${row.token}`),
@@ -187,7 +188,7 @@ const replay = webhookRoute({
   },
 });
 
-const eventExtras = {
+export const eventExtras = {
   result: sql<
     z.infer<typeof WebhookEvent>['result']
   >`(select json_object('contact_id', ${inboundEventResults.contactId}, 'company_id', ${inboundEventResults.companyId}, 'deal_id', ${inboundEventResults.dealId}, 'task_ids', json(${inboundEventResults.taskIds})) from ${inboundEventResults} where ${inboundEventResults.eventId} = ${inboundEvents.id})`.mapWith(
@@ -195,9 +196,9 @@ const eventExtras = {
   ),
 };
 
-type EventRow = Viewed<typeof inboundEvents, typeof eventExtras>;
+export type EventRow = Viewed<typeof inboundEvents, typeof eventExtras>;
 
-const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
+export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   id: row.id,
   webhook_id: row.webhookId,
   status: row.status,
@@ -216,19 +217,19 @@ const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
  * Sets columns of the caller's webhook `id` in one round trip (the key check in the same batch;
  * the update is scoped by the key's account), returning the row, or 404.
  */
-async function setOwn(
-  c: Context<AppEnv, string, { out: { param: { id: number } } }>,
-  values: Partial<Pick<Row, 'enabled' | 'token'>>,
+export async function setOwnWebhook(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  values: Partial<Pick<Row, 'enabled' | 'token' | 'mode' | 'secret'>>,
 ): Promise<Row> {
-  const db = c.get('db');
-  const keyHash = c.get('keyHash');
   const [, rows] = await scoped(
     db,
     keyHash,
     db
       .update(inboundWebhooks)
       .set({ ...values, updatedAt: bumped(inboundWebhooks.updatedAt) })
-      .where(ownRow(inboundWebhooks, keyHash, c.req.valid('param').id))
+      .where(ownRow(inboundWebhooks, keyHash, id))
       .returning(),
   );
   const row = rows[0];
@@ -236,8 +237,78 @@ async function setOwn(
   return row;
 }
 
+const setOwn = (
+  c: Context<AppEnv, string, { out: { param: { id: number } } }>,
+  values: Partial<Pick<Row, 'enabled' | 'token'>>,
+) => setOwnWebhook(c.get('db'), c.get('keyHash'), c.req.valid('param').id, values);
+
+/** Queues the caller's failed event again: 404 when it is not theirs, 409 when it has not failed. */
+export async function replayEvent(
+  db: Db,
+  keyHash: KeyRef,
+  queue: Bindings['EVENTS'],
+  id: number,
+  eventId: number,
+): Promise<EventRow> {
+  const theEvent = and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id));
+  // One batch: the update only takes a failed event; the read after it tells 404 from 409.
+  const [, replayed, found] = await scoped(
+    db,
+    keyHash,
+    db
+      .update(inboundEvents)
+      .set({ status: 'pending', error: null, queuedAt: Date.now() })
+      .where(and(theEvent, eq(inboundEvents.status, 'failed')))
+      .returning({ id: inboundEvents.id }),
+    db
+      .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+      .from(inboundEvents)
+      .where(theEvent),
+  );
+  const row = found[0];
+  if (!row) throw notFound();
+  if (!replayed.length) throw conflict(`Only a failed event can be replayed; this one is ${row.status}.`);
+  // If the hand-over fails the event stays pending, and the cron queues it again.
+  await enqueueEvents(queue, [row.id]);
+  return row;
+}
+
 // Enough recent test events to show every key a sender uses, few enough to read in one query.
 const SAMPLE_EVENTS = 20;
+
+/** The latest test events of webhook `id`, whose keys sample fields are made of. */
+export const sampleEvents = (db: Db, keyHash: KeyRef, id: number, limit = SAMPLE_EVENTS) =>
+  db
+    .select({ payload: inboundEvents.payload })
+    .from(inboundEvents)
+    .where(
+      and(
+        eq(inboundEvents.accountId, accountOf(keyHash)),
+        eq(inboundEvents.webhookId, id),
+        eq(inboundEvents.mode, 'test'),
+        // A rejected event keeps no payload, so it has no keys to offer.
+        ne(inboundEvents.status, 'rejected'),
+      ),
+    )
+    .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))
+    .limit(limit);
+
+/** Every key the sample events hold, once, with its newest example and a guess at its type. */
+export function sampleFieldsOf(samples: { payload: string }[]): z.infer<typeof SampleField>[] {
+  const seen = new Map<string, z.infer<typeof SampleField>>();
+  for (const { payload } of samples) {
+    for (const [key, example] of leaves(JSON.parse(payload) as unknown)) {
+      if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The filters of a webhook's event log: its events, of one status if given. */
+export const eventFilters = (id: number, status: EventRow['status'] | undefined) => [
+  eq(inboundEvents.webhookId, id),
+  status ? eq(inboundEvents.status, status) : undefined,
+];
 
 export const inboundWebhooksRouter = router()
   .openapi(routes.list, async (c) => {
@@ -270,29 +341,10 @@ export const inboundWebhooksRouter = router()
         .select({ id: inboundWebhooks.id })
         .from(inboundWebhooks)
         .where(ownRow(inboundWebhooks, keyHash, id)),
-      db
-        .select({ payload: inboundEvents.payload })
-        .from(inboundEvents)
-        .where(
-          and(
-            eq(inboundEvents.accountId, accountOf(keyHash)),
-            eq(inboundEvents.webhookId, id),
-            eq(inboundEvents.mode, 'test'),
-            // A rejected event keeps its body as text, which has no keys to offer.
-            ne(inboundEvents.status, 'rejected'),
-          ),
-        )
-        .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))
-        .limit(SAMPLE_EVENTS),
+      sampleEvents(db, keyHash, id),
     );
     if (!hooks.length) throw notFound();
-    const seen = new Map<string, z.infer<typeof SampleField>>();
-    for (const { payload } of samples) {
-      for (const [key, example] of leaves(JSON.parse(payload) as unknown)) {
-        if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
-      }
-    }
-    return c.json({ data: [...seen.values()] }, 200);
+    return c.json({ data: sampleFieldsOf(samples) }, 200);
   })
   .openapi(events, async (c) => {
     const { id } = c.req.valid('param');
@@ -303,7 +355,7 @@ export const inboundWebhooksRouter = router()
       c.get('keyHash'),
       { table: inboundEvents, extras: eventExtras },
       page,
-      [eq(inboundEvents.webhookId, id), q.status ? eq(inboundEvents.status, q.status) : undefined],
+      eventFilters(id, q.status),
       undefined,
       { table: inboundWebhooks, id },
     );
@@ -311,27 +363,6 @@ export const inboundWebhooksRouter = router()
   })
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const theEvent = and(ownRow(inboundEvents, keyHash, event_id), eq(inboundEvents.webhookId, id));
-    // One batch: the update only takes a failed event; the read after it tells 404 from 409.
-    const [, replayed, found] = await scoped(
-      db,
-      keyHash,
-      db
-        .update(inboundEvents)
-        .set({ status: 'pending', error: null, queuedAt: Date.now() })
-        .where(and(theEvent, eq(inboundEvents.status, 'failed')))
-        .returning({ id: inboundEvents.id }),
-      db
-        .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-        .from(inboundEvents)
-        .where(theEvent),
-    );
-    const row = found[0];
-    if (!row) throw notFound();
-    if (!replayed.length) throw conflict(`Only a failed event can be replayed; this one is ${row.status}.`);
-    // If the hand-over fails the event stays pending, and the cron queues it again.
-    await enqueueEvents(c.env.EVENTS, [row.id]);
+    const row = await replayEvent(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, event_id);
     return c.json({ data: presentEvent(row) }, 202);
   });

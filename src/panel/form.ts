@@ -1,0 +1,224 @@
+import type { FieldError } from '../http/problem';
+import type { Action, FieldMapping } from '../schemas/webhook-config';
+
+/** A row of the fields table as the form holds it: text, so a refused value is shown back as typed. */
+export type FieldDraft = { key: string; type: string; required: boolean; target: string };
+
+export type FlowDraft = {
+  action: string;
+  matchOn: string[];
+  name: string;
+  category: string;
+  description: string;
+  owner: string;
+  roundRobin: string[];
+  whenField: string;
+  whenOp: string;
+  whenValue: string;
+  dueFrom: string;
+  dueDays: string;
+  dueHours: string;
+};
+
+export type Draft = { name: string; fields: FieldDraft[]; flows: FlowDraft[] };
+
+/** Blank rows the form offers after the filled ones, so rows can be added without JS. */
+export const BLANK_FIELDS = 3;
+export const BLANK_FLOWS = 2;
+
+export const blankField = (): FieldDraft => ({ key: '', type: 'string', required: false, target: '' });
+
+export const blankFlow = (): FlowDraft => ({
+  action: '',
+  matchOn: [],
+  name: '',
+  category: '',
+  description: '',
+  owner: '',
+  roundRobin: [],
+  whenField: '',
+  whenOp: 'exists',
+  whenValue: '',
+  dueFrom: '',
+  dueDays: '',
+  dueHours: '',
+});
+
+/** The stored configuration as form rows. */
+export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Action[] }): Draft {
+  return {
+    name: row.name,
+    fields: row.fields.map((f) => ({
+      key: f.key,
+      type: f.type,
+      required: f.required,
+      target: f.target ?? '',
+    })),
+    flows: row.flows.map((a) => ({
+      ...blankFlow(),
+      action: a.action,
+      matchOn: a.action === 'upsert_contact' ? a.match_on : [],
+      name: (a.action === 'create_deal' || a.action === 'create_task' ? a.name : undefined) ?? '',
+      category: a.action === 'create_task' ? a.category : '',
+      description: (a.action === 'create_task' ? a.description : undefined) ?? '',
+      owner: a.owner && 'user_id' in a.owner ? String(a.owner.user_id) : '',
+      roundRobin: a.owner && 'round_robin' in a.owner ? a.owner.round_robin.map(String) : [],
+      whenField: a.when?.field ?? '',
+      whenOp: a.when?.op ?? 'exists',
+      whenValue: a.when?.value === undefined ? '' : String(a.when.value),
+      dueFrom: (a.action === 'create_task' ? a.due?.from : undefined) ?? '',
+      dueDays: a.action === 'create_task' && a.due ? String(a.due.days) : '',
+      dueHours: a.action === 'create_task' && a.due ? String(a.due.hours) : '',
+    })),
+  };
+}
+
+type Form = Record<string, string | File | (string | File)[]>;
+
+const text = (form: Form, name: string): string => {
+  const value = form[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : '';
+};
+
+const texts = (form: Form, name: string): string[] => {
+  const value = form[name];
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+};
+
+/** The rows of a submitted form (parsed with `all: true`), numbered `fields.0.key`, `flows.0.action`... */
+export function draftFromForm(form: Form): Draft {
+  const rows = (prefix: string) => {
+    const indexes = new Set<number>();
+    for (const name of Object.keys(form)) {
+      const m = new RegExp(`^${prefix}\\.(\\d{1,3})\\.`).exec(name);
+      if (m) indexes.add(Number(m[1]));
+    }
+    return [...indexes].sort((a, b) => a - b);
+  };
+  return {
+    name: text(form, 'name'),
+    fields: rows('fields').map((i) => ({
+      key: text(form, `fields.${i}.key`).trim(),
+      type: text(form, `fields.${i}.type`),
+      required: text(form, `fields.${i}.required`) !== '',
+      target: text(form, `fields.${i}.target`),
+    })),
+    flows: rows('flows')
+      .map((i) => {
+        const at = (name: string) => text(form, `flows.${i}.${name}`);
+        // The position a block was given moves it; without a usable one it keeps its place.
+        const position = Number.parseFloat(at('position'));
+        return {
+          i,
+          position: Number.isFinite(position) ? position : i + 1,
+          flow: {
+            action: at('action'),
+            matchOn: texts(form, `flows.${i}.match_on`),
+            name: at('name'),
+            category: at('category'),
+            description: at('description'),
+            owner: at('owner'),
+            roundRobin: texts(form, `flows.${i}.round_robin`),
+            whenField: at('when.field').trim(),
+            whenOp: at('when.op'),
+            whenValue: at('when.value'),
+            dueFrom: at('due.from').trim(),
+            dueDays: at('due.days').trim(),
+            dueHours: at('due.hours').trim(),
+          },
+        };
+      })
+      .sort((a, b) => a.position - b.position || a.i - b.i)
+      .map(({ flow }) => flow),
+  };
+}
+
+/** An integer as a number; anything else as typed, for the schema to refuse at its path. */
+const integer = (value: string): number | string => (/^-?\d{1,15}$/.test(value) ? Number(value) : value);
+
+/** A `when` value of the kind its field compares with (see `configIssues`). */
+function whenValue(value: string, type: string | undefined): string | number | boolean {
+  if (type === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/**
+ * The body the form stands for, in the shape `/v1` takes, and for each of its rows the form row
+ * it came from: blank rows are left out, so error paths are numbered differently from the form.
+ */
+export function bodyOf(draft: Draft) {
+  const fieldRows = draft.fields.flatMap((f, i) => (f.key ? [i] : []));
+  const flowRows = draft.flows.flatMap((a, i) => (a.action ? [i] : []));
+  const types = new Map(draft.fields.map((f) => [f.key, f.type]));
+  const fields = fieldRows.map((i) => {
+    const f = draft.fields[i] ?? blankField();
+    return { key: f.key, type: f.type, required: f.required, ...(f.target && { target: f.target }) };
+  });
+  const flows = flowRows.map((i) => {
+    const a = draft.flows[i] ?? blankFlow();
+    const ids = a.roundRobin.map(integer);
+    return {
+      action: a.action,
+      ...(a.action === 'upsert_contact' && a.matchOn.length > 0 && { match_on: a.matchOn }),
+      ...((a.action === 'create_task' || (a.action === 'create_deal' && a.name)) && { name: a.name }),
+      ...(a.action === 'create_task' && { category: a.category }),
+      ...(a.action === 'create_task' && a.description && { description: a.description }),
+      ...(a.action === 'create_task' &&
+        a.dueFrom && {
+          due: { from: a.dueFrom, days: integer(a.dueDays || '0'), hours: integer(a.dueHours || '0') },
+        }),
+      ...(ids.length
+        ? { owner: { round_robin: ids } }
+        : a.owner
+          ? { owner: { user_id: integer(a.owner) } }
+          : {}),
+      ...(a.whenField && {
+        when: {
+          field: a.whenField,
+          op: a.whenOp,
+          ...(a.whenOp !== 'exists' &&
+            a.whenValue !== '' && { value: whenValue(a.whenValue, types.get(a.whenField)) }),
+        },
+      }),
+    };
+  });
+  return { body: { name: draft.name, fields, flows }, fieldRows, flowRows };
+}
+
+/**
+ * Error messages by the name of the form control they belong to (`fields.2.key`); those that
+ * belong to none under `''`. Paths name body rows, which `rows` maps back to form rows.
+ */
+export function errorsByControl(
+  errors: FieldError[],
+  rows: { fieldRows: number[]; flowRows: number[] },
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (control: string, message: string) => out.set(control, [...(out.get(control) ?? []), message]);
+  for (const { path, message } of errors) {
+    const parts = path.split('.');
+    const [list, index, ...rest] = parts;
+    const map = list === 'fields' ? rows.fieldRows : list === 'flows' ? rows.flowRows : undefined;
+    const row = map?.[Number(index)];
+    if (map === undefined || row === undefined) {
+      add(path === 'name' ? 'name' : '', message);
+      continue;
+    }
+    add(`${list}.${row}.${controlOf(list === 'fields', rest)}`, message);
+  }
+  return out;
+}
+
+/** The control of a row that an error path inside it points at. */
+function controlOf(isField: boolean, rest: string[]): string {
+  const [first = '', second] = rest;
+  if (isField) return ['key', 'type', 'required', 'target'].includes(first) ? first : 'key';
+  if (first === 'owner') return second === 'round_robin' ? 'round_robin' : 'owner';
+  if (first === 'when') return `when.${second ?? 'field'}`;
+  if (first === 'due') return `due.${second ?? 'from'}`;
+  return ['match_on', 'name', 'category', 'description'].includes(first) ? first : 'action';
+}

@@ -1,0 +1,555 @@
+import { and, count, eq, getTableColumns, max, type SQL } from 'drizzle-orm';
+import { type Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { looksLikeApiKey, newWebhookToken, sha256Hex } from '../auth/secrets';
+import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { createOwn, listQuery, updateOwn } from '../db/own';
+import { inboundEvents, inboundWebhooks, users } from '../db/schema';
+import type { AppEnv } from '../env';
+import { limitedBody } from '../http/body-limit';
+import { fieldErrors } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { ApiError, type FieldError } from '../http/problem';
+import { clientOf, rateLimit } from '../http/rate-limit';
+import {
+  type EventRow,
+  eventExtras,
+  eventFilters,
+  present,
+  presentEvent,
+  replayEvent,
+  sampleEvents,
+  sampleFieldsOf,
+  setOwnWebhook,
+  webhookSpec,
+} from '../routes/inbound-webhooks';
+import { iso } from '../schemas/common';
+import {
+  eventSorts,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../schemas/inbound-webhooks';
+import { css, js } from './assets';
+import { bodyOf, type Draft, draftFromForm, draftOf, errorsByControl } from './form';
+import { chooseLang, langs, messages } from './i18n';
+import { closeSession, openSession, sessionHash, sessionKey, setSessionCookie } from './session';
+import {
+  configForm,
+  editPage,
+  eventPage,
+  eventsPage,
+  layout,
+  listPage,
+  messagePage,
+  type Page,
+  signInPage,
+  type WebhookView,
+} from './views';
+
+type C = Context<AppEnv>;
+type Row = typeof inboundWebhooks.$inferSelect;
+type Flash = { kind: 'ok' | 'error'; text: string };
+
+const POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function pageOf(c: C, signedIn: boolean): Page {
+  const lang = chooseLang(getCookie(c, 'lang'), c.req.header('Accept-Language'));
+  const url = new URL(c.req.url);
+  return { lang, t: messages[lang], path: url.pathname + url.search, signedIn };
+}
+
+/** An origin this Worker serves pages from: the request's own, or the configured public one. */
+function sameOrigin(c: C): boolean {
+  const origin = c.req.header('Origin');
+  if (!origin) return false;
+  const own = [new URL(c.req.url).origin];
+  if (c.env.PUBLIC_BASE_URL) own.push(new URL(c.env.PUBLIC_BASE_URL).origin);
+  return own.includes(origin);
+}
+
+const toSignIn = (c: C) => c.redirect('/panel/sign-in', 303);
+
+/**
+ * Runs a page with the session's key: a missing, expired or revoked session (the 401 of `scoped`)
+ * sends the browser to sign in, and a 404 or 400 of the shared functions becomes a page.
+ */
+async function withSession(c: C, handler: (key: SQL<string>) => Promise<Response>): Promise<Response> {
+  const hash = await sessionHash(c);
+  if (!hash) return toSignIn(c);
+  try {
+    return await handler(sessionKey(hash, Date.now()));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const p = pageOf(c, true);
+    if (err.status === 401) return toSignIn(c);
+    if (err.status === 404) return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
+    if (err.status === 400) return c.html(messagePage(p, p.t.badRequest, err.message), 400);
+    throw err;
+  }
+}
+
+const idOf = (c: C, name = 'id'): number => {
+  const raw = c.req.param(name) ?? '';
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ApiError(404, 'not_found', 'No such resource.');
+  return Number(raw);
+};
+
+const viewOf = (row: Row, c: C): WebhookView => {
+  const shown = present(row, c);
+  return {
+    id: row.id,
+    name: row.name,
+    url: shown.url,
+    mode: row.mode,
+    enabled: row.enabled,
+    hasSecret: shown.has_secret,
+  };
+};
+
+const usersOf = (c: C, key: SQL<string>) =>
+  c
+    .get('db')
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(eq(users.accountId, accountOf(key)))
+    .orderBy(users.nameNorm, users.id)
+    .limit(500);
+
+const theWebhook = (c: C, key: SQL<string>, id: number) =>
+  c
+    .get('db')
+    .select()
+    .from(inboundWebhooks)
+    .where(ownRow(inboundWebhooks, key, id));
+
+/**
+ * The edit page in one round trip: the session, the webhook, the account's users and, when asked,
+ * its latest test events, whose keys not yet declared are added as rows to review.
+ */
+async function renderEdit(
+  c: C,
+  key: SQL<string>,
+  id: number,
+  state: { draft?: Draft; errors?: Map<string, string[]>; secretError?: string; flash?: Flash },
+  status: 200 | 409 | 422 = 200,
+) {
+  const db = c.get('db');
+  const wantSamples = c.req.method === 'GET' && c.req.query('sample') === '1';
+  const [, hooks, people, samples] = await scoped(
+    db,
+    key,
+    theWebhook(c, key, id),
+    usersOf(c, key),
+    sampleEvents(db, key, id, wantSamples ? undefined : 0),
+  );
+  const row = hooks[0];
+  if (!row) throw new ApiError(404, 'not_found', 'No such resource.');
+  const p = pageOf(c, true);
+  const draft = state.draft ?? draftOf(row);
+  let flash = state.flash;
+  if (wantSamples) {
+    const declared = new Set(draft.fields.map((f) => f.key));
+    const found = sampleFieldsOf(samples).filter((s) => !declared.has(s.key));
+    draft.fields.push(...found.map((s) => ({ key: s.key, type: s.type, required: false, target: '' })));
+    flash = { kind: found.length ? 'ok' : 'error', text: found.length ? p.t.samplesAdded : p.t.samplesNone };
+  }
+  const form = configForm(p, `/panel/webhooks/${id}`, draft, people, state.errors ?? new Map(), p.t.save);
+  return c.html(editPage(p, viewOf(row, c), form, state.secretError, flash), status);
+}
+
+/** A refused write's field errors, or undefined for any other failure (rethrown by the caller). */
+const refused = (err: unknown): FieldError[] | undefined =>
+  err instanceof ApiError && (err.status === 422 || err.status === 409)
+    ? (err.errors ?? [{ path: '', code: err.code, message: err.message }])
+    : undefined;
+
+/** Updates the webhook through the same schema and write as `PUT /v1/inbound-webhooks/{id}`. */
+async function update(c: C, key: SQL<string>, id: number, body: unknown): Promise<FieldError[] | undefined> {
+  const parsed = InboundWebhookUpdate.safeParse(body);
+  if (!parsed.success) return fieldErrors(parsed.error, body);
+  try {
+    await updateOwn(c.get('db'), key, webhookSpec, id, parsed.data);
+    return undefined;
+  } catch (err) {
+    const errors = refused(err);
+    if (!errors) throw err;
+    return errors;
+  }
+}
+
+const saved = (c: C, id: number, flash = 'saved') => c.redirect(`/panel/webhooks/${id}?done=${flash}`, 303);
+
+/** Flash messages a redirect after a write asks for. */
+const doneFlash = (c: C, p: Page): Flash | undefined => {
+  const done = c.req.query('done');
+  if (done === 'saved') return { kind: 'ok', text: p.t.saved };
+  if (done === 'sample') return { kind: 'ok', text: p.t.sampleSent };
+  if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
+  return undefined;
+};
+
+/** A sample body for the declared fields: each key at its path, with a value of its type. */
+function samplePayload(fields: Row['fields']): Record<string, unknown> {
+  const examples: Record<string, unknown> = {
+    string: 'Exemplo',
+    number: 1000,
+    boolean: true,
+    date: new Date().toISOString().slice(0, 10),
+    phone: '+55 11 91234-5678',
+    email: 'exemplo@example.com',
+  };
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    const parts = field.key.split('.');
+    let node = body;
+    parts.slice(0, -1).forEach((part) => {
+      const next = node[part];
+      node[part] = next !== null && typeof next === 'object' ? next : {};
+      node = node[part] as Record<string, unknown>;
+    });
+    node[parts.at(-1) ?? field.key] =
+      field.target === 'company.cnpj' ? '11.222.333/0001-81' : examples[field.type];
+  }
+  return body;
+}
+
+async function sign(secret: string, timestamp: string, body: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`${timestamp}.${body}`));
+  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The panel router. `deliver` hands a request to the whole Worker (to send a sample event). */
+export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings']) => Promise<Response>) {
+  const panel = new Hono<AppEnv>();
+
+  panel.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', POLICY);
+    // The API's no-referrer would make browsers send `Origin: null` on the panel's own form posts.
+    c.res.headers.set('Referrer-Policy', 'same-origin');
+    if (!c.req.path.startsWith('/panel/static/')) c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  // Cookies are SameSite=Strict already; the Origin check also stops a form posted from another site
+  // through an older browser, and a sibling subdomain.
+  panel.on(['POST'], '*', limitedBody, async (c, next) => {
+    if (!sameOrigin(c)) {
+      const p = pageOf(c, false);
+      return c.html(messagePage(p, p.t.badOrigin, p.t.badOrigin), 403);
+    }
+    await next();
+  });
+
+  const asset = (body: string, type: string) =>
+    createMiddleware<AppEnv>(async (c) =>
+      c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }),
+    );
+  panel.get('/static/panel.css', asset(css, 'text/css; charset=utf-8'));
+  panel.get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'));
+
+  panel.get('/', (c) => c.redirect('/panel/webhooks', 303));
+
+  panel.get('/lang/:lang', (c) => {
+    const lang = langs.find((l) => l === c.req.param('lang'));
+    if (lang) setCookie(c, 'lang', lang, { path: '/panel', sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
+    const next = c.req.query('next') ?? '';
+    // Only a path of the panel: never an open redirect.
+    return c.redirect(/^\/panel(\/[^/\\]|$|\?)/.test(next) ? next : '/panel/webhooks', 303);
+  });
+
+  panel.get('/sign-in', (c) => c.html(signInPage(pageOf(c, false))));
+
+  panel.post('/sign-in', async (c) => {
+    const p = pageOf(c, false);
+    try {
+      await rateLimit(c.env, 'SIGN_IN_RATE_LIMITER', await clientOf(c));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) {
+        c.header('Retry-After', err.headers?.['Retry-After'] ?? '60');
+        return c.html(signInPage(p, p.t.tooMany), 429);
+      }
+      throw err;
+    }
+    const form = await c.req.parseBody();
+    const given = typeof form.api_key === 'string' ? form.api_key.trim() : '';
+    const token = looksLikeApiKey(given)
+      ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
+      : undefined;
+    if (!token) return c.html(signInPage(p, p.t.badKey), 401);
+    setSessionCookie(c, token);
+    return c.redirect('/panel/webhooks', 303);
+  });
+
+  panel.post('/sign-out', async (c) => {
+    await closeSession(c);
+    return toSignIn(c);
+  });
+
+  panel.get('/webhooks', (c) =>
+    withSession(c, async (key) => {
+      const query = InboundWebhookQuery.safeParse(c.req.query());
+      if (!query.success) throw new ApiError(400, 'invalid_query', 'The query string is not valid.');
+      const db = c.get('db');
+      const page = keyset<Row>(inboundWebhooks, webhookSorts, query.data);
+      const [, rows, stats] = await scoped(
+        db,
+        key,
+        listQuery(db, key, webhookSpec, page, []),
+        db
+          .select({
+            webhookId: inboundEvents.webhookId,
+            status: inboundEvents.status,
+            n: count(),
+            last: max(inboundEvents.receivedAt),
+          })
+          .from(inboundEvents)
+          .where(eq(inboundEvents.accountId, accountOf(key)))
+          .groupBy(inboundEvents.webhookId, inboundEvents.status),
+      );
+      const shown = page.page(c, rows as Row[], (row) => row);
+      const hooks = shown.data.map((row) => {
+        const mine = stats.filter((s) => s.webhookId === row.id);
+        const last = Math.max(0, ...mine.map((s) => s.last ?? 0));
+        return {
+          ...viewOf(row, c),
+          lastEvent: last ? iso(last) : null,
+          counts: Object.fromEntries(mine.map((s) => [s.status, s.n])),
+        };
+      });
+      return c.html(listPage(pageOf(c, true), hooks, shown.meta.next_cursor));
+    }),
+  );
+
+  panel.get('/webhooks/new', (c) =>
+    withSession(c, async (key) => {
+      const [, people] = await scoped(c.get('db'), key, usersOf(c, key));
+      const p = pageOf(c, true);
+      const draft: Draft = { name: '', fields: [], flows: [] };
+      return c.html(
+        layout(p, p.t.newWebhook, configForm(p, '/panel/webhooks', draft, people, new Map(), p.t.create)),
+      );
+    }),
+  );
+
+  panel.post('/webhooks', (c) =>
+    withSession(c, async (key) => {
+      const draft = draftFromForm(await c.req.parseBody({ all: true }));
+      const { body, ...rows } = bodyOf(draft);
+      const parsed = InboundWebhookCreate.safeParse(body);
+      let errors = parsed.success ? undefined : fieldErrors(parsed.error, body);
+      if (parsed.success) {
+        try {
+          const row = await createOwn(c.get('db'), key, webhookSpec, parsed.data);
+          return saved(c, row.id);
+        } catch (err) {
+          errors = refused(err);
+          if (!errors) throw err;
+        }
+      }
+      const [, people] = await scoped(c.get('db'), key, usersOf(c, key));
+      const p = pageOf(c, true);
+      const form = configForm(
+        p,
+        '/panel/webhooks',
+        draft,
+        people,
+        errorsByControl(errors ?? [], rows),
+        p.t.create,
+      );
+      return c.html(layout(p, p.t.newWebhook, form, { kind: 'error', text: p.t.fixErrors }), 422);
+    }),
+  );
+
+  panel.get('/webhooks/:id', (c) =>
+    withSession(c, (key) => renderEdit(c, key, idOf(c), { flash: doneFlash(c, pageOf(c, true)) })),
+  );
+
+  panel.post('/webhooks/:id', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      const draft = draftFromForm(await c.req.parseBody({ all: true }));
+      const { body, ...rows } = bodyOf(draft);
+      const errors = await update(c, key, id, body);
+      if (!errors) return saved(c, id);
+      const p = pageOf(c, true);
+      return renderEdit(
+        c,
+        key,
+        id,
+        { draft, errors: errorsByControl(errors, rows), flash: { kind: 'error', text: p.t.fixErrors } },
+        422,
+      );
+    }),
+  );
+
+  /** A one-setting form: the value goes through the same schema and update as a PUT on /v1. */
+  const setting = (name: 'mode' | 'enabled' | 'secret', read: (value: string) => unknown) =>
+    panel.post(`/webhooks/:id/${name}`, (c) =>
+      withSession(c, async (key) => {
+        const id = idOf(c);
+        const form = await c.req.parseBody();
+        const value = typeof form[name] === 'string' ? form[name] : '';
+        const errors = await update(c, key, id, { [name]: read(value) });
+        if (!errors) return saved(c, id);
+        const message = errors.map((e) => e.message).join(' ');
+        const p = pageOf(c, true);
+        return renderEdit(
+          c,
+          key,
+          id,
+          {
+            ...(name === 'secret' && { secretError: message }),
+            flash: { kind: 'error', text: message || p.t.fixErrors },
+          },
+          422,
+        );
+      }),
+    );
+  setting('mode', (v) => v);
+  setting('enabled', (v) => (v === 'true' ? true : v === 'false' ? false : v));
+  setting('secret', (v) => (v === '' ? null : v));
+
+  panel.post('/webhooks/:id/rotate', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      await setOwnWebhook(c.get('db'), key, id, { token: newWebhookToken() });
+      return saved(c, id);
+    }),
+  );
+
+  panel.post('/webhooks/:id/sample', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      const [, hooks] = await scoped(c.get('db'), key, theWebhook(c, key, id));
+      const row = hooks[0];
+      if (!row) throw new ApiError(404, 'not_found', 'No such resource.');
+      const body = JSON.stringify(samplePayload(row.fields));
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (row.secret) {
+        headers['X-Timestamp'] = timestamp;
+        headers['X-Signature'] = `sha256=${await sign(row.secret, timestamp, body)}`;
+      }
+      const origin = new URL(c.req.url).origin;
+      const res = await deliver(
+        new Request(`${origin}/hooks/${row.token}`, { method: 'POST', headers, body }),
+        c.env,
+      );
+      if (res.ok) return saved(c, id, 'sample');
+      const problem = (await res.json()) as { detail?: string; errors?: FieldError[] };
+      const text = [problem.detail, ...(problem.errors ?? []).map((e) => `${e.path}: ${e.message}`)].join(
+        ' ',
+      );
+      return renderEdit(c, key, id, { flash: { kind: 'error', text } }, 422);
+    }),
+  );
+
+  panel.get('/webhooks/:id/events', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      // An empty select ("all") submits `status=`: no filter.
+      const query = WebhookEventQuery.safeParse(
+        Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== '')),
+      );
+      if (!query.success) throw new ApiError(400, 'invalid_query', 'The query string is not valid.');
+      const db = c.get('db');
+      const page = keyset<EventRow>(inboundEvents, eventSorts, query.data, '-received_at');
+      const [, hooks, rows] = await scoped(
+        db,
+        key,
+        theWebhook(c, key, id),
+        listQuery(
+          db,
+          key,
+          { table: inboundEvents, extras: eventExtras },
+          page,
+          eventFilters(id, query.data.status),
+        ),
+      );
+      const row = hooks[0];
+      if (!row) throw new ApiError(404, 'not_found', 'No such resource.');
+      const shown = page.page(c, rows as EventRow[], presentEvent);
+      const events = shown.data.map((e) => ({ ...e, receivedAt: e.received_at }));
+      return c.html(
+        eventsPage(pageOf(c, true), viewOf(row, c), events, query.data.status, shown.meta.next_cursor),
+      );
+    }),
+  );
+
+  panel.get('/webhooks/:id/events/:event_id', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      const eventId = idOf(c, 'event_id');
+      const db = c.get('db');
+      const [, hooks, events] = await scoped(
+        db,
+        key,
+        theWebhook(c, key, id),
+        db
+          .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+          .from(inboundEvents)
+          .where(and(ownRow(inboundEvents, key, eventId), eq(inboundEvents.webhookId, id))),
+      );
+      const row = hooks[0];
+      const event = events[0];
+      if (!row || !event) throw new ApiError(404, 'not_found', 'No such resource.');
+      const p = pageOf(c, true);
+      return c.html(eventPage(p, viewOf(row, c), detailOf(presentEvent(event as EventRow)), doneFlash(c, p)));
+    }),
+  );
+
+  panel.post('/webhooks/:id/events/:event_id/replay', (c) =>
+    withSession(c, async (key) => {
+      const id = idOf(c);
+      const eventId = idOf(c, 'event_id');
+      const back = `/panel/webhooks/${id}/events/${eventId}`;
+      try {
+        await replayEvent(c.get('db'), key, c.env.EVENTS, id, eventId);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) return c.redirect(back, 303);
+        throw err;
+      }
+      return c.redirect(`${back}?done=replayed`, 303);
+    }),
+  );
+
+  panel.get('*', (c) => {
+    const p = pageOf(c, false);
+    return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
+  });
+
+  return panel;
+}
+
+const detailOf = (e: ReturnType<typeof presentEvent>) => ({
+  id: e.id,
+  status: e.status,
+  attempts: e.attempts,
+  error: e.error,
+  receivedAt: e.received_at,
+  processedAt: e.processed_at,
+  payload: e.payload,
+  preview: e.preview,
+  result: e.result,
+});

@@ -1,0 +1,360 @@
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { eventStatuses, type webhookModes } from '../db/schema';
+import { fieldTypes } from '../domain/webhook-fields';
+import {
+  BLANK_FIELDS,
+  BLANK_FLOWS,
+  blankField,
+  blankFlow,
+  type Draft,
+  type FieldDraft,
+  type FlowDraft,
+} from './form';
+import type { Lang, Messages } from './i18n';
+
+type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** What every page knows: its language, and whether someone is signed in. */
+export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean };
+
+export const ASSET_VERSION = '1';
+
+export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
+  const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
+  return html`<!doctype html>
+<html lang="${p.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ${p.t.title}</title>
+<link rel="stylesheet" href="/panel/static/panel.css?v=${ASSET_VERSION}">
+<script src="/panel/static/panel.js?v=${ASSET_VERSION}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">${p.t.skip}</a>
+<header class="top">
+<a class="brand" href="/panel/webhooks">${p.t.title}</a>
+<nav aria-label="${p.t.title}">
+${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a>` : ''}
+<a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
+${
+  p.signedIn
+    ? html`<form method="post" action="/panel/sign-out" class="inline"><button type="submit">${p.t.signOut}</button></form>`
+    : ''
+}
+</nav>
+</header>
+<main id="main">
+<h1>${title}</h1>
+${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function signInPage(p: Page, error?: string) {
+  return layout(
+    p,
+    p.t.signIn,
+    html`<form method="post" action="/panel/sign-in" class="card narrow">
+<label for="api_key">${p.t.apiKey}</label>
+<input id="api_key" name="api_key" type="password" autocomplete="current-password" required aria-describedby="api_key_hint${error ? ' api_key_error' : ''}"${error ? raw(' aria-invalid="true"') : ''}>
+<p id="api_key_hint" class="hint">${p.t.apiKeyHint}</p>
+${error ? html`<p id="api_key_error" class="error">${error}</p>` : ''}
+<button type="submit">${p.t.signIn}</button>
+</form>`,
+  );
+}
+
+export type WebhookSummary = {
+  id: number;
+  name: string;
+  mode: (typeof webhookModes)[number];
+  enabled: boolean;
+  url: string;
+  lastEvent: string | null;
+  counts: Partial<Record<string, number>>;
+};
+
+const when = (iso: string | null, p: Page) =>
+  iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
+
+const copyable = (p: Page, id: string, url: string) =>
+  html`<span class="copy"><code id="${id}">${url}</code> <button type="button" class="js-copy" data-copy="${id}" data-done="${p.t.copied}" hidden>${p.t.copy}</button></span>`;
+
+export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) {
+  const rows = hooks.map(
+    (h) => html`<tr>
+<td><a href="/panel/webhooks/${h.id}">${h.name}</a></td>
+<td><span class="badge ${h.mode}">${p.t[h.mode]}</span></td>
+<td>${h.enabled ? p.t.yes : p.t.no}</td>
+<td>${copyable(p, `url-${h.id}`, h.url)}</td>
+<td>${when(h.lastEvent, p)}</td>
+<td><a href="/panel/webhooks/${h.id}/events">${
+      eventStatuses
+        .filter((s) => h.counts[s])
+        .map((s) => `${s}: ${h.counts[s]}`)
+        .join(', ') || p.t.none
+    }</a></td>
+</tr>`,
+  );
+  return layout(
+    p,
+    p.t.webhooks,
+    html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>
+${
+  hooks.length
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.webhooks}"><table>
+<thead><tr><th scope="col">${p.t.name}</th><th scope="col">${p.t.mode}</th><th scope="col">${p.t.enabled}</th><th scope="col">${p.t.url}</th><th scope="col">${p.t.lastEvent}</th><th scope="col">${p.t.counts}</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`
+    : html`<p>${p.t.noWebhooks}</p>`
+}
+${next ? html`<p><a href="/panel/webhooks?cursor=${encodeURIComponent(next)}">${p.t.more}</a></p>` : ''}`,
+  );
+}
+
+/** Error messages for a control, with the attributes that tie them to it. */
+function problems(errors: Map<string, string[]>, name: string) {
+  const list = errors.get(name);
+  const id = `err-${name.replaceAll('.', '-')}`;
+  return {
+    attrs: list ? raw(` aria-invalid="true" aria-describedby="${id}"`) : '',
+    note: list ? html`<span class="error" id="${id}">${list.join(' ')}</span>` : '',
+  };
+}
+
+const option = (value: string, label: string, selected: boolean) =>
+  html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
+
+const TARGETS = [
+  'contact.name',
+  'contact.email',
+  'contact.phone',
+  'deal.name',
+  'deal.value',
+  'company.name',
+  'company.cnpj',
+];
+
+function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[]>) {
+  const n = (c: string) => `fields.${i}.${c}`;
+  const e = (c: string) => problems(errors, n(c));
+  return html`<tr>
+<td><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
+<td><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, t, f.type === t))}</select>${e('type').note}</td>
+<td><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${f.required ? raw(' checked') : ''}></td>
+<td><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
+</tr>`;
+}
+
+export type UserOption = { id: number; name: string };
+
+function flowRow(p: Page, a: FlowDraft, i: number, users: UserOption[], errors: Map<string, string[]>) {
+  const n = (c: string) => `flows.${i}.${c}`;
+  const e = (c: string) => problems(errors, n(c));
+  const input = (c: string, label: string, value: string, type = 'text') =>
+    html`<label>${label} <input type="${type}" name="${n(c)}" value="${value}"${e(c).attrs}></label>${e(c).note}`;
+  const actions = ['upsert_contact', 'upsert_company', 'create_deal', 'create_task'];
+  return html`<fieldset class="flow">
+<legend>${p.t.action} ${i + 1}</legend>
+<label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
+<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((x) => option(x, x, a.action === x))}</select></label>${e('action').note}
+<fieldset class="inline-group"><legend>${p.t.matchOn} (upsert_contact)</legend>
+${['phone', 'email'].map((m) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${a.matchOn.includes(m) ? raw(' checked') : ''}> ${m}</label>`)}
+${e('match_on').note}</fieldset>
+${input('name', `${p.t.taskName} (create_deal, create_task)`, a.name)}
+${input('category', `${p.t.category} (create_task)`, a.category)}
+${input('description', `${p.t.description} (create_task)`, a.description)}
+<label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${users.map((u) => option(String(u.id), u.name, a.owner === String(u.id)))}</select></label>${e('owner').note}
+<label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${users.map((u) => option(String(u.id), u.name, a.roundRobin.includes(String(u.id))))}</select></label>${e('round_robin').note}
+<fieldset class="inline-group"><legend>${p.t.when}</legend>
+${input('when.field', p.t.whenField, a.whenField)}
+<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${['exists', 'equals', 'not_equals', 'contains'].map((o) => option(o, o, a.whenOp === o))}</select></label>
+${input('when.value', p.t.whenValue, a.whenValue)}
+</fieldset>
+<fieldset class="inline-group"><legend>${p.t.due} (create_task)</legend>
+${input('due.from', p.t.due, a.dueFrom)}
+${input('due.days', p.t.days, a.dueDays)}
+${input('due.hours', p.t.hours, a.dueHours)}
+</fieldset>
+</fieldset>`;
+}
+
+/** The configuration form: name, fields table and flows, each error next to its control. */
+export function configForm(
+  p: Page,
+  action: string,
+  draft: Draft,
+  users: UserOption[],
+  errors: Map<string, string[]>,
+  submit: string,
+) {
+  const fields = [...draft.fields, ...Array.from({ length: BLANK_FIELDS }, blankField)];
+  const flows = [...draft.flows, ...Array.from({ length: BLANK_FLOWS }, blankFlow)];
+  const general = errors.get('');
+  const name = problems(errors, 'name');
+  return html`<form method="post" action="${action}" class="card" novalidate>
+${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
+<label for="name">${p.t.name}</label>
+<input id="name" name="name" value="${draft.name}" required${name.attrs}>${name.note}
+<h2>${p.t.fields}</h2>
+<p class="hint">${p.t.fieldsHint}</p>
+<datalist id="targets">${TARGETS.map((t) => html`<option value="${t}"></option>`)}<option value="contact.custom_fields."></option><option value="deal.custom_fields."></option></datalist>
+<div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
+<thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th></tr></thead>
+<tbody>${fields.map((f, i) => fieldRow(p, f, i, errors))}</tbody></table></div>
+<h2>${p.t.flows}</h2>
+<p class="hint">${p.t.flowsHint}</p>
+${flows.map((a, i) => flowRow(p, a, i, users, errors))}
+<p><button type="submit">${submit}</button></p>
+</form>`;
+}
+
+export type WebhookView = {
+  id: number;
+  name: string;
+  url: string;
+  mode: (typeof webhookModes)[number];
+  enabled: boolean;
+  hasSecret: boolean;
+};
+
+const post = (action: string, label: string, extra: Html | string = '') =>
+  html`<form method="post" action="${action}" class="inline">${extra}<button type="submit">${label}</button></form>`;
+
+/** The banner that says what an event sent now will do. */
+export const modeBanner = (p: Page, h: Pick<WebhookView, 'mode' | 'enabled'>) =>
+  html`<p class="banner ${h.enabled ? h.mode : 'disabled'}" role="note">${
+    h.enabled ? (h.mode === 'test' ? p.t.testBanner : p.t.prodBanner) : p.t.disabledBanner
+  }</p>`;
+
+export function editPage(
+  p: Page,
+  h: WebhookView,
+  form: Html,
+  secretError: string | undefined,
+  flash?: { kind: 'ok' | 'error'; text: string },
+) {
+  const base = `/panel/webhooks/${h.id}`;
+  return layout(
+    p,
+    h.name,
+    html`${modeBanner(p, h)}
+<section class="card" aria-labelledby="settings">
+<h2 id="settings">${p.t.settings}</h2>
+<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+<div class="actions">
+${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
+${post(`${base}/enabled`, h.enabled ? p.t.disable : p.t.enable, html`<input type="hidden" name="enabled" value="${h.enabled ? 'false' : 'true'}">`)}
+${post(`${base}/rotate`, p.t.rotate)}
+${post(`${base}/sample`, p.t.sendSample)}
+<a class="button" href="${base}/events">${p.t.events}</a>
+<a class="button" href="${base}?sample=1">${p.t.fillFromSamples}</a>
+</div>
+<p class="hint">${p.t.rotateHint}</p>
+<form method="post" action="${base}/secret" class="secret">
+<label for="secret">${p.t.secret}</label>
+<input id="secret" name="secret" type="password" autocomplete="new-password" aria-describedby="secret-hint${secretError ? ' secret-error' : ''}"${secretError ? raw(' aria-invalid="true"') : ''}>
+<p id="secret-hint" class="hint">${h.hasSecret ? p.t.secretSet : p.t.secretUnset} ${p.t.secretHint}</p>
+${secretError ? html`<p id="secret-error" class="error">${secretError}</p>` : ''}
+<button type="submit">${p.t.setSecret}</button>
+</form>
+</section>
+${form}`,
+    flash,
+  );
+}
+
+export type EventSummary = {
+  id: number;
+  status: string;
+  attempts: number;
+  error: string | null;
+  receivedAt: string;
+};
+
+export function eventsPage(
+  p: Page,
+  h: WebhookView,
+  events: EventSummary[],
+  status: string | undefined,
+  next: string | null,
+) {
+  const base = `/panel/webhooks/${h.id}/events`;
+  return layout(
+    p,
+    `${p.t.events}: ${h.name}`,
+    html`${modeBanner(p, h)}
+<p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
+<form method="get" action="${base}" class="inline">
+<label for="status">${p.t.status}</label>
+<select id="status" name="status">${option('', p.t.all, !status)}${eventStatuses.map((s) => option(s, s, status === s))}</select>
+<button type="submit">${p.t.filter}</button>
+</form>
+${
+  events.length
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.events}"><table>
+<thead><tr><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th><th scope="col">${p.t.attempts}</th><th scope="col">${p.t.error}</th></tr></thead>
+<tbody>${events.map(
+        (e) =>
+          html`<tr><td><a href="${base}/${e.id}">#${e.id}</a></td><td>${when(e.receivedAt, p)}</td><td><span class="badge ${e.status}">${e.status}</span></td><td>${e.attempts}</td><td>${e.error ?? ''}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>${p.t.noEvents}</p>`
+}
+${
+  next
+    ? html`<p><a href="${base}?${new URLSearchParams({ ...(status && { status }), cursor: next }).toString()}">${p.t.more}</a></p>`
+    : ''
+}`,
+  );
+}
+
+export type EventDetail = EventSummary & {
+  payload: unknown;
+  preview: unknown;
+  processedAt: string | null;
+  result: {
+    contact_id: number | null;
+    company_id: number | null;
+    deal_id: number | null;
+    task_ids: number[];
+  } | null;
+};
+
+export function eventPage(
+  p: Page,
+  h: WebhookView,
+  e: EventDetail,
+  flash?: { kind: 'ok' | 'error'; text: string },
+) {
+  const json = (value: unknown) => html`<pre tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
+  const link = (path: string, id: number | null) =>
+    id === null ? '' : html`<li><a href="/v1/${path}/${id}">/v1/${path}/${id}</a></li>`;
+  const r = e.result;
+  return layout(
+    p,
+    `${p.t.event} #${e.id}`,
+    html`<p><a href="/panel/webhooks/${h.id}/events">${p.t.back}</a></p>
+<dl class="facts">
+<dt>${p.t.status}</dt><dd><span class="badge ${e.status}">${e.status}</span></dd>
+<dt>${p.t.received}</dt><dd>${when(e.receivedAt, p)}</dd>
+<dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
+${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
+</dl>
+${e.status === 'failed' ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
+<h2>${p.t.payload}</h2>
+${json(e.payload)}
+${e.preview ? html`<h2>${p.t.preview}</h2>${json(e.preview)}` : ''}
+${
+  r
+    ? html`<h2>${p.t.result}</h2><ul>${link('contacts', r.contact_id)}${link('companies', r.company_id)}${link('deals', r.deal_id)}${r.task_ids.map((id) => link('tasks', id))}</ul>`
+    : ''
+}`,
+    flash,
+  );
+}
+
+export const messagePage = (p: Page, title: string, text: string) =>
+  layout(p, title, html`<p>${text}</p><p><a href="/panel/webhooks">${p.t.webhooks}</a></p>`);
