@@ -121,6 +121,11 @@ describe('/docs without a CDN', () => {
     }
     // The bundle is Swagger UI itself, and the start-up script starts it on this origin's document.
     expect(await (await call('/docs/swagger-ui-bundle.js')).text()).toContain('SwaggerUIBundle');
+    // HEAD, as a browser's revalidation may send, answers like GET without the body.
+    const head = await call('/docs/swagger-ui.css', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('Content-Type')).toMatch(/^text\/css\b/);
+    expect(await head.text()).toBe('');
     const init = await (await call('/docs/init.js')).text();
     expect(init).toContain("url: '/openapi.json'");
     expect(init).toContain("validatorUrl: 'none'");
