@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { buildAssets } from './scripts/assets.mjs';
+
+// wrangler.toml's [assets] directory must exist before the runtime starts; the test pool does not
+// run wrangler's [build] command.
+buildAssets();
 
 export default defineConfig({
   plugins: [

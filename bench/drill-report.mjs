@@ -1,4 +1,4 @@
-// The fault drill's report in GitHub Markdown, so a run's output can go into the README as printed.
+// The fault drill's report in GitHub Markdown, so a run's output can go into bench/README.md as printed.
 import { KINDS } from './drill-events.mjs';
 import { table } from './report.mjs';
 

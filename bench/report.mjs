@@ -1,4 +1,4 @@
-// Tables in GitHub Markdown, so a run's output can go into the README as printed.
+// Tables in GitHub Markdown, so a run's output can go into bench/README.md as printed.
 
 /**
  * @typedef {object} EndpointResult

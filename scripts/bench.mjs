@@ -1,5 +1,5 @@
 // `npm run bench [-- options]`: the Worker on a fresh local D1, one seeded account, and each
-// endpoint under fixed-concurrency load. See "Benchmarks" in the README.
+// endpoint under fixed-concurrency load. See bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

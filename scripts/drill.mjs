@@ -1,6 +1,6 @@
 // `npm run drill [-- options]`: the webhook fault drill. A burst of events, with duplicates,
 // invalid bodies and injected faults, against the Worker on a fresh local D1, restarted once in
-// the middle; then the cron's recovery and a count of what D1 holds. See "Fault drill" in the README.
+// the middle; then the cron's recovery and a count of what D1 holds. See bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -4,6 +4,8 @@ import type { EventMessage } from './queue/messages';
 
 export type Bindings = {
   DB: D1Database;
+  /** The static files under dist/assets (`[assets]` in wrangler.toml), built by scripts/assets.mjs. */
+  ASSETS: Fetcher;
   EVENTS: Queue<EventMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;

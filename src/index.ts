@@ -7,7 +7,7 @@ import { purgeTrash } from './db/trash';
 import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
 import { apiCors } from './http/cors';
-import { docsPage, docsPolicy } from './http/docs';
+import { docsAsset, docsPage } from './http/docs';
 import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
@@ -102,7 +102,8 @@ app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new UR
 
 /** The OpenAPI document without a request, for tools that generate or lint clients offline. */
 export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));
-app.get('/docs', docsPolicy, docsPage);
+app.get('/docs', docsPage);
+app.get('/docs/:file', docsAsset);
 // The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.
 app.route(
   '/panel',

@@ -75,8 +75,8 @@ describe('a known path with a method it lacks', () => {
     }
   });
 
-  it('knows the routes outside the document too (/openapi.json, /docs)', async () => {
-    for (const path of ['/openapi.json', '/docs']) {
+  it('knows the routes outside the document too (/openapi.json, /docs and its files)', async () => {
+    for (const path of ['/openapi.json', '/docs', '/docs/init.js', '/docs/swagger-ui-bundle.js']) {
       const res = await call(path, { method: 'POST' });
       await expectProblem(res, 405, 'method_not_allowed');
       expect(res.headers.get('Allow')).toBe('GET, HEAD');

@@ -5,7 +5,7 @@ import { mask, validCnpj } from './arbitraries';
 import { contract, settings, TIMEOUT } from './checks';
 
 /**
- * A model of companies and tasks: what the README says the API stores and how lists filter, sort and
+ * A model of companies and tasks: what docs/api.md says the API stores and how lists filter, sort and
  * page, reimplemented plainly. Generated texts keep it plain: ASCII letters, digits and spaces, plus
  * ç and ã, for which the API's normalisation (NFC, Unicode lower case, final sigma folded) is
  * toLowerCase(), and names from a small vocabulary in mixed case, so that equality filters, ties

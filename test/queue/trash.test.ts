@@ -262,7 +262,7 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
 
     // Straight from D1, every table with an account_id (found in the schema, so a new table is
     // covered too): none holds the phone or the email any more, and the name only in the deal's
-    // name, which the account's own flow template wrote (README: erasure keeps the account's records).
+    // name, which the account's own flow template wrote (docs/api.md: erasure keeps the account's records).
     expect(await rows('select id from contacts where account_id = ?', accountId)).toEqual([]);
     const tables = (
       await rows(
