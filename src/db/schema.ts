@@ -11,8 +11,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../http/problem';
-import type { Rejection } from '../schemas/inbound-webhooks';
-import type { Action, FieldMapping } from '../schemas/webhook-config';
+import type { Rejection } from '../contracts/inbound-webhooks';
+import type { Action, FieldMapping } from '../contracts/webhook-config';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -28,7 +28,7 @@ const owned = () => ({
     .references(() => accounts.id),
 });
 
-/** A display name and its normalised twin that filters and sorts run on (see domain/text.ts). */
+/** A display name and its normalised twin that filters and sorts run on (see core/text.ts). */
 const named = () => ({
   name: text('name').notNull(),
   nameNorm: text('name_norm').notNull(),

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { inner, POSITIVE_ID } from '../domain/filters';
+import { inner, POSITIVE_ID } from '../core/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency';

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, asc, desc, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
-import { fromBase64url, toBase64url } from '../domain/base64url';
+import { fromBase64url, toBase64url } from '../core/base64url';
 import type { AppEnv } from '../env';
 import { badRequest } from './problem';
 import { urlOf } from './urls';

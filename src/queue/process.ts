@@ -3,12 +3,12 @@ import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
-import { planFlows } from '../domain/flows';
-import { readFields } from '../domain/webhook-fields';
+import { planFlows } from '../core/flows';
+import { readFields } from '../core/webhook-fields';
 import type { Bindings } from '../env';
 import { ApiError, rootMessage } from '../http/problem';
-import { MAX_CUSTOM_FIELDS } from '../schemas/common';
-import { ownerRefs } from '../schemas/webhook-config';
+import { MAX_CUSTOM_FIELDS } from '../contracts/common';
+import { ownerRefs } from '../contracts/webhook-config';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
 

@@ -12,18 +12,18 @@ import {
   tasks,
   webhookRotations,
 } from '../db/schema';
-import type { Match, Plan, Step } from '../domain/flows';
+import type { Match, Plan, Step } from '../core/flows';
 import { fieldErrors } from '../http/openapi';
 import { companySpec } from '../routes/companies';
 import { contactSpec } from '../routes/contacts';
 import { dealSpec } from '../routes/deals';
 import { taskSpec } from '../routes/tasks';
-import { iso } from '../schemas/common';
-import { CompanyUpdate } from '../schemas/companies';
-import { ContactUpdate } from '../schemas/contacts';
-import { DealCreate } from '../schemas/deals';
-import { taskFields } from '../schemas/tasks';
-import type { Owner } from '../schemas/webhook-config';
+import { iso } from '../contracts/common';
+import { CompanyUpdate } from '../contracts/companies';
+import { ContactUpdate } from '../contracts/contacts';
+import { DealCreate } from '../contracts/deals';
+import { taskFields } from '../contracts/tasks';
+import type { Owner } from '../contracts/webhook-config';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { notFound, unauthorized } from '../http/problem';
-import { Id, iso, Name, one, Timestamp, writeBodies } from '../schemas/common';
+import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
 
 /**
  * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;

@@ -6,15 +6,15 @@ import { listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { companies, contacts, deals } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
-import { canonicalCnpj } from '../domain/cnpj';
-import { inIds, rangeConditions } from '../domain/filters';
-import { nameColumns, normalizeText } from '../domain/text';
+import { canonicalCnpj } from '../core/cnpj';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../schemas/common';
-import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../schemas/companies';
+import { deletedAt, iso } from '../contracts/common';
+import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../contracts/companies';
 
 type Update = z.infer<typeof CompanyUpdate>;
 

@@ -5,13 +5,13 @@ import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
 import { eraseContact } from '../db/trash';
-import { inIds, rangeConditions } from '../domain/filters';
-import { nameColumns, normalizeText } from '../domain/text';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../schemas/common';
+import { deletedAt, iso } from '../contracts/common';
 import {
   Contact,
   ContactCreate,
@@ -19,7 +19,7 @@ import {
   ContactRemoveQuery,
   ContactUpdate,
   contactSorts,
-} from '../schemas/contacts';
+} from '../contracts/contacts';
 
 type Row = typeof contacts.$inferSelect;
 type Update = z.infer<typeof ContactUpdate>;

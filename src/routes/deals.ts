@@ -5,14 +5,14 @@ import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { deals, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
-import { inIds, rangeConditions } from '../domain/filters';
-import { nameColumns } from '../domain/text';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../schemas/common';
-import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../schemas/deals';
+import { deletedAt, iso } from '../contracts/common';
+import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../contracts/deals';
 
 type Row = typeof deals.$inferSelect;
 type Update = z.infer<typeof DealUpdate>;

@@ -6,8 +6,8 @@ import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { bumped } from '../db/updated';
-import { leaves } from '../domain/json-paths';
-import { guessType } from '../domain/webhook-fields';
+import { leaves } from '../core/json-paths';
+import { guessType } from '../core/webhook-fields';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
 import {
@@ -25,7 +25,7 @@ import { conflict, invalid, notFound } from '../http/problem';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
-import { iso, list, one } from '../schemas/common';
+import { iso, list, one } from '../contracts/common';
 import {
   eventSorts,
   InboundWebhook,
@@ -36,8 +36,8 @@ import {
   WebhookEvent,
   WebhookEventQuery,
   webhookSorts,
-} from '../schemas/inbound-webhooks';
-import { configIssues, ownerRefs } from '../schemas/webhook-config';
+} from '../contracts/inbound-webhooks';
+import { configIssues, ownerRefs } from '../contracts/webhook-config';
 
 type Update = z.infer<typeof InboundWebhookUpdate>;
 type Row = typeof inboundWebhooks.$inferSelect;

@@ -3,8 +3,8 @@ import { listOwn } from '../db/own';
 import { taskCategories } from '../db/schema';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { list } from '../schemas/common';
-import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
+import { list } from '../contracts/common';
+import { TaskCategory, TaskCategoryQuery } from '../contracts/tasks';
 
 const spec = { table: taskCategories };
 

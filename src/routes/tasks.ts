@@ -6,14 +6,14 @@ import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { deals, taskCategories, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
-import { inIds, rangeConditions } from '../domain/filters';
-import { nameColumns, normalizeText } from '../domain/text';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../schemas/common';
-import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../schemas/tasks';
+import { deletedAt, iso } from '../contracts/common';
+import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
 
 type Update = z.infer<typeof TaskUpdate>;
 

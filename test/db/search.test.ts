@@ -6,7 +6,7 @@ import { type Db, primaryDb } from '../../src/db/client';
 import { listQuery } from '../../src/db/own';
 import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
-import { normalizeText } from '../../src/domain/text';
+import { normalizeText } from '../../src/core/text';
 import { keyset } from '../../src/http/pagination';
 import {
   allIds,

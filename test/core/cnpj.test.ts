@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalCnpj } from '../../src/domain/cnpj';
+import { canonicalCnpj } from '../../src/core/cnpj';
 
 // The check digits exactly as the Receita Federal publishes them, written independently of the
 // code under test: weights 5,4,3,2,9,8,7,6,5,4,3,2 then 6,5,4,3,2,9,8,7,6,5,4,3,2; each character

@@ -1,4 +1,4 @@
-import type { Action, FieldMapping, Owner, Target, When } from '../schemas/webhook-config';
+import type { Action, FieldMapping, Owner, Target, When } from '../contracts/webhook-config';
 import { render } from './templates';
 import { normalizeText } from './text';
 import { type FieldValue, parseFieldDate } from './webhook-fields';

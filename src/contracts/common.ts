@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { E164, normalizePhone, PHONE_SHAPE } from '../domain/phone';
-import { NOT_BLANK, wellFormed } from '../domain/text';
+import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
+import { NOT_BLANK, wellFormed } from '../core/text';
 import { MetaSchema } from '../http/pagination';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
