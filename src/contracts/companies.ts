@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import type { companies } from '../db/schema';
 import { BARE, canonicalCnpj, MASKED } from '../core/cnpj';
 import { exactFilter, idList, inner, textFilter, timeRange } from '../core/filters';
+import type { companies } from '../db/schema';
 import { pageQuery } from '../http/pagination';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 

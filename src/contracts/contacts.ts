@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { contacts } from '../db/schema';
 import { emailFilter, idList, textFilter, timeRange } from '../core/filters';
+import type { contacts } from '../db/schema';
 import { pageQuery } from '../http/pagination';
 import {
   CustomFields,

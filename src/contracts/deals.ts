@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { idList, timeRange } from '../core/filters';
 import type { deals } from '../db/schema';
 import { dealStatuses } from '../db/schema';
-import { idList, timeRange } from '../core/filters';
 import { pageQuery } from '../http/pagination';
 import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
 

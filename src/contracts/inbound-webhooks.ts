@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { fieldTypes } from '../core/webhook-fields';
+import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { pageQuery } from '../http/pagination';
 import { FieldErrorSchema, ProblemSchema } from '../http/problem';
 import { Id, Name, Timestamp, writeBodies } from './common';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { tasks } from '../db/schema';
 import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../core/filters';
+import type { tasks } from '../db/schema';
 import { pageQuery } from '../http/pagination';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { users } from '../db/schema';
 import { emailFilter, textFilter, timeRange } from '../core/filters';
+import type { users } from '../db/schema';
 import { pageQuery } from '../http/pagination';
 import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
 

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import type { Refs } from '../db/refs';
 import { MAX_DEPTH } from '../core/json-paths';
 import { templateKeys } from '../core/templates';
 import { NOT_BLANK } from '../core/text';
 import { compileFormat, fieldTypes } from '../core/webhook-fields';
+import type { Refs } from '../db/refs';
 import { Id } from './common';
 
 /**

@@ -1,5 +1,5 @@
-import type { FieldError } from '../http/problem';
 import { Email } from '../contracts/common';
+import type { FieldError } from '../http/problem';
 import { valueAt } from './json-paths';
 import { normalizePhone } from './phone';
 import { wellFormed } from './text';

@@ -10,9 +10,9 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { FieldError } from '../http/problem';
 import type { Rejection } from '../contracts/inbound-webhooks';
 import type { Action, FieldMapping } from '../contracts/webhook-config';
+import type { FieldError } from '../http/problem';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {

@@ -1,14 +1,14 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { MAX_CUSTOM_FIELDS } from '../contracts/common';
+import { ownerRefs } from '../contracts/webhook-config';
+import { planFlows } from '../core/flows';
+import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
-import { planFlows } from '../core/flows';
-import { readFields } from '../core/webhook-fields';
 import type { Bindings } from '../env';
 import { ApiError, rootMessage } from '../http/problem';
-import { MAX_CUSTOM_FIELDS } from '../contracts/common';
-import { ownerRefs } from '../contracts/webhook-config';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
 

@@ -1,6 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import { iso } from '../contracts/common';
+import { CompanyUpdate } from '../contracts/companies';
+import { ContactUpdate } from '../contracts/contacts';
+import { DealCreate } from '../contracts/deals';
+import { taskFields } from '../contracts/tasks';
+import type { Owner } from '../contracts/webhook-config';
+import type { Match, Plan, Step } from '../core/flows';
 import type { Db } from '../db/client';
 import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
 import {
@@ -12,18 +19,11 @@ import {
   tasks,
   webhookRotations,
 } from '../db/schema';
-import type { Match, Plan, Step } from '../core/flows';
 import { fieldErrors } from '../http/openapi';
 import { companySpec } from '../routes/companies';
 import { contactSpec } from '../routes/contacts';
 import { dealSpec } from '../routes/deals';
 import { taskSpec } from '../routes/tasks';
-import { iso } from '../contracts/common';
-import { CompanyUpdate } from '../contracts/companies';
-import { ContactUpdate } from '../contracts/contacts';
-import { DealCreate } from '../contracts/deals';
-import { taskFields } from '../contracts/tasks';
-import type { Owner } from '../contracts/webhook-config';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.

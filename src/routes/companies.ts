@@ -1,20 +1,20 @@
 import type { z } from '@hono/zod-openapi';
 import { eq, isNull, sql } from 'drizzle-orm';
+import { deletedAt, iso } from '../contracts/common';
+import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../contracts/companies';
+import { canonicalCnpj } from '../core/cnpj';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { countOf } from '../db/counts';
 import { linkedUserIds, replaceLinks, userIdSet } from '../db/links';
 import { listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { companies, contacts, deals } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
-import { canonicalCnpj } from '../core/cnpj';
-import { inIds, rangeConditions } from '../core/filters';
-import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../contracts/common';
-import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../contracts/companies';
 
 type Update = z.infer<typeof CompanyUpdate>;
 

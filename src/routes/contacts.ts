@@ -1,16 +1,5 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { listOwn, type WriteSpec } from '../db/own';
-import type { Refs } from '../db/refs';
-import { contacts } from '../db/schema';
-import { search, searchIndexes } from '../db/search';
-import { eraseContact } from '../db/trash';
-import { inIds, rangeConditions } from '../core/filters';
-import { nameColumns, normalizeText } from '../core/text';
-import { ownHandlers, trashHandlers } from '../http/handlers';
-import { router } from '../http/openapi';
-import { keyset } from '../http/pagination';
-import { resourceRoutes, trashRoutes } from '../http/routes';
 import { deletedAt, iso } from '../contracts/common';
 import {
   Contact,
@@ -20,6 +9,17 @@ import {
   ContactUpdate,
   contactSorts,
 } from '../contracts/contacts';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
+import { listOwn, type WriteSpec } from '../db/own';
+import type { Refs } from '../db/refs';
+import { contacts } from '../db/schema';
+import { search, searchIndexes } from '../db/search';
+import { eraseContact } from '../db/trash';
+import { ownHandlers, trashHandlers } from '../http/handlers';
+import { router } from '../http/openapi';
+import { keyset } from '../http/pagination';
+import { resourceRoutes, trashRoutes } from '../http/routes';
 
 type Row = typeof contacts.$inferSelect;
 type Update = z.infer<typeof ContactUpdate>;

@@ -1,18 +1,18 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { deletedAt, iso } from '../contracts/common';
+import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../contracts/deals';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns } from '../core/text';
 import { restorable } from '../db/live';
 import { listOwn, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { deals, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
-import { inIds, rangeConditions } from '../core/filters';
-import { nameColumns } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../contracts/common';
-import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../contracts/deals';
 
 type Row = typeof deals.$inferSelect;
 type Update = z.infer<typeof DealUpdate>;

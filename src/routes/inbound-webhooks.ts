@@ -3,11 +3,24 @@ import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { iso, list, one } from '../contracts/common';
+import {
+  eventSorts,
+  InboundWebhook,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  SampleField,
+  WebhookEvent,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../contracts/inbound-webhooks';
+import { configIssues, ownerRefs } from '../contracts/webhook-config';
+import { leaves } from '../core/json-paths';
+import { guessType } from '../core/webhook-fields';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { bumped } from '../db/updated';
-import { leaves } from '../core/json-paths';
-import { guessType } from '../core/webhook-fields';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
 import {
@@ -25,19 +38,6 @@ import { conflict, invalid, notFound } from '../http/problem';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
-import { iso, list, one } from '../contracts/common';
-import {
-  eventSorts,
-  InboundWebhook,
-  InboundWebhookCreate,
-  InboundWebhookQuery,
-  InboundWebhookUpdate,
-  SampleField,
-  WebhookEvent,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../contracts/inbound-webhooks';
-import { configIssues, ownerRefs } from '../contracts/webhook-config';
 
 type Update = z.infer<typeof InboundWebhookUpdate>;
 type Row = typeof inboundWebhooks.$inferSelect;

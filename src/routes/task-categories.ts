@@ -1,10 +1,10 @@
 import { createRoute, type z } from '@hono/zod-openapi';
+import { list } from '../contracts/common';
+import { TaskCategory, TaskCategoryQuery } from '../contracts/tasks';
 import { listOwn } from '../db/own';
 import { taskCategories } from '../db/schema';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { list } from '../contracts/common';
-import { TaskCategory, TaskCategoryQuery } from '../contracts/tasks';
 
 const spec = { table: taskCategories };
 

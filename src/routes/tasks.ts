@@ -1,19 +1,19 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import { accountOf } from '../auth/tenant';
+import { deletedAt, iso } from '../contracts/common';
+import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
+import { inIds, rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { Refs } from '../db/refs';
 import { deals, taskCategories, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
-import { inIds, rangeConditions } from '../core/filters';
-import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../contracts/common';
-import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
 
 type Update = z.infer<typeof TaskUpdate>;
 

@@ -1,16 +1,16 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { deletedAt, iso } from '../contracts/common';
+import { User, UserCreate, UserQuery, UserUpdate, userSorts } from '../contracts/users';
+import { rangeConditions } from '../core/filters';
+import { nameColumns, normalizeText } from '../core/text';
 import { listOwn, type WriteSpec } from '../db/own';
 import { users } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
-import { rangeConditions } from '../core/filters';
-import { nameColumns, normalizeText } from '../core/text';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../contracts/common';
-import { User, UserCreate, UserQuery, UserUpdate, userSorts } from '../contracts/users';
 
 type Row = typeof users.$inferSelect;
 

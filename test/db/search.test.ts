@@ -2,11 +2,11 @@ import { env } from 'cloudflare:workers';
 import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
+import { normalizeText } from '../../src/core/text';
 import { type Db, primaryDb } from '../../src/db/client';
 import { listQuery } from '../../src/db/own';
 import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
-import { normalizeText } from '../../src/core/text';
 import { keyset } from '../../src/http/pagination';
 import {
   allIds,
