@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { fieldTypes } from '../core/webhook-fields';
 import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
 import { pageQuery } from '../http/pagination';
-import { FieldErrorSchema, ProblemSchema } from '../http/problem';
 import { Id, Name, Timestamp, writeBodies } from './common';
+import { FieldErrorSchema, ProblemSchema } from './problem';
 import { Action, configIssues, FieldMapping } from './webhook-config';
 
 const fields = {

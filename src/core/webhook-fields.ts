@@ -1,5 +1,5 @@
 import { Email } from '../contracts/common';
-import type { FieldError } from '../http/problem';
+import type { FieldError } from './errors';
 import { valueAt } from './json-paths';
 import { normalizePhone } from './phone';
 import { wellFormed } from './text';

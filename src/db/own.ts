@@ -22,8 +22,8 @@ import {
   unionAll,
 } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { conflict, invalid, notFound, rootMessage } from '../core/errors';
 import type { keyset } from '../http/pagination';
-import { conflict, invalid, notFound, rootMessage } from '../http/problem';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { live, restorable } from './live';

@@ -1,6 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { type FieldError, invalid } from '../http/problem';
+import { type FieldError, invalid } from '../core/errors';
 import type { Db } from './client';
 import { accounts, companies, contacts, deals, users } from './schema';
 

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import type { Rejection } from '../contracts/inbound-webhooks';
 import type { Action, FieldMapping } from '../contracts/webhook-config';
-import type { FieldError } from '../http/problem';
+import type { FieldError } from '../core/errors';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {

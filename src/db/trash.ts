@@ -2,7 +2,7 @@ import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
-import { conflict, notFound } from '../http/problem';
+import { conflict, notFound } from '../core/errors';
 import type { Db } from './client';
 import { restorable, TRASH_MS } from './live';
 import { type Batch, type Extras, type Viewed, view } from './own';

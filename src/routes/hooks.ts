@@ -11,7 +11,7 @@ import type { AppEnv } from '../env';
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
-import { ApiError, badRequest, logError } from '../http/problem';
+import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { injected } from '../queue/faults';
 import { enqueueEvents } from '../queue/messages';
@@ -310,12 +310,13 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     try {
       await accept(c, hook, seen);
     } catch (err) {
-      if (err instanceof ApiError) await recordRejection(c, hook, err, seen.body);
+      const problem = asApiError(err);
+      if (problem) await recordRejection(c, hook, problem, seen.body);
       throw err;
     }
     return c.body(null, 204);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (asApiError(err)) throw err;
     // A sender gets no detail of an internal failure; the log has it under the request id.
     logError(err, c.get('requestId'));
     return c.body(null, 500);

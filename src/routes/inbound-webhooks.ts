@@ -16,6 +16,7 @@ import {
   webhookSorts,
 } from '../contracts/inbound-webhooks';
 import { configIssues, ownerRefs } from '../contracts/webhook-config';
+import { conflict, invalid, notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
 import { guessType } from '../core/webhook-fields';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
@@ -34,7 +35,6 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { conflict, invalid, notFound } from '../http/problem';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
