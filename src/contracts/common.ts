@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
 import { NOT_BLANK, wellFormed } from '../core/text';
-import { MetaSchema } from '../http/pagination';
+import { MetaSchema } from './page';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

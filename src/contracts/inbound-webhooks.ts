@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { eventStatuses, webhookModes } from '../core/statuses';
 import { fieldTypes } from '../core/webhook-fields';
-import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
-import { pageQuery } from '../http/pagination';
 import { Id, Name, Timestamp, writeBodies } from './common';
+import { pageQuery, type Sorts } from './page';
 import { FieldErrorSchema, ProblemSchema } from './problem';
 import { Action, configIssues, FieldMapping } from './webhook-config';
 
@@ -109,10 +109,7 @@ export const WebhookEvent = z
   })
   .openapi('WebhookEvent');
 
-export const eventSorts = { received_at: 'receivedAt' } as const satisfies Record<
-  string,
-  keyof typeof inboundEvents.$inferSelect
->;
+export const eventSorts = { received_at: 'receivedAt' } as const satisfies Sorts;
 
 export const WebhookEventQuery = z.strictObject({
   ...pageQuery(eventSorts, '-received_at'),

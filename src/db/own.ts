@@ -23,7 +23,6 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { conflict, invalid, notFound, rootMessage } from '../core/errors';
-import type { keyset } from '../http/pagination';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { live, restorable } from './live';
@@ -36,6 +35,16 @@ import { bumped, created } from './updated';
 export type Extras = Record<string, SQL>;
 
 type Statements = BatchItem<'sqlite'>[];
+
+/** How a page is read (built by src/http/pagination.ts `keyset` from the sort and the cursor). */
+export type PagePlan = {
+  sortColumn: Column;
+  descending: boolean;
+  /** The WHERE of each walk that makes up the page; several are merged in page order. */
+  walks: (SQL | undefined)[];
+  orderBy: () => SQL[];
+  fetch: number;
+};
 
 // Drizzle cannot compute row types for a table that is a type parameter, so the generic
 // functions below state them once, here.
@@ -152,7 +161,7 @@ export function listQuery<T extends TenantTable>(
   db: Db,
   keyHash: string,
   spec: ListSpec<T>,
-  page: ReturnType<typeof keyset>,
+  page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
 ) {
@@ -228,7 +237,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: string,
   spec: ListSpec<T, X>,
-  page: ReturnType<typeof keyset>,
+  page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
   parent?: { table: ResourceTable; id: number },

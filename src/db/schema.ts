@@ -13,6 +13,7 @@ import {
 import type { Rejection } from '../contracts/inbound-webhooks';
 import type { Action, FieldMapping } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
+import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -172,8 +173,6 @@ export const contacts = sqliteTable(
   ],
 );
 
-export const dealStatuses = ['open', 'won', 'lost'] as const;
-
 export const deals = sqliteTable(
   'deals',
   {
@@ -272,8 +271,6 @@ export const taskOwners = sqliteTable(
   ],
 );
 
-export const webhookModes = ['production', 'test'] as const;
-
 /** An inbound webhook: a secret URL that external systems post events to, and what to do with them. */
 export const inboundWebhooks = sqliteTable(
   'inbound_webhooks',
@@ -295,8 +292,6 @@ export const inboundWebhooks = sqliteTable(
     index('inbound_webhooks_created_idx').on(t.accountId, t.createdAt, t.id),
   ],
 );
-
-export const eventStatuses = ['pending', 'processed', 'failed', 'test', 'rejected'] as const;
 
 /**
  * A webhook call: accepted ones kept as received until the queue consumer has applied them, and

@@ -181,7 +181,11 @@ const routeQuery = (db: Db, keyHash: string, s: Searched, value: string) =>
     db,
     keyHash,
     { table: s.table },
-    keyset(s.table, { created_at: 'createdAt' }, { sort: 'created_at', limit: 100 }),
+    keyset<{ id: number; createdAt: number }>(
+      s.table,
+      { created_at: 'createdAt' },
+      { sort: 'created_at', limit: 100 },
+    ),
     [],
     search(s.index, { [s.column]: value }),
   );
