@@ -23,10 +23,11 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { conflict, invalid, notFound, rootMessage } from '../core/errors';
+import type { Refs } from '../core/refs';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { live, restorable } from './live';
-import { assertRefs, type Refs, refsQuery } from './refs';
+import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
 import { bumped, created } from './updated';

@@ -10,10 +10,9 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { Rejection } from '../contracts/inbound-webhooks';
-import type { Action, FieldMapping } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
 import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
+import type { Action, FieldMapping, Rejection } from '../core/webhook-config';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {

@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { MAX_CUSTOM_FIELDS } from '../contracts/common';
-import { ownerRefs } from '../contracts/webhook-config';
 import { DomainError, rootMessage } from '../core/errors';
 import { planFlows } from '../core/flows';
+import { ownerRefs } from '../core/webhook-config';
 import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';

@@ -6,8 +6,8 @@ import { CompanyUpdate } from '../contracts/companies';
 import { ContactUpdate } from '../contracts/contacts';
 import { DealCreate } from '../contracts/deals';
 import { taskFields } from '../contracts/tasks';
-import type { Owner } from '../contracts/webhook-config';
 import type { Match, Plan, Step } from '../core/flows';
+import type { Owner } from '../core/webhook-config';
 import type { Db } from '../db/client';
 import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
 import {

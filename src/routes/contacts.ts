@@ -10,9 +10,9 @@ import {
   contactSorts,
 } from '../contracts/contacts';
 import { inIds, rangeConditions } from '../core/filters';
+import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
 import { listOwn, type WriteSpec } from '../db/own';
-import type { Refs } from '../db/refs';
 import { contacts } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
 import { eraseContact } from '../db/trash';

@@ -15,9 +15,9 @@ import {
   WebhookEventQuery,
   webhookSorts,
 } from '../contracts/inbound-webhooks';
-import { configIssues, ownerRefs } from '../contracts/webhook-config';
 import { conflict, invalid, notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
+import { configIssues, ownerRefs } from '../core/webhook-config';
 import { guessType } from '../core/webhook-fields';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
