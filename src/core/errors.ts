@@ -5,7 +5,7 @@ export type FieldError = { path: string; code: string; message: string };
  * The failures the rules and the storage report, without any HTTP: src/http/problem.ts alone
  * decides which status each code is answered with.
  */
-export type DomainCode = 'not_found' | 'conflict' | 'validation_failed';
+export type DomainCode = 'unauthorized' | 'not_found' | 'conflict' | 'validation_failed';
 
 export class DomainError extends Error {
   constructor(
@@ -16,6 +16,9 @@ export class DomainError extends Error {
     super(detail);
   }
 }
+
+export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
+  new DomainError('unauthorized', detail);
 
 export const notFound = (detail = 'No such resource.') => new DomainError('not_found', detail);
 

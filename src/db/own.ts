@@ -21,7 +21,6 @@ import {
   type SQLiteUpdateSetSource,
   unionAll,
 } from 'drizzle-orm/sqlite-core';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { conflict, invalid, notFound, rootMessage } from '../core/errors';
 import type { Refs } from '../core/refs';
 import type { Db } from './client';
@@ -30,6 +29,7 @@ import { live, restorable } from './live';
 import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
+import { accountOf, ownRow, scoped } from './tenant';
 import { bumped, created } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */

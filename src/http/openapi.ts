@@ -5,7 +5,7 @@ import { type FieldError, invalid, notFound } from '../core/errors';
 import { inner, POSITIVE_ID } from '../core/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency-claim';
 import { badRequest } from './problem';
 import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 

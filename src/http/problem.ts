@@ -43,11 +43,9 @@ export class ApiError extends Error {
 export const badRequest = (code: string, detail: string, errors?: FieldError[]) =>
   new ApiError(400, code, detail, errors);
 
-export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
-  new ApiError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer' });
-
 /** The one place a domain failure gets its HTTP status. */
 const statuses: Record<DomainCode, ContentfulStatusCode> = {
+  unauthorized: 401,
   not_found: 404,
   conflict: 409,
   validation_failed: 422,
@@ -56,7 +54,10 @@ const statuses: Record<DomainCode, ContentfulStatusCode> = {
 /** The problem an expected failure is answered with; undefined for an unexpected one. */
 export function asApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  if (err instanceof DomainError) return new ApiError(statuses[err.code], err.code, err.message, err.errors);
+  if (err instanceof DomainError) {
+    const headers = err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : undefined;
+    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headers);
+  }
   return undefined;
 }
 

@@ -2,7 +2,6 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
 import { iso, list, one } from '../contracts/common';
 import {
   eventSorts,
@@ -21,6 +20,7 @@ import { configIssues, ownerRefs } from '../core/webhook-config';
 import { guessType } from '../core/webhook-fields';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { accountOf, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';

@@ -1,6 +1,5 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
-import { accountOf } from '../auth/tenant';
 import { deletedAt, iso } from '../contracts/common';
 import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
 import { inIds, rangeConditions } from '../core/filters';
@@ -9,6 +8,7 @@ import { nameColumns, normalizeText } from '../core/text';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { deals, taskCategories, tasks } from '../db/schema';
+import { accountOf } from '../db/tenant';
 import type { TrashSpec } from '../db/trash';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
