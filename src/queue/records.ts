@@ -20,10 +20,10 @@ import {
   webhookRotations,
 } from '../db/schema';
 import { fieldErrors } from '../http/openapi';
-import { companySpec } from '../routes/companies';
-import { contactSpec } from '../routes/contacts';
-import { dealSpec } from '../routes/deals';
-import { taskSpec } from '../routes/tasks';
+import { companySpec } from '../model/companies';
+import { contactSpec } from '../model/contacts';
+import { dealSpec } from '../model/deals';
+import { taskSpec } from '../model/tasks';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.
