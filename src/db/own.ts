@@ -77,8 +77,6 @@ export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
    * new row itself, because the statements may run after other inserts.
    */
   children?: (db: Db, body: B, accountId: number, id: number | undefined) => Statements;
-  /** On create, the extras that the children statements set (they run after the row is read). */
-  created?: (body: B) => Partial<Viewed<T, X>>;
   /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
   validate?: (body: B, current: Select<T>) => void;
 };
@@ -285,17 +283,19 @@ export async function createOwn<T extends ResourceTable, B, X extends Extras>(
   assertRefs(found, refs);
   const t: ResourceTable = spec.table;
   const before = spec.before?.(db, body, accountId) ?? [];
+  // In this order: what the row needs, the row, its children, then the answer read back, so the
+  // answer is what was stored. Inside the batch's transaction the new row holds the table's
+  // highest id (SQLite gives a new rowid past the largest), whatever the children inserted since.
   const batch: Statements = [
     ...before,
     db.insert(t).values(newRow(spec, body, accountId, Date.now())),
-    // Read before the children are written: their inserts move last_insert_rowid().
-    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = last_insert_rowid()`)),
     ...(spec.children?.(db, body, accountId, undefined) ?? []),
+    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = (select max(${t.id}) from ${t})`)),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
-  const row = results[before.length + 1]?.[0] as Viewed<T, X> | undefined;
+  const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw new Error('insert returned no row');
-  return { ...row, ...spec.created?.(body) };
+  return row;
 }
 
 /**

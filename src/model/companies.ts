@@ -8,7 +8,7 @@ import { inIds, rangeConditions } from '../core/filters';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
 import { countOf } from '../db/counts';
-import { linkedUserIds, replaceLinks, userIdSet } from '../db/links';
+import { linkedUserIds, replaceLinks } from '../db/links';
 import type { Viewed, WriteSpec } from '../db/own';
 import { companies, contacts, deals } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
@@ -78,7 +78,6 @@ export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
             sql<number>`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${body.cnpj})`,
           body.follower_ids,
         ),
-  created: (body) => ({ followerIds: userIdSet(body.follower_ids ?? []) }),
 };
 
 type Query = z.infer<typeof CompanyQuery>;

@@ -96,7 +96,6 @@ export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
           id ?? sql<number>`last_insert_rowid()`,
           body.owner_id === null ? [] : [body.owner_id],
         ),
-  created: (body) => ({ ownerIds: body.owner_id ? [body.owner_id] : [] }),
 };
 
 /** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
