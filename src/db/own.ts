@@ -59,38 +59,44 @@ export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
   [K in keyof X]: X[K] extends SQL<infer V> ? V : never;
 };
 
-/** How a resource reads and writes: its table, its extras, and how a body becomes rows. */
-export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
+/**
+ * How a resource reads and writes: its table, its extras, and how a body becomes rows. `C` is the
+ * create body and `U` the update body (each the output of its contract). A write runs its
+ * statements in one order: `before`, the row (`create` or `update`), `children`, the read back.
+ */
+export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extras> = {
   table: T;
   extras?: X;
-  /** The columns a body sets, on create or on update (where they may refer to the row's values). */
-  columns: (body: B, accountId: number, write: 'create' | 'update') => Columns<T>;
-  refs?: (body: B) => Refs;
+  /** The columns of a new row. */
+  create: (body: C, accountId: number) => Columns<T>;
+  /** The columns an update sets (they may refer to the row's current values). */
+  update: (body: U, accountId: number) => Columns<T>;
+  refs?: (body: C | U) => Refs;
   /** Body field reported when a unique index refuses the write. */
   unique?: string;
   /** Fields a PUT may repeat but never change: body field -> row property. */
   immutable?: Partial<Record<string, keyof Select<T>>>;
   /** Statements that must run before the row's own write (e.g. creating a category it names). */
-  before?: (db: Db, body: B, accountId: number) => Statements;
+  before?: (db: Db, body: C | U, accountId: number) => Statements;
   /**
    * Statements that replace the row's child rows. `id` is undefined on create: the spec names the
    * new row itself, because the statements may run after other inserts.
    */
-  children?: (db: Db, body: B, accountId: number, id: number | undefined) => Statements;
+  children?: (db: Db, body: C | U, accountId: number, id: number | undefined) => Statements;
   /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
-  validate?: (body: B, current: Select<T>) => void;
+  validate?: (body: U, current: Select<T>) => void;
 };
 
 /** The row a create inserts: the body's columns, the account, and both timestamps (see `created`). */
-export const newRow = <T extends ResourceTable, B>(
-  spec: WriteSpec<T, B, Extras>,
-  body: B,
+export const newRow = <T extends ResourceTable, C>(
+  spec: WriteSpec<T, C, never, Extras>,
+  body: NoInfer<C>,
   accountId: number,
   now: number,
 ) => {
   const stamp = created(spec.table, accountId, now);
   return {
-    ...spec.columns(body, accountId, 'create'),
+    ...spec.create(body, accountId),
     accountId,
     createdAt: stamp,
     updatedAt: stamp,
@@ -98,13 +104,13 @@ export const newRow = <T extends ResourceTable, B>(
 };
 
 /** The columns an update sets: the body's, and a fresh updated_at. */
-export const changedColumns = <T extends ResourceTable, B>(
-  spec: WriteSpec<T, B, Extras>,
-  body: B,
+export const changedColumns = <T extends ResourceTable, U>(
+  spec: WriteSpec<T, never, U, Extras>,
+  body: NoInfer<U>,
   accountId: number,
 ) =>
   ({
-    ...spec.columns(body, accountId, 'update'),
+    ...spec.update(body, accountId),
     updatedAt: bumped(spec.table.updatedAt),
   }) as SQLiteUpdateSetSource<T>;
 
@@ -272,11 +278,11 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
 export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
-export async function createOwn<T extends ResourceTable, B, X extends Extras>(
+export async function createOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
   keyHash: string,
-  spec: WriteSpec<T, B, X>,
-  body: B,
+  spec: WriteSpec<T, C, U, X>,
+  body: NoInfer<C>,
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
@@ -327,12 +333,12 @@ function assertUnchanged(
  * Two round trips: the key, the row and the references in one batch, then one atomic batch that
  * writes the row and its children and reads the result back.
  */
-export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
+export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
   keyHash: string,
-  spec: WriteSpec<T, B, X>,
+  spec: WriteSpec<T, C, U, X>,
   id: number,
-  body: B,
+  body: NoInfer<U>,
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const t: ResourceTable = spec.table;
@@ -347,7 +353,7 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   );
   const current = existing[0];
   if (!current) throw notFound();
-  assertUnchanged(spec.immutable, spec.columns(body, accountId, 'update'), current);
+  assertUnchanged(spec.immutable, spec.update(body, accountId), current);
   spec.validate?.(body, current as Select<T>);
   assertRefs(found, refs);
   // Live: a row trashed since it was read is not written, and the read back finds nothing (404).

@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { eq, isNull, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { deletedAt, iso } from '../contracts/common';
-import type { Company, CompanyQuery, CompanyUpdate } from '../contracts/companies';
+import type { Company, CompanyCreate, CompanyQuery, CompanyUpdate } from '../contracts/companies';
 import { canonicalCnpj } from '../core/cnpj';
 import { inIds, rangeConditions } from '../core/filters';
 import type { Refs } from '../core/refs';
@@ -13,6 +13,7 @@ import type { Viewed, WriteSpec } from '../db/own';
 import { companies, contacts, deals } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
 
+type Create = z.infer<typeof CompanyCreate>;
 type Update = z.infer<typeof CompanyUpdate>;
 
 // Counted in the company's own statement, so they are always current and a list costs one query.
@@ -59,10 +60,11 @@ const refs = (body: Update): Refs => ({
 });
 
 /** How a company is written; inbound webhook flows write companies through it too. */
-export const companySpec: WriteSpec<typeof companies, Update, typeof extras> = {
+export const companySpec: WriteSpec<typeof companies, Create, Update, typeof extras> = {
   table: companies,
   extras,
-  columns,
+  create: (body) => columns(body),
+  update: (body) => columns(body),
   refs,
   unique: 'cnpj',
   immutable: { cnpj: 'cnpj' },

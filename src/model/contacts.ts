@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { deletedAt, iso } from '../contracts/common';
-import type { Contact, ContactQuery, ContactUpdate } from '../contracts/contacts';
+import type { Contact, ContactCreate, ContactQuery, ContactUpdate } from '../contracts/contacts';
 import { inIds, rangeConditions } from '../core/filters';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
@@ -11,6 +11,7 @@ import { contacts } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
 
 export type ContactRow = typeof contacts.$inferSelect;
+type Create = z.infer<typeof ContactCreate>;
 type Update = z.infer<typeof ContactUpdate>;
 
 export const presentContact = (row: ContactRow): z.infer<typeof Contact> => ({
@@ -47,7 +48,12 @@ const refs = (body: Update): Refs => ({
 });
 
 /** How a contact is written; inbound webhook flows write contacts through it too. */
-export const contactSpec: WriteSpec<typeof contacts, Update> = { table: contacts, columns, refs };
+export const contactSpec: WriteSpec<typeof contacts, Create, Update> = {
+  table: contacts,
+  create: (body) => columns(body),
+  update: (body) => columns(body),
+  refs,
+};
 
 type Query = z.infer<typeof ContactQuery>;
 

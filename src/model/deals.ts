@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { deletedAt, iso } from '../contracts/common';
-import type { Deal, DealQuery, DealUpdate } from '../contracts/deals';
+import type { Deal, DealCreate, DealQuery, DealUpdate } from '../contracts/deals';
 import { inIds, rangeConditions } from '../core/filters';
 import type { Refs } from '../core/refs';
 import { nameColumns } from '../core/text';
@@ -12,6 +12,7 @@ import { deals, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
 
 export type DealRow = typeof deals.$inferSelect;
+type Create = z.infer<typeof DealCreate>;
 type Update = z.infer<typeof DealUpdate>;
 
 export const presentDeal = (row: DealRow): z.infer<typeof Deal> => ({
@@ -48,7 +49,12 @@ const refs = (body: Update): Refs => ({
 });
 
 /** How a deal is written; inbound webhook flows write deals through it too. */
-export const dealSpec: WriteSpec<typeof deals, Update> = { table: deals, columns, refs };
+export const dealSpec: WriteSpec<typeof deals, Create, Update> = {
+  table: deals,
+  create: (body) => columns(body),
+  update: (body) => columns(body),
+  refs,
+};
 
 /**
  * A deal's live tasks go to the trash with it, stamped with the same time, so that its restore

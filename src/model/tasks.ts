@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { deletedAt, iso } from '../contracts/common';
-import type { Task, TaskQuery, TaskUpdate } from '../contracts/tasks';
+import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
 import { inIds, rangeConditions } from '../core/filters';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
@@ -11,6 +11,7 @@ import type { Columns, Viewed, WriteSpec } from '../db/own';
 import { deals, taskCategories, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
 
+type Create = z.infer<typeof TaskCreate>;
 type Update = z.infer<typeof TaskUpdate>;
 
 /** The id of the account's category named `name` (any case), as a subquery. */
@@ -69,10 +70,11 @@ const refs = (body: Update): Refs => ({
 });
 
 /** How a task is written; inbound webhook flows write tasks through it too. */
-export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
+export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
   table: tasks,
   extras,
-  columns,
+  create: (body, accountId) => columns(body, accountId, 'create'),
+  update: (body, accountId) => columns(body, accountId, 'update'),
   refs,
   immutable: { deal_id: 'dealId' },
   // The category is created on first use; an existing one keeps its first spelling.

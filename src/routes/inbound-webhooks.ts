@@ -39,6 +39,7 @@ import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
 
+type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;
 type Row = typeof inboundWebhooks.$inferSelect;
 
@@ -55,13 +56,9 @@ const present = (row: Row, c: Context<AppEnv>): z.infer<typeof InboundWebhook> =
   updated_at: iso(row.updatedAt),
 });
 
-function columns(
-  body: Update,
-  _accountId: number,
-  write: 'create' | 'update',
-): Columns<typeof inboundWebhooks> {
+/** The fields a body sent, as columns: serves create (after its defaults) and update. */
+function columns(body: Update): Columns<typeof inboundWebhooks> {
   return {
-    ...(write === 'create' && { token: newWebhookToken(), fields: [], flows: [] }),
     ...(body.name !== undefined && { name: body.name }),
     ...(body.enabled !== undefined && { enabled: body.enabled }),
     ...(body.mode !== undefined && { mode: body.mode }),
@@ -71,9 +68,11 @@ function columns(
   };
 }
 
-export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
+export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   table: inboundWebhooks,
-  columns,
+  // A new webhook gets its secret URL, and no fields or flows unless the body sends them.
+  create: (body) => ({ token: newWebhookToken(), fields: [], flows: [], ...columns(body) }),
+  update: (body) => columns(body),
   refs: (body) => ownerRefs(body.flows ?? []),
   // Round-robin turns are counted per action position: new flows start their rotations afresh.
   children: (db, body, accountId, id) =>

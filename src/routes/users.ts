@@ -23,6 +23,7 @@ const present = (row: Row): z.infer<typeof User> => ({
   deleted_at: deletedAt(row.deletedAt),
 });
 
+type Create = z.infer<typeof UserCreate>;
 type Update = z.infer<typeof UserUpdate>;
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
@@ -41,7 +42,12 @@ const routes = resourceRoutes(
 const USER_NOTE =
   'The records it owns or follows keep its id until it is purged (then `owner_id` becomes null and it stops following); it can no longer be made an owner or follower, and its email stays taken until then.';
 
-const spec: WriteSpec<typeof users, Update> = { table: users, columns, unique: 'email' };
+const spec: WriteSpec<typeof users, Create, Update> = {
+  table: users,
+  create: (body) => columns(body),
+  update: (body) => columns(body),
+  unique: 'email',
+};
 
 const handlers = ownHandlers('/v1/users', spec, present);
 const trash = trashRoutes(
