@@ -5,8 +5,8 @@
 // Stored forms come from the API's own code (Node strips the types of these two dependency-free
 // files), so a seeded row is exactly what the API would have written: canonical 14-character
 // CNPJs and `*_norm` columns through normalizeText.
-import { canonicalCnpj } from '../src/domain/cnpj.ts';
-import { normalizeText } from '../src/domain/text.ts';
+import { canonicalCnpj } from '../src/core/cnpj.ts';
+import { normalizeText } from '../src/core/text.ts';
 
 const DAY_MS = 86_400_000;
 /** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
@@ -99,7 +99,7 @@ export function prng(seed) {
 
 /**
  * The Receita Federal's modulo 11 check digit (each character worth its ASCII code minus 48), as in
- * src/domain/cnpj.ts, which keeps its own private.
+ * src/core/cnpj.ts, which keeps its own private.
  * @param {string} base
  */
 function checkDigit(base) {

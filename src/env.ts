@@ -1,5 +1,5 @@
 import type { Db } from './db/client';
-import type { IdempotencyClaim } from './http/idempotency';
+import type { IdempotencyClaim } from './http/idempotency-claim';
 import type { EventMessage } from './queue/messages';
 
 export type Bindings = {

@@ -12,7 +12,7 @@ import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
-import { ApiError, logError } from './http/problem';
+import { ApiError, asApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
 import { noStore, securityHeaders } from './http/security';
 import { panelRouter } from './panel/routes';
@@ -127,7 +127,8 @@ const httpCodes: Record<number, string> = {
 
 app.onError((err, c) => {
   const requestId = c.get('requestId');
-  if (err instanceof ApiError) return problem(err, requestId);
+  const expected = asApiError(err);
+  if (expected) return problem(expected, requestId);
   if (err instanceof HTTPException && err.status < 500) {
     const code = httpCodes[err.status] ?? 'bad_request';
     return problem(new ApiError(err.status as ContentfulStatusCode, code, err.message), requestId);

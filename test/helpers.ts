@@ -198,6 +198,10 @@ export async function create(key: string, path: string, body: unknown): Promise<
 }
 
 /** A fresh account with one deal to hang tasks on. */
+/** A user of the account, through the API, with an email of its own; its body. */
+export const newUser = (key: string, name: string): Promise<Json> =>
+  create(key, '/v1/users', { name, email: `${name.toLowerCase()}-${crypto.randomUUID()}@example.com` });
+
 export async function accountWithDeal(name = 'Acme') {
   const account = await newAccount(name);
   const deal = await create(account.key, '/v1/deals', { name: `${name} deal` });

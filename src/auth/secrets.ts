@@ -1,4 +1,4 @@
-import { toBase64url } from '../domain/base64url';
+import { toBase64url } from '../core/base64url';
 
 const KEY_PREFIX = 'crm_';
 const KEY_PATTERN = /^crm_[A-Za-z0-9_-]{43}$/;

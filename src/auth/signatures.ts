@@ -1,4 +1,4 @@
-import type { FieldError } from '../http/problem';
+import type { FieldError } from '../core/errors';
 
 // Senders' clocks drift; five minutes either way, as Stripe allows, still stops old replays.
 const TOLERANCE_S = 300;

@@ -1,4 +1,4 @@
-import { conflict, invalid } from '../http/problem';
+import { conflict, invalid } from '../core/errors';
 
 function messages(err: unknown): string {
   const parts: string[] = [];

@@ -21,21 +21,31 @@ import {
   type SQLiteUpdateSetSource,
   unionAll,
 } from 'drizzle-orm/sqlite-core';
-import { accountOf, type KeyRef, ownRow, scoped } from '../auth/tenant';
-import type { keyset } from '../http/pagination';
-import { conflict, invalid, notFound, rootMessage } from '../http/problem';
+import { conflict, invalid, notFound, rootMessage } from '../core/errors';
+import type { Refs } from '../core/refs';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
 import { live, restorable } from './live';
-import { assertRefs, type Refs, refsQuery } from './refs';
+import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
+import { accountOf, type KeyRef, ownRow, scoped } from './tenant';
 import { bumped, created } from './updated';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
 export type Extras = Record<string, SQL>;
 
 type Statements = BatchItem<'sqlite'>[];
+
+/** How a page is read (built by src/http/pagination.ts `keyset` from the sort and the cursor). */
+export type PagePlan = {
+  sortColumn: Column;
+  descending: boolean;
+  /** The WHERE of each walk that makes up the page; several are merged in page order. */
+  walks: (SQL | undefined)[];
+  orderBy: () => SQL[];
+  fetch: number;
+};
 
 // Drizzle cannot compute row types for a table that is a type parameter, so the generic
 // functions below state them once, here.
@@ -49,40 +59,44 @@ export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
   [K in keyof X]: X[K] extends SQL<infer V> ? V : never;
 };
 
-/** How a resource reads and writes: its table, its extras, and how a body becomes rows. */
-export type WriteSpec<T extends ResourceTable, B, X extends Extras = Extras> = {
+/**
+ * How a resource reads and writes: its table, its extras, and how a body becomes rows. `C` is the
+ * create body and `U` the update body (each the output of its contract). A write runs its
+ * statements in one order: `before`, the row (`create` or `update`), `children`, the read back.
+ */
+export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extras> = {
   table: T;
   extras?: X;
-  /** The columns a body sets, on create or on update (where they may refer to the row's values). */
-  columns: (body: B, accountId: number, write: 'create' | 'update') => Columns<T>;
-  refs?: (body: B) => Refs;
+  /** The columns of a new row. */
+  create: (body: C, accountId: number) => Columns<T>;
+  /** The columns an update sets (they may refer to the row's current values). */
+  update: (body: U, accountId: number) => Columns<T>;
+  refs?: (body: C | U) => Refs;
   /** Body field reported when a unique index refuses the write. */
   unique?: string;
   /** Fields a PUT may repeat but never change: body field -> row property. */
   immutable?: Partial<Record<string, keyof Select<T>>>;
   /** Statements that must run before the row's own write (e.g. creating a category it names). */
-  before?: (db: Db, body: B, accountId: number) => Statements;
+  before?: (db: Db, body: C | U, accountId: number) => Statements;
   /**
    * Statements that replace the row's child rows. `id` is undefined on create: the spec names the
    * new row itself, because the statements may run after other inserts.
    */
-  children?: (db: Db, body: B, accountId: number, id: number | undefined) => Statements;
-  /** On create, the extras that the children statements set (they run after the row is read). */
-  created?: (body: B) => Partial<Viewed<T, X>>;
+  children?: (db: Db, body: C | U, accountId: number, id: number | undefined) => Statements;
   /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
-  validate?: (body: B, current: Select<T>) => void;
+  validate?: (body: U, current: Select<T>) => void;
 };
 
 /** The row a create inserts: the body's columns, the account, and both timestamps (see `created`). */
-export const newRow = <T extends ResourceTable, B>(
-  spec: WriteSpec<T, B, Extras>,
-  body: B,
+export const newRow = <T extends ResourceTable, C>(
+  spec: WriteSpec<T, C, never, Extras>,
+  body: NoInfer<C>,
   accountId: number,
   now: number,
 ) => {
   const stamp = created(spec.table, accountId, now);
   return {
-    ...spec.columns(body, accountId, 'create'),
+    ...spec.create(body, accountId),
     accountId,
     createdAt: stamp,
     updatedAt: stamp,
@@ -90,13 +104,13 @@ export const newRow = <T extends ResourceTable, B>(
 };
 
 /** The columns an update sets: the body's, and a fresh updated_at. */
-export const changedColumns = <T extends ResourceTable, B>(
-  spec: WriteSpec<T, B, Extras>,
-  body: B,
+export const changedColumns = <T extends ResourceTable, U>(
+  spec: WriteSpec<T, never, U, Extras>,
+  body: NoInfer<U>,
   accountId: number,
 ) =>
   ({
-    ...spec.columns(body, accountId, 'update'),
+    ...spec.update(body, accountId),
     updatedAt: bumped(spec.table.updatedAt),
   }) as SQLiteUpdateSetSource<T>;
 
@@ -152,7 +166,7 @@ export function listQuery<T extends TenantTable>(
   db: Db,
   keyHash: KeyRef,
   spec: ListSpec<T>,
-  page: ReturnType<typeof keyset>,
+  page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
 ) {
@@ -228,7 +242,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
   spec: ListSpec<T, X>,
-  page: ReturnType<typeof keyset>,
+  page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
   parent?: { table: ResourceTable; id: number },
@@ -264,28 +278,30 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
 export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
-export async function createOwn<T extends ResourceTable, B, X extends Extras>(
+export async function createOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
-  spec: WriteSpec<T, B, X>,
-  body: B,
+  spec: WriteSpec<T, C, U, X>,
+  body: NoInfer<C>,
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
   const t: ResourceTable = spec.table;
   const before = spec.before?.(db, body, accountId) ?? [];
+  // In this order: what the row needs, the row, its children, then the answer read back, so the
+  // answer is what was stored. Inside the batch's transaction the new row holds the table's
+  // highest id (SQLite gives a new rowid past the largest), whatever the children inserted since.
   const batch: Statements = [
     ...before,
     db.insert(t).values(newRow(spec, body, accountId, Date.now())),
-    // Read before the children are written: their inserts move last_insert_rowid().
-    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = last_insert_rowid()`)),
     ...(spec.children?.(db, body, accountId, undefined) ?? []),
+    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = (select max(${t.id}) from ${t})`)),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
-  const row = results[before.length + 1]?.[0] as Viewed<T, X> | undefined;
+  const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw new Error('insert returned no row');
-  return { ...row, ...spec.created?.(body) };
+  return row;
 }
 
 /**
@@ -317,12 +333,12 @@ function assertUnchanged(
  * Two round trips: the key, the row and the references in one batch, then one atomic batch that
  * writes the row and its children and reads the result back.
  */
-export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
+export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
-  spec: WriteSpec<T, B, X>,
+  spec: WriteSpec<T, C, U, X>,
   id: number,
-  body: B,
+  body: NoInfer<U>,
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const t: ResourceTable = spec.table;
@@ -337,7 +353,7 @@ export async function updateOwn<T extends ResourceTable, B, X extends Extras>(
   );
   const current = existing[0];
   if (!current) throw notFound();
-  assertUnchanged(spec.immutable, spec.columns(body, accountId, 'update'), current);
+  assertUnchanged(spec.immutable, spec.update(body, accountId), current);
   spec.validate?.(body, current as Select<T>);
   assertRefs(found, refs);
   // Live: a row trashed since it was read is not written, and the read back finds nothing (404).

@@ -1,23 +1,16 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { type FieldError, invalid } from '../http/problem';
+import { type FieldError, invalid } from '../core/errors';
+import type { Refs, RefTarget } from '../core/refs';
 import type { Db } from './client';
 import { accounts, companies, contacts, deals, users } from './schema';
 
 const targets = { user: users, company: companies, contact: contacts, deal: deals } satisfies Record<
-  string,
+  RefTarget,
   SQLiteTable
 >;
 
-type Target = keyof typeof targets;
-
-/**
- * Body fields that name other rows of the account: `{ owner_id: ['user', 7] }`, or a list such as
- * `{ follower_ids: ['user', [3, 7]] }` whose problems are reported per index (`follower_ids.1`).
- */
-export type Refs = Record<string, [Target, number | number[] | null | undefined]>;
-
-type Present = [path: string, [Target, number | number[]]];
+type Present = [path: string, [RefTarget, number | number[]]];
 
 const present = (refs: Refs) =>
   Object.entries(refs).filter(
@@ -28,7 +21,7 @@ const present = (refs: Refs) =>
  * True when `id` is a live row of the account; for a list, the JSON array of its ids that are not.
  * A row in the trash cannot be referenced: it is the same 422 as a missing one.
  */
-function check(account: SQL<number> | number, target: Target, id: number | number[]): SQL {
+function check(account: SQL<number> | number, target: RefTarget, id: number | number[]): SQL {
   const table = targets[target];
   if (typeof id === 'number') {
     return sql`exists(select 1 from ${table} where account_id = ${account} and id = ${id} and deleted_at is null)`;
@@ -55,7 +48,7 @@ export function refsQuery(db: Db, account: SQL<number> | number, refs: Refs) {
     .where(eq(accounts.id, account));
 }
 
-const missing = (path: string, target: Target, id: number): FieldError => ({
+const missing = (path: string, target: RefTarget, id: number): FieldError => ({
   path,
   code: 'not_found',
   message: `No ${target} ${id} in this account.`,

@@ -10,9 +10,9 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { FieldError } from '../http/problem';
-import type { Rejection } from '../schemas/inbound-webhooks';
-import type { Action, FieldMapping } from '../schemas/webhook-config';
+import type { FieldError } from '../core/errors';
+import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
+import type { Action, FieldMapping, Rejection } from '../core/webhook-config';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -28,7 +28,7 @@ const owned = () => ({
     .references(() => accounts.id),
 });
 
-/** A display name and its normalised twin that filters and sorts run on (see domain/text.ts). */
+/** A display name and its normalised twin that filters and sorts run on (see core/text.ts). */
 const named = () => ({
   name: text('name').notNull(),
   nameNorm: text('name_norm').notNull(),
@@ -172,8 +172,6 @@ export const contacts = sqliteTable(
   ],
 );
 
-export const dealStatuses = ['open', 'won', 'lost'] as const;
-
 export const deals = sqliteTable(
   'deals',
   {
@@ -272,8 +270,6 @@ export const taskOwners = sqliteTable(
   ],
 );
 
-export const webhookModes = ['production', 'test'] as const;
-
 /** An inbound webhook: a secret URL that external systems post events to, and what to do with them. */
 export const inboundWebhooks = sqliteTable(
   'inbound_webhooks',
@@ -295,8 +291,6 @@ export const inboundWebhooks = sqliteTable(
     index('inbound_webhooks_created_idx').on(t.accountId, t.createdAt, t.id),
   ],
 );
-
-export const eventStatuses = ['pending', 'processed', 'failed', 'test', 'rejected'] as const;
 
 /**
  * A webhook call: accepted ones kept as received until the queue consumer has applied them, and

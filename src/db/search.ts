@@ -1,6 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
-import { normalizeText } from '../domain/text';
+import { normalizeText } from '../core/text';
 import { companies, contacts, users } from './schema';
 
 /**

@@ -1,8 +1,7 @@
 import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
-import { conflict, notFound } from '../http/problem';
+import { conflict, notFound } from '../core/errors';
 import type { Db } from './client';
 import { restorable, TRASH_MS } from './live';
 import { type Batch, type Extras, type Viewed, view } from './own';
@@ -19,6 +18,7 @@ import {
   tasks,
   users,
 } from './schema';
+import { accountOf, ownRow, scoped } from './tenant';
 
 type Statements = BatchItem<'sqlite'>[];
 

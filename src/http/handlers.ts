@@ -12,9 +12,9 @@ type Valid<T> = { out: T };
  * The get, create and update handlers of a `/v1` resource: the typed wiring stays in each router
  * (`.openapi(routes.get, handlers.get)`), the flow is written once here.
  */
-export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
+export function ownHandlers<T extends ResourceTable, C, U, X extends Extras, P>(
   path: string,
-  spec: WriteSpec<T, B, X>,
+  spec: WriteSpec<T, C, U, X>,
   /** The row as the API shows it; `c` serves fields that depend on the request, such as URLs. */
   present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
 ) {
@@ -23,12 +23,12 @@ export function ownHandlers<T extends ResourceTable, B, X extends Extras, P>(
       const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
       return c.json({ data: present(row, c) }, 200);
     },
-    create: async <P extends string>(c: Context<AppEnv, P, Valid<{ json: B }>>) => {
+    create: async <P extends string>(c: Context<AppEnv, P, Valid<{ json: C }>>) => {
       const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
       c.header('Location', urlOf(c, `${path}/${row.id}`));
       return c.json({ data: present(row, c) }, 201);
     },
-    update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: B }>>) => {
+    update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: U }>>) => {
       const { id } = c.req.valid('param');
       const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, c.req.valid('json'));
       return c.json({ data: present(row, c) }, 200);

@@ -6,7 +6,7 @@ import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
 import { limitedBody } from './body-limit';
 import { BOOKMARK_HEADER, sessionFor } from './bookmark';
-import { IdempotencyClaim } from './idempotency';
+import { IdempotencyClaim } from './idempotency-claim';
 import { ApiError, badRequest } from './problem';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

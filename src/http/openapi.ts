@@ -1,10 +1,12 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { inner, POSITIVE_ID } from '../domain/filters';
+import { ProblemSchema } from '../contracts/problem';
+import { type FieldError, invalid, notFound } from '../core/errors';
+import { inner, POSITIVE_ID } from '../core/filters';
 import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency';
-import { badRequest, type FieldError, invalid, notFound, ProblemSchema } from './problem';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency-claim';
+import { badRequest } from './problem';
 import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {

@@ -1,51 +1,13 @@
-import { z } from '@hono/zod-openapi';
 import { and, asc, desc, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
-import { fromBase64url, toBase64url } from '../domain/base64url';
+import type { Sorts } from '../contracts/page';
+import { fromBase64url, toBase64url } from '../core/base64url';
 import type { AppEnv } from '../env';
 import { badRequest } from './problem';
 import { urlOf } from './urls';
 
 type SortValue = string | number | null;
-
-/** The sortable fields of a resource: API field name -> the row property (and column) it orders by. */
-export type Sorts = Readonly<Record<string, string>>;
-
-export const MetaSchema = z
-  .object({
-    limit: z.number().int(),
-    next_cursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last' }),
-  })
-  .openapi('PageMeta');
-
-// A cursor carries the sort value itself (a name may be 255 characters of any script), as
-// base64url of the UTF-8 JSON; 4 KiB holds the longest one.
-const MAX_CURSOR = 4096;
-
-/** Query parameters every list shares: `limit`, `cursor` and `sort` over the resource's fields. */
-export function pageQuery<const S extends Sorts>(sorts: S, defaultSort = '-created_at') {
-  const fields = Object.keys(sorts) as (keyof S & string)[];
-  const values = fields.flatMap((f) => [f, `-${f}`] as const) as [string, ...string[]];
-  return {
-    limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
-    cursor: z.string().max(MAX_CURSOR).optional().openapi({ description: 'Opaque, from `meta.next_cursor`' }),
-    sort: z
-      .enum(
-        values as [
-          (keyof S & string) | `-${keyof S & string}`,
-          ...((keyof S & string) | `-${keyof S & string}`)[],
-        ],
-      )
-      .optional()
-      .openapi({
-        description: `A field, or \`-field\` for descending; ties broken by id. Default \`${defaultSort}\``,
-      }),
-  };
-}
 
 type Cursor = [sort: string, value: SortValue, id: number];
 
@@ -97,7 +59,7 @@ function decodeCursor(
  */
 export function keyset<R extends { id: number }>(
   table: SQLiteTable,
-  sorts: Sorts,
+  sorts: Readonly<Record<string, keyof R & string>>,
   query: { sort?: string | undefined; cursor?: string | undefined; limit: number },
   defaultSort = '-created_at',
 ) {

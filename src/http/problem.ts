@@ -1,30 +1,6 @@
-import { z } from '@hono/zod-openapi';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-
-export const FieldErrorSchema = z
-  .object({
-    path: z.string().openapi({ example: 'cnpj' }),
-    code: z.string().openapi({ example: 'invalid' }),
-    message: z.string(),
-  })
-  .openapi('FieldError');
-
-export const ProblemSchema = z
-  .object({
-    type: z.string().openapi({ example: '/problems/validation_failed' }),
-    title: z.string().openapi({ example: 'Unprocessable Content' }),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z
-      .string()
-      .openapi({ description: 'Stable machine-readable error code', example: 'validation_failed' }),
-    request_id: z.string().optional(),
-    errors: z.array(FieldErrorSchema).optional(),
-  })
-  .openapi('Problem');
-
-export type FieldError = z.infer<typeof FieldErrorSchema>;
-export type Problem = z.infer<typeof ProblemSchema>;
+import type { Problem } from '../contracts/problem';
+import { type DomainCode, DomainError, type FieldError, rootMessage } from '../core/errors';
 
 const titles: Record<number, string> = {
   400: 'Bad Request',
@@ -67,16 +43,23 @@ export class ApiError extends Error {
 export const badRequest = (code: string, detail: string, errors?: FieldError[]) =>
   new ApiError(400, code, detail, errors);
 
-export const notFound = (detail = 'No such resource.') => new ApiError(404, 'not_found', detail);
+/** The one place a domain failure gets its HTTP status. */
+const statuses: Record<DomainCode, ContentfulStatusCode> = {
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  validation_failed: 422,
+};
 
-export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
-  new ApiError(401, 'unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer' });
-
-export const invalid = (errors: FieldError[]) =>
-  new ApiError(422, 'validation_failed', 'The request body breaks one or more rules; see errors.', errors);
-
-export const conflict = (detail: string, path?: string) =>
-  new ApiError(409, 'conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);
+/** The problem an expected failure is answered with; undefined for an unexpected one. */
+export function asApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof DomainError) {
+    const headers = err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : undefined;
+    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headers);
+  }
+  return undefined;
+}
 
 /**
  * Logs an unexpected error: only its class and the root cause's message, because Drizzle's own
@@ -91,11 +74,4 @@ export function logError(err: unknown, requestId: string | undefined): void {
       cause: rootMessage(err),
     }),
   );
-}
-
-/** The innermost message of an error chain: D1's own, without Drizzle's query and parameters. */
-export function rootMessage(err: unknown): string {
-  let cause: unknown = err;
-  while (cause instanceof Error && cause.cause) cause = cause.cause;
-  return cause instanceof Error ? cause.message : String(cause);
 }

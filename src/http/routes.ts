@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { list, one } from '../schemas/common';
+import { list, one } from '../contracts/common';
 import { jsonGuard } from './middleware';
 import {
   bodyErrors,

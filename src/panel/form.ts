@@ -1,5 +1,5 @@
-import type { FieldError } from '../http/problem';
-import type { Action, FieldMapping } from '../schemas/webhook-config';
+import type { FieldError } from '../core/errors';
+import type { Action, FieldMapping } from '../core/webhook-config';
 
 /** A row of the fields table as the form holds it: text, so a refused value is shown back as typed. */
 export type FieldDraft = { key: string; type: string; required: boolean; target: string };

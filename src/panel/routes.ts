@@ -3,14 +3,24 @@ import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { looksLikeApiKey, newWebhookToken, sha256Hex } from '../auth/secrets';
-import { accountOf, ownRow, scoped } from '../auth/tenant';
+import { iso } from '../contracts/common';
+import {
+  eventSorts,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../contracts/inbound-webhooks';
+import type { FieldError } from '../core/errors';
 import { createOwn, listQuery, updateOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks, users } from '../db/schema';
+import { accountOf, ownRow, scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { fieldErrors } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { ApiError, type FieldError } from '../http/problem';
+import { ApiError, asApiError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
 import {
   type EventRow,
@@ -24,15 +34,6 @@ import {
   setOwnWebhook,
   webhookSpec,
 } from '../routes/inbound-webhooks';
-import { iso } from '../schemas/common';
-import {
-  eventSorts,
-  InboundWebhookCreate,
-  InboundWebhookQuery,
-  InboundWebhookUpdate,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../schemas/inbound-webhooks';
 import { css, js } from './assets';
 import { bodyOf, type Draft, draftFromForm, draftOf, errorsByControl } from './form';
 import { chooseLang, langs, messages } from './i18n';
@@ -91,8 +92,9 @@ async function withSession(c: C, handler: (key: SQL<string>) => Promise<Response
   if (!hash) return toSignIn(c);
   try {
     return await handler(sessionKey(hash, Date.now()));
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+  } catch (caught) {
+    const err = asApiError(caught);
+    if (!err) throw caught;
     const p = pageOf(c, true);
     if (err.status === 401) return toSignIn(c);
     if (err.status === 404) return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
@@ -171,10 +173,12 @@ async function renderEdit(
 }
 
 /** A refused write's field errors, or undefined for any other failure (rethrown by the caller). */
-const refused = (err: unknown): FieldError[] | undefined =>
-  err instanceof ApiError && (err.status === 422 || err.status === 409)
+const refused = (caught: unknown): FieldError[] | undefined => {
+  const err = asApiError(caught);
+  return err && (err.status === 422 || err.status === 409)
     ? (err.errors ?? [{ path: '', code: err.code, message: err.message }])
     : undefined;
+};
 
 /** Updates the webhook through the same schema and write as `PUT /v1/inbound-webhooks/{id}`. */
 async function update(c: C, key: SQL<string>, id: number, body: unknown): Promise<FieldError[] | undefined> {
@@ -527,7 +531,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
       try {
         await replayEvent(c.get('db'), key, c.env.EVENTS, id, eventId);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 409) return c.redirect(back, 303);
+        if (asApiError(err)?.status === 409) return c.redirect(back, 303);
         throw err;
       }
       return c.redirect(`${back}?done=replayed`, 303);

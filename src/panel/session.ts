@@ -2,9 +2,9 @@ import { and, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sha256Hex } from '../auth/secrets';
+import { toBase64url } from '../core/base64url';
 import type { Db } from '../db/client';
 import { apiKeys, panelSessions } from '../db/schema';
-import { toBase64url } from '../domain/base64url';
 import type { AppEnv } from '../env';
 
 /** How long a sign-in lasts; signing out or revoking the key ends it sooner. */

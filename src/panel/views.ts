@@ -1,7 +1,7 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { eventStatuses, type webhookModes } from '../db/schema';
-import { fieldTypes } from '../domain/webhook-fields';
+import { eventStatuses, type webhookModes } from '../core/statuses';
+import { fieldTypes } from '../core/webhook-fields';
 import {
   BLANK_FIELDS,
   BLANK_FLOWS,

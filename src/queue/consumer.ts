@@ -1,8 +1,9 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { rootMessage } from '../core/errors';
 import { type Db, primaryDb } from '../db/client';
 import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
-import { logError, rootMessage } from '../http/problem';
+import { logError } from '../http/problem';
 import { strandedAfterMs } from './faults';
 import { enqueueEvents, isEventMessage } from './messages';
 import { processEvent } from './process';

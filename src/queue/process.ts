@@ -1,14 +1,14 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { MAX_CUSTOM_FIELDS } from '../contracts/common';
+import { DomainError, rootMessage } from '../core/errors';
+import { planFlows } from '../core/flows';
+import { ownerRefs } from '../core/webhook-config';
+import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
-import { planFlows } from '../domain/flows';
-import { readFields } from '../domain/webhook-fields';
 import type { Bindings } from '../env';
-import { ApiError, rootMessage } from '../http/problem';
-import { MAX_CUSTOM_FIELDS } from '../schemas/common';
-import { ownerRefs } from '../schemas/webhook-config';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
 
@@ -83,7 +83,7 @@ export async function processEvent(
   try {
     assertRefs(owners, refs);
   } catch (err) {
-    if (err instanceof ApiError)
+    if (err instanceof DomainError)
       return failed(`An owner is not a user of the account (${err.errors?.map((e) => e.message).join(' ')})`);
     throw err;
   }

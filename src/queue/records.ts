@@ -1,6 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
+import { iso } from '../contracts/common';
+import { CompanyUpdate } from '../contracts/companies';
+import { ContactUpdate } from '../contracts/contacts';
+import { DealCreate } from '../contracts/deals';
+import { taskFields } from '../contracts/tasks';
+import type { Match, Plan, Step } from '../core/flows';
+import type { Owner } from '../core/webhook-config';
 import type { Db } from '../db/client';
 import { type Batch, changedColumns, insertUnless, newRow } from '../db/own';
 import {
@@ -12,18 +19,11 @@ import {
   tasks,
   webhookRotations,
 } from '../db/schema';
-import type { Match, Plan, Step } from '../domain/flows';
 import { fieldErrors } from '../http/openapi';
-import { companySpec } from '../routes/companies';
-import { contactSpec } from '../routes/contacts';
-import { dealSpec } from '../routes/deals';
-import { taskSpec } from '../routes/tasks';
-import { iso } from '../schemas/common';
-import { CompanyUpdate } from '../schemas/companies';
-import { ContactUpdate } from '../schemas/contacts';
-import { DealCreate } from '../schemas/deals';
-import { taskFields } from '../schemas/tasks';
-import type { Owner } from '../schemas/webhook-config';
+import { companySpec } from '../model/companies';
+import { contactSpec } from '../model/contacts';
+import { dealSpec } from '../model/deals';
+import { taskSpec } from '../model/tasks';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.
@@ -126,7 +126,12 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
         const { custom_fields, ...fields } = step.body;
         if (found.contactId !== undefined) statements.push(setResult({ contactId: found.contactId }));
         else {
-          const row = { ...newRow(contactSpec, step.body, accountId, now), ...(owner && { ownerId: owner }) };
+          const { name } = step.body;
+          if (name === undefined) throw new Error('a contact is created only with a name (see process.ts)');
+          const row = {
+            ...newRow(contactSpec, { ...step.body, name }, accountId, now),
+            ...(owner && { ownerId: owner }),
+          };
           // With a match key, another event may have created this contact since it was looked up:
           // insert only if it is still absent, then take whichever contact the match finds.
           statements.push(
@@ -160,10 +165,14 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
         const { cnpj, name } = step.body;
         const mine = and(eq(companies.accountId, accountId), eq(companies.cnpj, cnpj));
         if (found.companyId === undefined) {
+          if (name === undefined) throw new Error('a company is created only with a name (see process.ts)');
           statements.push(
             db
               .insert(companies)
-              .values({ ...newRow(companySpec, step.body, accountId, now), ...(owner && { ownerId: owner }) })
+              .values({
+                ...newRow(companySpec, { ...step.body, name }, accountId, now),
+                ...(owner && { ownerId: owner }),
+              })
               .onConflictDoNothing({ target: [companies.accountId, companies.cnpj] }),
           );
         }
@@ -206,7 +215,12 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
           ...(taskSpec.before?.(db, step.body, accountId) ?? []),
           db
             .insert(tasks)
-            .values({ ...newRow(taskSpec, step.body, accountId, now), dealId: result(r.dealId) }),
+            // Its deal is the one this event wrote before it, known only inside the batch: the
+            // placeholder id is replaced by the statement that finds it.
+            .values({
+              ...newRow(taskSpec, { ...step.body, deal_id: 0 }, accountId, now),
+              dealId: result(r.dealId),
+            }),
           // An update leaves last_insert_rowid() alone: the owner row below still finds the task.
           setResult({ taskIds: sql`json_insert(${r.taskIds}, '$[#]', last_insert_rowid())` }),
           ...(owner === undefined

@@ -2,12 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { eq, sql } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { bearerToken, hasApiKeyPrefix, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
+import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
+import { notFound, unauthorized } from '../core/errors';
 import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
-import { notFound, unauthorized } from '../http/problem';
-import { Id, iso, Name, one, Timestamp, writeBodies } from '../schemas/common';
 
 /**
  * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;

@@ -3,15 +3,16 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { looksLikeWebhookToken, sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
+import { formObject } from '../core/form-body';
+import { depthOf, MAX_DEPTH } from '../core/json-paths';
+import { readFields } from '../core/webhook-fields';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
-import { formObject } from '../domain/form-body';
-import { depthOf, MAX_DEPTH } from '../domain/json-paths';
-import { readFields } from '../domain/webhook-fields';
 import type { AppEnv } from '../env';
-import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyOf } from '../http/idempotency';
+import { idempotencyKeyOf } from '../http/idempotency';
+import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency-claim';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
-import { ApiError, badRequest, logError } from '../http/problem';
+import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { injected } from '../queue/faults';
 import { enqueueEvents } from '../queue/messages';
@@ -310,12 +311,13 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     try {
       await accept(c, hook, seen);
     } catch (err) {
-      if (err instanceof ApiError) await recordRejection(c, hook, err, seen.body);
+      const problem = asApiError(err);
+      if (problem) await recordRejection(c, hook, problem, seen.body);
       throw err;
     }
     return c.body(null, 204);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (asApiError(err)) throw err;
     // A sender gets no detail of an internal failure; the log has it under the request id.
     logError(err, c.get('requestId'));
     return c.body(null, 500);

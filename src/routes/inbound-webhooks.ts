@@ -2,13 +2,27 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { newWebhookToken } from '../auth/secrets';
-import { accountOf, type KeyRef, ownRow, scoped } from '../auth/tenant';
+import { iso, list, one } from '../contracts/common';
+import {
+  eventSorts,
+  InboundWebhook,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  SampleField,
+  WebhookEvent,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../contracts/inbound-webhooks';
+import { conflict, invalid, notFound } from '../core/errors';
+import { leaves } from '../core/json-paths';
+import { configIssues, ownerRefs } from '../core/webhook-config';
+import { guessType } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
-import { leaves } from '../domain/json-paths';
-import { guessType } from '../domain/webhook-fields';
 import type { AppEnv, Bindings } from '../env';
 import { ownHandlers } from '../http/handlers';
 import {
@@ -22,24 +36,11 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { conflict, invalid, notFound } from '../http/problem';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { enqueueEvents } from '../queue/messages';
-import { iso, list, one } from '../schemas/common';
-import {
-  eventSorts,
-  InboundWebhook,
-  InboundWebhookCreate,
-  InboundWebhookQuery,
-  InboundWebhookUpdate,
-  SampleField,
-  WebhookEvent,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../schemas/inbound-webhooks';
-import { configIssues, ownerRefs } from '../schemas/webhook-config';
 
+type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;
 type Row = typeof inboundWebhooks.$inferSelect;
 
@@ -56,13 +57,9 @@ export const present = (row: Row, c: Context<AppEnv>): z.infer<typeof InboundWeb
   updated_at: iso(row.updatedAt),
 });
 
-function columns(
-  body: Update,
-  _accountId: number,
-  write: 'create' | 'update',
-): Columns<typeof inboundWebhooks> {
+/** The fields a body sent, as columns: serves create (after its defaults) and update. */
+function columns(body: Update): Columns<typeof inboundWebhooks> {
   return {
-    ...(write === 'create' && { token: newWebhookToken(), fields: [], flows: [] }),
     ...(body.name !== undefined && { name: body.name }),
     ...(body.enabled !== undefined && { enabled: body.enabled }),
     ...(body.mode !== undefined && { mode: body.mode }),
@@ -72,9 +69,11 @@ function columns(
   };
 }
 
-export const webhookSpec: WriteSpec<typeof inboundWebhooks, Update> = {
+export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   table: inboundWebhooks,
-  columns,
+  // A new webhook gets its secret URL, and no fields or flows unless the body sends them.
+  create: (body) => ({ token: newWebhookToken(), fields: [], flows: [], ...columns(body) }),
+  update: (body) => columns(body),
   refs: (body) => ownerRefs(body.flows ?? []),
   // Round-robin turns are counted per action position: new flows start their rotations afresh.
   children: (db, body, accountId, id) =>

@@ -1,20 +1,11 @@
-import { createRoute, type z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import { list } from '../contracts/common';
+import { TaskCategory, TaskCategoryQuery } from '../contracts/tasks';
 import { listOwn } from '../db/own';
 import { taskCategories } from '../db/schema';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { list } from '../schemas/common';
-import { TaskCategory, TaskCategoryQuery } from '../schemas/tasks';
-
-const spec = { table: taskCategories };
-
-type Row = typeof taskCategories.$inferSelect;
-
-const present = (row: Row): z.infer<typeof TaskCategory> => ({
-  id: row.id,
-  name: row.name,
-  task_count: row.taskCount,
-});
+import { presentTaskCategory, type TaskCategoryRow, taskCategorySpec } from '../model/task-categories';
 
 const listCategories = createRoute({
   method: 'get',
@@ -34,7 +25,7 @@ const listCategories = createRoute({
 
 export const taskCategoriesRouter = router().openapi(listCategories, async (c) => {
   const q = c.req.valid('query');
-  const page = keyset<Row>(taskCategories, { name: 'nameNorm' }, { ...q, sort: 'name' });
-  const rows = await listOwn(c.get('db'), c.get('keyHash'), spec, page, []);
-  return c.json(page.page(c, rows, present), 200);
+  const page = keyset<TaskCategoryRow>(taskCategories, { name: 'nameNorm' }, { ...q, sort: 'name' });
+  const rows = await listOwn(c.get('db'), c.get('keyHash'), taskCategorySpec, page, []);
+  return c.json(page.page(c, rows, presentTaskCategory), 200);
 });

@@ -1,124 +1,20 @@
-import type { z } from '@hono/zod-openapi';
-import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
-import { accountOf } from '../auth/tenant';
-import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
-import { type Columns, listOwn, type Viewed, type WriteSpec } from '../db/own';
-import type { Refs } from '../db/refs';
-import { deals, taskCategories, tasks } from '../db/schema';
-import type { TrashSpec } from '../db/trash';
-import { inIds, rangeConditions } from '../domain/filters';
-import { nameColumns, normalizeText } from '../domain/text';
+import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
+import { listOwn } from '../db/own';
+import { tasks } from '../db/schema';
+import { accountOf } from '../db/tenant';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { deletedAt, iso } from '../schemas/common';
-import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../schemas/tasks';
-
-type Update = z.infer<typeof TaskUpdate>;
-
-/** The id of the account's category named `name` (any case), as a subquery. */
-const categoryId = (account: number | SQLWrapper, name: string) =>
-  sql<number>`(select ${taskCategories.id} from ${taskCategories} where ${taskCategories.accountId} = ${account} and ${taskCategories.nameNorm} = ${normalizeText(name)})`;
-
-const extras = {
-  ownerIds: linkedUserIds('owners'),
-  // The condition is built with and(): Drizzle drops the table from columns written straight into a
-  // select field's SQL, which would turn `account_id = tasks.account_id` into a column equal to itself.
-  category: sql<string>`(select ${taskCategories.name} from ${taskCategories} where ${and(
-    eq(taskCategories.accountId, tasks.accountId),
-    eq(taskCategories.id, tasks.categoryId),
-  )})`,
-};
-
-type Row = Viewed<typeof tasks, typeof extras>;
-
-const present = (row: Row): z.infer<typeof Task> => ({
-  id: row.id,
-  deal_id: row.dealId,
-  name: row.name,
-  description: row.description,
-  due_date: row.dueDate === null ? null : iso(row.dueDate),
-  category: row.category,
-  owner_ids: row.ownerIds,
-  is_completed: row.completedAt !== null,
-  completed_at: row.completedAt === null ? null : iso(row.completedAt),
-  created_at: iso(row.createdAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
-});
-
-const completedAt = (write: 'create' | 'update') =>
-  write === 'update' ? sql<number>`coalesce(${tasks.completedAt}, ${Date.now()})` : Date.now();
-
-/** The fields a body sent, as columns: serves create (all required ones present) and update. */
-function columns(body: Update, accountId: number, write: 'create' | 'update'): Columns<typeof tasks> {
-  return {
-    ...(body.deal_id !== undefined && { dealId: body.deal_id }),
-    ...(body.name !== undefined && { name: body.name }),
-    ...(body.description !== undefined && { description: body.description }),
-    ...(body.due_date !== undefined && { dueDate: body.due_date }),
-    ...(body.category !== undefined && { categoryId: categoryId(accountId, body.category) }),
-    // Completing a completed task keeps its time. Decided in the write itself, not from the row
-    // read before it, so a concurrent reopen is never undone with a stale time.
-    ...(body.is_completed !== undefined && {
-      completedAt: body.is_completed ? completedAt(write) : null,
-    }),
-  };
-}
-
-const refs = (body: Update): Refs => ({
-  deal_id: ['deal', body.deal_id],
-  owner_id: ['user', body.owner_id],
-});
-
-/** How a task is written; inbound webhook flows write tasks through it too. */
-export const taskSpec: WriteSpec<typeof tasks, Update, typeof extras> = {
-  table: tasks,
-  extras,
-  columns,
-  refs,
-  immutable: { deal_id: 'dealId' },
-  // The category is created on first use; an existing one keeps its first spelling.
-  before: (db, body, accountId) =>
-    body.category === undefined
-      ? []
-      : [
-          db
-            .insert(taskCategories)
-            .values({ accountId, ...nameColumns(body.category), createdAt: Date.now() })
-            .onConflictDoNothing({ target: [taskCategories.accountId, taskCategories.nameNorm] }),
-        ],
-  children: (db, body, accountId, id) =>
-    body.owner_id === undefined
-      ? []
-      : replaceLinks(
-          db,
-          'owners',
-          accountId,
-          // A new task's owner is inserted as a single row, so last_insert_rowid() is still the task.
-          id ?? sql<number>`last_insert_rowid()`,
-          body.owner_id === null ? [] : [body.owner_id],
-        ),
-  created: (body) => ({ ownerIds: body.owner_id ? [body.owner_id] : [] }),
-};
+import { presentTask, type TaskRow, taskFilters, taskSpec, taskTrash } from '../model/tasks';
 
 const routes = resourceRoutes(
   { tag: 'Tasks', one: 'task', schema: 'Task', plural: 'Tasks' },
   { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
 );
 
-const handlers = ownHandlers('/v1/tasks', taskSpec, present);
+const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask);
 
-/** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
-const taskTrash: TrashSpec<typeof tasks, typeof extras> = {
-  table: tasks,
-  extras,
-  restoreNeeds: {
-    where: sql`exists (select 1 from ${deals} parent where parent.account_id = ${tasks.accountId} and parent.id = ${tasks.dealId} and parent.deleted_at is null)`,
-    problem: 'Its deal is in the trash: restore the deal, which brings back the tasks deleted with it.',
-  },
-};
 const trash = trashRoutes(
   {
     tag: 'Tasks',
@@ -128,25 +24,21 @@ const trash = trashRoutes(
   },
   { resource: Task },
 );
-const trashed = trashHandlers(taskTrash, present);
+const trashed = trashHandlers(taskTrash, presentTask);
 
 export const tasksRouter = router()
   .openapi(routes.list, async (c) => {
     const q = c.req.valid('query');
     const account = accountOf(c.get('keyHash'));
-    const page = keyset<Row>(tasks, taskSorts, q);
-    const rows = await listOwn(c.get('db'), c.get('keyHash'), { ...taskSpec, trash: q.deleted }, page, [
-      q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
-      q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
-      q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
-      q.is_completed === undefined
-        ? undefined
-        : q.is_completed
-          ? isNotNull(tasks.completedAt)
-          : isNull(tasks.completedAt),
-      ...rangeConditions(tasks.dueDate, q, 'due_date', page.sortColumn),
-    ]);
-    return c.json(page.page(c, rows, present), 200);
+    const page = keyset<TaskRow>(tasks, taskSorts, q);
+    const rows = await listOwn(
+      c.get('db'),
+      c.get('keyHash'),
+      { ...taskSpec, trash: q.deleted },
+      page,
+      taskFilters(q, account, page.sortColumn),
+    );
+    return c.json(page.page(c, rows, presentTask), 200);
   })
   .openapi(routes.get, handlers.get)
   .openapi(routes.create, handlers.create)

@@ -2,11 +2,11 @@ import { env } from 'cloudflare:workers';
 import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
+import { normalizeText } from '../../src/core/text';
 import { type Db, primaryDb } from '../../src/db/client';
 import { listQuery } from '../../src/db/own';
 import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
-import { normalizeText } from '../../src/domain/text';
 import { keyset } from '../../src/http/pagination';
 import {
   allIds,
@@ -181,7 +181,11 @@ const routeQuery = (db: Db, keyHash: string, s: Searched, value: string) =>
     db,
     keyHash,
     { table: s.table },
-    keyset(s.table, { created_at: 'createdAt' }, { sort: 'created_at', limit: 100 }),
+    keyset<{ id: number; createdAt: number }>(
+      s.table,
+      { created_at: 'createdAt' },
+      { sort: 'created_at', limit: 100 },
+    ),
     [],
     search(s.index, { [s.column]: value }),
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, create, expectProblem, type Json, json, newAccount, pageWithNext } from '../helpers';
 import { idFilters } from '../lists';
+import { resolvePointer } from '../openapi';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -35,8 +36,7 @@ function unbounded(
   if (schema === true || schema === undefined) return [];
   if (typeof schema.$ref === 'string') {
     if (seen.has(schema.$ref)) return [];
-    const name = schema.$ref.split('/').at(-1);
-    return unbounded(doc, doc.components.schemas[name], at, new Set([...seen, schema.$ref]));
+    return unbounded(doc, resolvePointer(doc, schema.$ref), at, new Set([...seen, schema.$ref]));
   }
   // Read-only members are accepted on write and ignored; the body's own size limit bounds them.
   if (schema.readOnly) return [];

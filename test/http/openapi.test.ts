@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminHeaders, call, type Json, json, newAccount } from '../helpers';
+import { resolvePointer } from '../openapi';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -35,21 +36,10 @@ function refs(node: unknown, at = '#'): { at: string; ref: unknown }[] {
   );
 }
 
-/** Resolves a local JSON pointer (`#/a/b`) in `doc`. */
-function resolve(doc: Json, ref: string): unknown {
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node)) return undefined;
-    node = node[key];
-  }
-  return node;
-}
-
 /** The parameters an operation declares, its path item's included, with `$ref`s followed. */
 function parametersOf(doc: Json, path: string, op: Json): Json[] {
   const declared = [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])];
-  return declared.map((p: Json) => (typeof p.$ref === 'string' ? resolve(doc, p.$ref) : p));
+  return declared.map((p: Json) => (typeof p.$ref === 'string' ? resolvePointer(doc, p.$ref) : p));
 }
 
 describe('GET /openapi.json', () => {
@@ -124,7 +114,7 @@ describe('GET /openapi.json', () => {
     for (const { at, ref } of found) {
       expect(typeof ref, at).toBe('string');
       expect(ref as string, at).toMatch(/^#\/components\/[^/]+\/[^/]+$/);
-      expect(isObject(resolve(doc, ref as string)), `${at}: ${ref}`).toBe(true);
+      expect(isObject(resolvePointer(doc, ref as string)), `${at}: ${ref}`).toBe(true);
     }
   });
 
@@ -218,12 +208,8 @@ describe('GET /openapi.json', () => {
       const where = `${method.toUpperCase()} ${url} -> ${res.status}`;
       expect(res.status, where).not.toBe(405);
       expect(res.status, where).not.toBe(401);
-      if (res.status >= 500) {
-        // Whatever fails, the client gets a plain problem: no stack trace, no internals.
-        const text = await res.clone().text();
-        expect(text, where).not.toMatch(/\bat .+:\d+:\d+|\n\s+at /);
-        expect(JSON.parse(text), where).toMatchObject({ status: res.status, code: 'internal_error' });
-      }
+      // A body or id that does not fit is a 4xx, never a failure of the Worker.
+      expect(res.status, where).toBeLessThan(500);
       if (res.status === 404 && path.startsWith('/hooks/')) {
         // Ingest answers an unknown token with an empty 404; the app's own 404 has a problem body.
         expect(await res.text(), where).toBe('');
@@ -316,13 +302,15 @@ describe('what generated clients rely on', () => {
     const seen = new Set<unknown>();
     const properties: { at: string; property: Json; required: boolean }[] = [];
     const walk = (node: unknown, at: string): void => {
-      const schema = isObject(node) && typeof node.$ref === 'string' ? resolve(doc, node.$ref) : node;
+      const schema = isObject(node) && typeof node.$ref === 'string' ? resolvePointer(doc, node.$ref) : node;
       if (!isObject(schema) || seen.has(schema)) return;
       seen.add(schema);
       const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
       for (const [key, property] of Object.entries(isObject(schema.properties) ? schema.properties : {})) {
         const resolved =
-          isObject(property) && typeof property.$ref === 'string' ? resolve(doc, property.$ref) : property;
+          isObject(property) && typeof property.$ref === 'string'
+            ? resolvePointer(doc, property.$ref)
+            : property;
         properties.push({ at: `${at}.${key}`, property: resolved, required: required.includes(key) });
         walk(property, `${at}.${key}`);
       }

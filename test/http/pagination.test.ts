@@ -1,7 +1,7 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { toBase64url } from '../../src/domain/base64url';
+import { toBase64url } from '../../src/core/base64url';
 import worker from '../../src/index';
 import { BASE, call, create, expectProblem, json, newAccount } from '../helpers';
 

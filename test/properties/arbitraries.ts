@@ -1,4 +1,5 @@
 import fc, { type Arbitrary } from 'fast-check';
+import { mask, withCheckDigits } from '../cnpj';
 import type { Json } from '../helpers';
 import type { Contract } from './checks';
 
@@ -164,22 +165,6 @@ export const dateText: Arbitrary<string> = fc.oneof(
 
 const CNPJ_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 
-/** The documented CNPJ check digit: modulo 11, each character worth its ASCII code minus 48. */
-function cnpjDigit(base: string): number {
-  let sum = 0;
-  for (let i = 0; i < base.length; i++) sum += (base.charCodeAt(i) - 48) * (((base.length - 1 - i) % 8) + 2);
-  return sum % 11 < 2 ? 0 : 11 - (sum % 11);
-}
-
-/** A CNPJ with the right check digits for a 12-character base. */
-export function validCnpj(base: string): string {
-  const first = cnpjDigit(base);
-  return `${base}${first}${cnpjDigit(`${base}${first}`)}`;
-}
-
-export const mask = (cnpj: string): string =>
-  `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
-
 const cnpjBase = fc.string({ unit: fc.constantFrom(...CNPJ_CHARS), minLength: 12, maxLength: 12 });
 
 /** A valid CNPJ, bare or masked, in either case, perhaps with surrounding spaces. */
@@ -187,7 +172,7 @@ export const goodCnpj: Arbitrary<string> = fc
   .tuple(fc.oneof(cnpjBase, fc.stringMatching(/^\d{12}$/)), fc.nat(3))
   .filter(([base]) => !/^(.)\1*$/.test(base))
   .map(([base, form]) => {
-    const cnpj = validCnpj(base);
+    const cnpj = withCheckDigits(base);
     return [cnpj, mask(cnpj), ` ${mask(cnpj).toLowerCase()} `, cnpj.toLowerCase()][form] as string;
   });
 

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
 import { expect } from 'vitest';
 import { call, type Json } from '../helpers';
+import { deref } from '../openapi';
 
 /**
  * Every property runs with this seed (reproducible in CI) and its run count times PROPERTY_RUNS;
@@ -46,12 +47,7 @@ export class Contract {
 
   /** Follows a local `$ref`. */
   resolve(node: Json): Json {
-    if (typeof node?.$ref !== 'string') return node;
-    const found = node.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at: Json, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc);
-    return this.resolve(found);
+    return deref(this.doc, node);
   }
 
   /** The operation's parameters in `where` (query, header, path). */

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import fc, { type Arbitrary } from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withCheckDigits } from '../cnpj';
 import { call, create, type Json, newAccount, newWebhook, postEvent } from '../helpers';
 import {
   EVENT_FIELDS,
@@ -17,7 +18,6 @@ import {
   plainText,
   refHints,
   segmentBefore,
-  validCnpj,
 } from './arbitraries';
 import { contract, SEED, settings, snapshot, TIMEOUT } from './checks';
 
@@ -37,7 +37,7 @@ const dataset = (mark: string, domain: string, areaCode: number) => {
       companies: fc.uniqueArray(
         fc.record({
           name: text,
-          cnpj: fc.stringMatching(/^[1-9]\d{11}$/).map(validCnpj),
+          cnpj: fc.stringMatching(/^[1-9]\d{11}$/).map(withCheckDigits),
           segment: text,
           observations: text,
           owner: index,

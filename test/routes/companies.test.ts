@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mask, withCheckDigits } from '../cnpj';
 import {
   allIds,
   call,
@@ -19,35 +20,20 @@ import {
   list,
   ms,
   newAccount,
+  newUser,
   pageWithNext,
   qs,
   resource,
   roundTrips,
   writable,
 } from '../helpers';
+import { deref } from '../openapi';
 
 const { get, listIds, put } = resource('/v1/companies');
 const deals = resource('/v1/deals');
 const contacts = resource('/v1/contacts');
 
 const post = (key: string, body: unknown) => call('/v1/companies', { method: 'POST', key, body });
-
-// CNPJ check digits computed here, independently of src/: modulo 11 with weights 5,4,3,2,9,8,7,6,5,4,3,2
-// then 6,5,4,3,2,9,8,7,6,5,4,3,2; each character counts as its ASCII code minus 48.
-const WEIGHTS = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-function checkDigit(chars: string): number {
-  const weights = WEIGHTS.slice(WEIGHTS.length - chars.length);
-  let sum = 0;
-  for (let i = 0; i < chars.length; i++) sum += (chars.charCodeAt(i) - 48) * (weights[i] as number);
-  const remainder = sum % 11;
-  return remainder < 2 ? 0 : 11 - remainder;
-}
-const withCheckDigits = (base: string): string => {
-  const first = checkDigit(base);
-  return `${base}${first}${checkDigit(`${base}${first}`)}`;
-};
-const mask = (c: string) =>
-  `${c.slice(0, 2)}.${c.slice(2, 5)}.${c.slice(5, 8)}/${c.slice(8, 12)}-${c.slice(12, 14)}`;
 
 let serial = 0;
 /** A valid numeric CNPJ, different on every call (canonical form). */
@@ -110,19 +96,15 @@ async function insertUsers(accountId: number, count: number): Promise<number[]> 
   return ids;
 }
 
-let userSerial = 0;
 /** A user of the account, through the API; its id. */
-async function newUser(key: string, name: string): Promise<number> {
-  userSerial += 1;
-  return (await create(key, '/v1/users', { name, email: `user${userSerial}@example.com` })).id;
-}
+const newUserId = async (key: string, name: string): Promise<number> => (await newUser(key, name)).id;
 
 describe('companies: create and read', () => {
   it('creates a company with every field: 201, Location, canonical cnpj, and GET returns the same', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'Ana');
-    const u2 = await newUser(key, 'Bia');
-    const u3 = await newUser(key, 'Caio');
+    const u1 = await newUserId(key, 'Ana');
+    const u2 = await newUserId(key, 'Bia');
+    const u3 = await newUserId(key, 'Caio');
     const res = await post(key, {
       name: '  Acme Indústria Ltda  ',
       cnpj: '11.222.333/0001-81',
@@ -367,7 +349,7 @@ describe('companies: create and read', () => {
 
   it('rejects an owner_id that is not a user of the account with 422 not_found on owner_id', async () => {
     const { key } = await newAccount();
-    const owner = await newUser(key, 'Owner');
+    const owner = await newUserId(key, 'Owner');
     expect(
       (await create(key, '/v1/companies', { name: 'Owned', cnpj: nextCnpj(), owner_id: owner })).owner_id,
     ).toBe(owner);
@@ -392,9 +374,9 @@ describe('companies: create and read', () => {
 
   it('collapses duplicate follower_ids and returns them sorted ascending', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'F1');
-    const u2 = await newUser(key, 'F2');
-    const u3 = await newUser(key, 'F3');
+    const u1 = await newUserId(key, 'F1');
+    const u2 = await newUserId(key, 'F2');
+    const u3 = await newUserId(key, 'F3');
     const company = await create(key, '/v1/companies', {
       name: 'Followed',
       cnpj: nextCnpj(),
@@ -412,8 +394,8 @@ describe('companies: create and read', () => {
 
   it('names the follower that is not a user of the account: follower_ids.N, code not_found', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'F1');
-    const u2 = await newUser(key, 'F2');
+    const u1 = await newUserId(key, 'F1');
+    const u2 = await newUserId(key, 'F2');
 
     const third = await expectProblem(
       await post(key, { name: 'X', cnpj: nextCnpj(), follower_ids: [u1, u2, 999_999] }),
@@ -448,7 +430,7 @@ describe('companies: create and read', () => {
 
   it('rejects follower_ids that are null, not an array, or hold non-ids with 422 on the field', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'F1');
+    const u1 = await newUserId(key, 'F1');
     for (const follower_ids of [null, u1, String(u1), { 0: u1 }]) {
       const body = await expectProblem(
         await post(key, { name: 'X', cnpj: nextCnpj(), follower_ids }),
@@ -549,8 +531,8 @@ describe('companies: create and read', () => {
 describe('companies: update', () => {
   it('PUT is partial: absent fields stay and null clears owner_id, segment and observations', async () => {
     const { key } = await newAccount();
-    const owner = await newUser(key, 'Owner');
-    const follower = await newUser(key, 'Follower');
+    const owner = await newUserId(key, 'Owner');
+    const follower = await newUserId(key, 'Follower');
     const company = await create(key, '/v1/companies', {
       name: 'Partial',
       cnpj: nextCnpj(),
@@ -600,10 +582,10 @@ describe('companies: update', () => {
 
   it('follower_ids on PUT replaces the whole set; absent keeps it; [] clears it', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
-    const u2 = await newUser(key, 'U2');
-    const u3 = await newUser(key, 'U3');
-    const u4 = await newUser(key, 'U4');
+    const u1 = await newUserId(key, 'U1');
+    const u2 = await newUserId(key, 'U2');
+    const u3 = await newUserId(key, 'U3');
+    const u4 = await newUserId(key, 'U4');
     const company = await create(key, '/v1/companies', {
       name: 'F',
       cnpj: nextCnpj(),
@@ -634,8 +616,8 @@ describe('companies: update', () => {
 
   it('rejects follower_ids: null and a bad follower on PUT, leaving the set as it was', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
-    const u2 = await newUser(key, 'U2');
+    const u1 = await newUserId(key, 'U1');
+    const u2 = await newUserId(key, 'U2');
     const company = await create(key, '/v1/companies', { name: 'F', cnpj: nextCnpj(), follower_ids: [u1] });
 
     const nulled = await expectProblem(
@@ -693,8 +675,8 @@ describe('companies: update', () => {
 
   it('accepts back what GET returns without its read-only fields (and refuses it with them), masked cnpj too', async () => {
     const { key } = await newAccount();
-    const owner = await newUser(key, 'Owner');
-    const follower = await newUser(key, 'Follower');
+    const owner = await newUserId(key, 'Owner');
+    const follower = await newUserId(key, 'Follower');
     const company = await create(key, '/v1/companies', {
       name: 'Round Trip',
       cnpj: nextCnpj(),
@@ -736,7 +718,7 @@ describe('companies: update', () => {
 
   it('PUT rejects unknown fields and invalid values, and changes nothing', async () => {
     const { key } = await newAccount();
-    const owner = await newUser(key, 'Owner');
+    const owner = await newUserId(key, 'Owner');
     const company = await create(key, '/v1/companies', {
       name: 'Strict',
       cnpj: nextCnpj(),
@@ -770,7 +752,7 @@ describe('companies: update', () => {
 
   it('updated_at strictly increases on every successful PUT while created_at stays', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
+    const u1 = await newUserId(key, 'U1');
     const company = await create(key, '/v1/companies', { name: 'T', cnpj: nextCnpj() });
     let previous = company.updated_at;
     for (const body of [
@@ -898,7 +880,7 @@ describe('companies: deal_count and lead_count', () => {
 describe('companies: D1 round trips', () => {
   it('reads one company in 1 round trip and a list of 30 (followers, counts) in as many as a list of 1', async () => {
     const { key } = await newAccount();
-    const users = [await newUser(key, 'U1'), await newUser(key, 'U2'), await newUser(key, 'U3')];
+    const users = [await newUserId(key, 'U1'), await newUserId(key, 'U2'), await newUserId(key, 'U3')];
     const first = await create(key, '/v1/companies', {
       name: 'Company 00',
       cnpj: nextCnpj(),
@@ -970,8 +952,8 @@ describe('companies: D1 round trips', () => {
 
   it('writes in at most two round trips, followers and owner included', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
-    const u2 = await newUser(key, 'U2');
+    const u1 = await newUserId(key, 'U1');
+    const u2 = await newUserId(key, 'U2');
     const created = await post(key, {
       name: 'Writes',
       cnpj: nextCnpj(),
@@ -1209,9 +1191,9 @@ describe('companies: filters', () => {
 
   it('owner_id: one id or a comma list; rejects x and 0 with 400', async () => {
     const { key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
-    const u2 = await newUser(key, 'U2');
-    const u3 = await newUser(key, 'U3');
+    const u1 = await newUserId(key, 'U1');
+    const u2 = await newUserId(key, 'U2');
+    const u3 = await newUserId(key, 'U3');
     const c1 = await create(key, '/v1/companies', { name: 'C1', cnpj: nextCnpj(), owner_id: u1 });
     const c2 = await create(key, '/v1/companies', { name: 'C2', cnpj: nextCnpj(), owner_id: u2 });
     const c3 = await create(key, '/v1/companies', { name: 'C3', cnpj: nextCnpj(), owner_id: u3 });
@@ -1294,8 +1276,8 @@ describe('companies: filters', () => {
 
   it('combines filters with AND, also with sorting and paging', async () => {
     const { id: accountId, key } = await newAccount();
-    const u1 = await newUser(key, 'U1');
-    const u2 = await newUser(key, 'U2');
+    const u1 = await newUserId(key, 'U1');
+    const u2 = await newUserId(key, 'U2');
     const day = (d: number) => Date.UTC(2024, 4, d, 12);
     const rows = {
       a: await insertCompanyAt(accountId, 'Alpha Varejo', day(1), { owner_id: u1, segment: 'Varejo' }),
@@ -1345,7 +1327,7 @@ describe('companies: tenant isolation', () => {
   it("never lists, reads or changes another account's companies", async () => {
     const a = await newAccount('A');
     const b = await newAccount('B');
-    const userB = await newUser(b.key, 'Bob');
+    const userB = await newUserId(b.key, 'Bob');
     const companyB = await create(b.key, '/v1/companies', {
       name: 'Secret Ltda',
       cnpj: '11.444.777/0001-61',
@@ -1382,8 +1364,8 @@ describe('companies: tenant isolation', () => {
   it("rejects another account's user as owner_id or follower with 422", async () => {
     const a = await newAccount('A');
     const b = await newAccount('B');
-    const userA = await newUser(a.key, 'Ana');
-    const userB = await newUser(b.key, 'Bob');
+    const userA = await newUserId(a.key, 'Ana');
+    const userB = await newUserId(b.key, 'Bob');
 
     const owner = await expectProblem(
       await post(a.key, { name: 'X', cnpj: nextCnpj(), owner_id: userB }),
@@ -1442,14 +1424,6 @@ describe('companies: OpenAPI', () => {
     const res = await call('/openapi.json');
     expect(res.status).toBe(200);
     return json(res);
-  }
-
-  /** Follows a local `$ref` (`#/components/schemas/X`) if the node is one. */
-  function deref(doc: Json, node: Json): Json {
-    if (!node || typeof node.$ref !== 'string') return node;
-    let target: Json = doc;
-    for (const part of node.$ref.slice(2).split('/')) target = target?.[part];
-    return deref(doc, target);
   }
 
   const requestSchema = (doc: Json, path: string, method: string): Json =>

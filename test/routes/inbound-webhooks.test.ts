@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   allIds,
   call,
-  create,
   expectNotFound,
   expectProblem,
   expectReadOnly,
@@ -14,6 +13,7 @@ import {
   json,
   list,
   newAccount,
+  newUser,
   newWebhook,
   pageWithNext,
   postEvent,
@@ -26,9 +26,6 @@ const PATH = '/v1/inbound-webhooks';
 const { get, listIds, put } = resource(PATH);
 
 const post = (key: string, body: unknown) => call(PATH, { method: 'POST', key, body });
-
-const newUser = (key: string, name: string): Promise<Json> =>
-  create(key, '/v1/users', { name, email: `${name.toLowerCase()}-${crypto.randomUUID()}@example.com` });
 
 const URL_PATTERN = /^http:\/\/crm\.test\/hooks\/whk_[A-Za-z0-9_-]{43}$/;
 

@@ -20,19 +20,18 @@ import {
   list,
   ms,
   newAccount,
+  newUser,
   pageWithNext,
   qs,
   resource,
   roundTrips,
   writable,
 } from '../helpers';
+import { deref } from '../openapi';
 
 const { get, listIds, put } = resource('/v1/tasks');
 
 const post = (key: string, body: unknown) => call('/v1/tasks', { method: 'POST', key, body });
-
-const newUser = (key: string, name: string): Promise<Json> =>
-  create(key, '/v1/users', { name, email: `${name.toLowerCase()}-${crypto.randomUUID()}@example.com` });
 
 /** A category row written straight to D1 (ASCII names only: name_norm is their lower case). */
 const insertCategory = (accountId: number, name: string): Promise<number> =>
@@ -1435,17 +1434,6 @@ describe('tasks: tenant isolation', () => {
     expect(await listIds(b.key, { category: 'secret' })).toEqual([taskB.id]);
   });
 });
-
-/** Follows a local `$ref` (`#/components/schemas/X`) if the node is one. */
-function deref(doc: Json, node: Json): Json {
-  if (node && typeof node.$ref === 'string') {
-    return node.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at: Json, key: string) => at?.[key], doc);
-  }
-  return node;
-}
 
 /** Whether a property schema is marked read-only, directly or in one of its allOf parts. */
 const isReadOnly = (doc: Json, node: Json): boolean => {

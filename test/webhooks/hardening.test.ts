@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { leaves } from '../../src/domain/json-paths';
+import { leaves } from '../../src/core/json-paths';
 import { call, callWithDb, create, expectProblem, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { runEvent } from '../queue/webhook-support';
 

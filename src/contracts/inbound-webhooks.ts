@@ -1,10 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { eventStatuses, type inboundEvents, webhookModes } from '../db/schema';
-import { fieldTypes } from '../domain/webhook-fields';
-import { pageQuery } from '../http/pagination';
-import { FieldErrorSchema, ProblemSchema } from '../http/problem';
+import { eventStatuses, webhookModes } from '../core/statuses';
+import type * as core from '../core/webhook-config';
+import { configIssues } from '../core/webhook-config';
+import { fieldTypes } from '../core/webhook-fields';
 import { Id, Name, Timestamp, writeBodies } from './common';
-import { Action, configIssues, FieldMapping } from './webhook-config';
+import { pageQuery, type Sorts } from './page';
+import { FieldErrorSchema, ProblemSchema } from './problem';
+import { Action, FieldMapping } from './webhook-config';
 
 const fields = {
   name: Name,
@@ -77,9 +79,7 @@ export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: 
   .openapi('WebhookEventRejection', {
     description:
       'The problem the sender was answered with (without its request id), and the start of its body',
-  });
-
-export type Rejection = z.infer<typeof Rejection>;
+  }) satisfies z.ZodType<core.Rejection>;
 
 export const WebhookEvent = z
   .object({
@@ -109,10 +109,7 @@ export const WebhookEvent = z
   })
   .openapi('WebhookEvent');
 
-export const eventSorts = { received_at: 'receivedAt' } as const satisfies Record<
-  string,
-  keyof typeof inboundEvents.$inferSelect
->;
+export const eventSorts = { received_at: 'receivedAt' } as const satisfies Sorts;
 
 export const WebhookEventQuery = z.strictObject({
   ...pageQuery(eventSorts, '-received_at'),

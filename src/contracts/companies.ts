@@ -1,9 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { companies } from '../db/schema';
-import { BARE, canonicalCnpj, MASKED } from '../domain/cnpj';
-import { exactFilter, idList, inner, textFilter, timeRange } from '../domain/filters';
-import { pageQuery } from '../http/pagination';
+import { BARE, canonicalCnpj, MASKED } from '../core/cnpj';
+import { exactFilter, idList, inner, textFilter, timeRange } from '../core/filters';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
+import { pageQuery, type Sorts } from './page';
 
 export const Cnpj = z
   .string()
@@ -66,10 +65,7 @@ export const Company = z
   .openapi('Company');
 
 /** Sortable fields and the row property each orders by (names sort case-insensitively). */
-export const companySorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
-  string,
-  keyof typeof companies.$inferSelect
->;
+export const companySorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Sorts;
 
 export const CompanyQuery = z.strictObject({
   ...trashQuery,

@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import type { tasks } from '../db/schema';
-import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../domain/filters';
-import { pageQuery } from '../http/pagination';
+import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../core/filters';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
+import { pageQuery, type Sorts } from './page';
 
 const DueDate = z
   .string()
@@ -68,7 +67,7 @@ export const taskSorts = {
   deal_id: 'dealId',
   updated_at: 'updatedAt',
   created_at: 'createdAt',
-} as const satisfies Record<string, keyof typeof tasks.$inferSelect>;
+} as const satisfies Sorts;
 
 export const TaskQuery = z.strictObject({
   ...trashQuery,

@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 /**
  * The searchable form of a text: Unicode-aware lower case (SQLite's lower() and NOCASE only fold
  * ASCII). Stored beside the original so equality and `__contains` filters run on it. Final sigma
@@ -23,3 +24,6 @@ export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(na
  * (the whitespace `trim()` removes) does not match.
  */
 export const NOT_BLANK = '\\S';
+
+/** An email address as the API accepts it, whether in a /v1 body or a webhook's field. */
+export const email = z.string().trim().max(254).pipe(z.email());

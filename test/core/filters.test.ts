@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDate, parseDateTime } from '../../src/domain/filters';
+import { parseDate, parseDateTime } from '../../src/core/filters';
 
 describe('parseDate', () => {
   it('reads a real calendar date as the start of its UTC day', () => {

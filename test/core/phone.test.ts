@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhone } from '../../src/domain/phone';
+import { normalizePhone } from '../../src/core/phone';
 
 describe('normalizePhone', () => {
   it.each([

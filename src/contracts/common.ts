@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { E164, normalizePhone, PHONE_SHAPE } from '../domain/phone';
-import { NOT_BLANK, wellFormed } from '../domain/text';
-import { MetaSchema } from '../http/pagination';
+import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
+import { email, NOT_BLANK, wellFormed } from '../core/text';
+import { MetaSchema } from './page';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -28,7 +28,7 @@ export const OptionalText = (max: number) =>
     .optional()
     .openapi({ description: 'Trimmed; blank or null clears it' });
 
-export const Email = z.string().trim().max(254).pipe(z.email()).openapi({ format: 'email' });
+export const Email = email.openapi({ format: 'email' });
 
 export const Phone = z
   .string()

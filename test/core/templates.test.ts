@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, templateKeys } from '../../src/domain/templates';
+import { render, templateKeys } from '../../src/core/templates';
 
 describe('templateKeys', () => {
   it.each([

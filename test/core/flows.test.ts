@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { planFlows } from '../../src/domain/flows';
-import type { FieldValue } from '../../src/domain/webhook-fields';
-import { Action, FieldMapping } from '../../src/schemas/webhook-config';
+import { Action, FieldMapping } from '../../src/contracts/webhook-config';
+import { planFlows } from '../../src/core/flows';
+import type { FieldValue } from '../../src/core/webhook-fields';
 
 const RECEIVED = Date.parse('2026-01-10T12:00:00.000Z');
 const HOUR = 3_600_000;

@@ -1,7 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { contacts } from '../db/schema';
-import { emailFilter, idList, textFilter, timeRange } from '../domain/filters';
-import { pageQuery } from '../http/pagination';
+import { emailFilter, idList, textFilter, timeRange } from '../core/filters';
 import {
   CustomFields,
   DeletedAt,
@@ -14,6 +12,7 @@ import {
   trashQuery,
   writeBodies,
 } from './common';
+import { pageQuery, type Sorts } from './page';
 
 const fields = {
   name: Name,
@@ -44,10 +43,7 @@ export const Contact = z
   .openapi('Contact');
 
 /** Sortable fields and the row property each orders by (names sort case-insensitively). */
-export const contactSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
-  string,
-  keyof typeof contacts.$inferSelect
->;
+export const contactSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Sorts;
 
 export const ContactQuery = z.strictObject({
   ...trashQuery,

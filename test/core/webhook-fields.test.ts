@@ -5,7 +5,7 @@ import {
   guessType,
   parseFieldDate,
   readFields,
-} from '../../src/domain/webhook-fields';
+} from '../../src/core/webhook-fields';
 
 describe('parseFieldDate', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaves, valueAt } from '../../src/domain/json-paths';
+import { leaves, valueAt } from '../../src/core/json-paths';
 
 describe('valueAt', () => {
   const body = {

@@ -1,6 +1,6 @@
-import type { Action, FieldMapping, Owner, Target, When } from '../schemas/webhook-config';
 import { render } from './templates';
 import { normalizeText } from './text';
+import type { Action, FieldMapping, Owner, Target, When } from './webhook-config';
 import { type FieldValue, parseFieldDate } from './webhook-fields';
 
 /** An event's validated field values, by key. */

@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import type { users } from '../db/schema';
-import { emailFilter, textFilter, timeRange } from '../domain/filters';
-import { pageQuery } from '../http/pagination';
+import { emailFilter, textFilter, timeRange } from '../core/filters';
 import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
+import { pageQuery, type Sorts } from './page';
 
 const fields = { name: Name, email: Email };
 
@@ -22,10 +21,7 @@ export const User = z
   .openapi('User');
 
 /** Sortable fields and the row property each orders by (names sort case-insensitively). */
-export const userSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Record<
-  string,
-  keyof typeof users.$inferSelect
->;
+export const userSorts = { name: 'nameNorm', created_at: 'createdAt' } as const satisfies Sorts;
 
 export const UserQuery = z.strictObject({
   ...trashQuery,

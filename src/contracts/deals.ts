@@ -1,9 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { deals } from '../db/schema';
-import { dealStatuses } from '../db/schema';
-import { idList, timeRange } from '../domain/filters';
-import { pageQuery } from '../http/pagination';
+import { idList, timeRange } from '../core/filters';
+import { dealStatuses } from '../core/statuses';
 import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
+import { pageQuery, type Sorts } from './page';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
 
@@ -42,7 +41,7 @@ export const dealSorts = {
   name: 'nameNorm',
   created_at: 'createdAt',
   updated_at: 'updatedAt',
-} as const satisfies Record<string, keyof typeof deals.$inferSelect>;
+} as const satisfies Sorts;
 
 const statusList = z
   .string()

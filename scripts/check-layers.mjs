@@ -1,0 +1,116 @@
+// Part of `npm test`: the layers of src/ depend only downwards and no module imports itself back
+// through a loop, so storage, the wire contracts and the pure rules can change without dragging
+// HTTP along. Walks the relative imports of every .ts file under src/ with a regex (type-only
+// imports count too: a type from a higher layer is the same backward dependency).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
+
+/**
+ * Which top-level folders of src/ a layer may import from besides itself. A folder missing here
+ * (or a file at the top of src/) is an outer layer, free to import anything but routes/ from queue/.
+ * @type {Record<string, string[]>}
+ */
+const allowed = {
+  core: [],
+  contracts: ['core'],
+  db: ['core'],
+  model: ['core', 'contracts', 'db'],
+};
+/** @type {Record<string, string[]>} */
+const forbidden = { queue: ['routes'] };
+
+/** @param {string} dir @returns {string[]} */
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return walk(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** @param {string} from @param {string} spec */
+function target(from, spec) {
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {}
+  }
+  throw new Error(`${relative(root, from)}: cannot resolve ${spec}`);
+}
+
+/** @param {string} file */
+const layerOf = (file) => {
+  const parts = relative(root, file).split('/');
+  return parts.length > 1 ? parts[0] : '';
+};
+
+// `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
+const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
+
+/** @type {Map<string, string[]>} */
+const graph = new Map();
+for (const file of walk(root)) {
+  const text = readFileSync(file, 'utf8');
+  graph.set(
+    file,
+    [...text.matchAll(importPattern)].map((m) => target(file, m[1] ?? m[2] ?? '')),
+  );
+}
+
+const problems = [];
+for (const [file, deps] of graph) {
+  const layer = layerOf(file);
+  for (const dep of deps) {
+    const other = layerOf(dep);
+    if (other === layer) continue;
+    const ok = layer in allowed ? allowed[layer].includes(other) : !(forbidden[layer] ?? []).includes(other);
+    if (!ok)
+      problems.push(
+        `${relative(root, file)} -> ${relative(root, dep)}: ${layer}/ may not import ${other || 'src/'}`,
+      );
+  }
+}
+
+// Tarjan's strongly connected components: any component of more than one file is a loop.
+let index = 0;
+/** @type {Map<string, number>} */ const indices = new Map();
+/** @type {Map<string, number>} */ const low = new Map();
+/** @type {string[]} */ const stack = [];
+const onStack = new Set();
+/** @param {string} node */
+function connect(node) {
+  indices.set(node, index);
+  low.set(node, index);
+  index++;
+  stack.push(node);
+  onStack.add(node);
+  for (const dep of graph.get(node) ?? []) {
+    if (!indices.has(dep)) {
+      connect(dep);
+      low.set(node, Math.min(low.get(node) ?? 0, low.get(dep) ?? 0));
+    } else if (onStack.has(dep)) {
+      low.set(node, Math.min(low.get(node) ?? 0, indices.get(dep) ?? 0));
+    }
+  }
+  if (low.get(node) === indices.get(node)) {
+    const component = [];
+    let member;
+    do {
+      member = stack.pop() ?? node;
+      onStack.delete(member);
+      component.push(relative(root, member));
+    } while (member !== node);
+    const selfImport = (graph.get(node) ?? []).includes(node);
+    if (component.length > 1 || selfImport) problems.push(`import loop: ${component.sort().join(', ')}`);
+  }
+}
+for (const node of graph.keys()) if (!indices.has(node)) connect(node);
+
+if (problems.length > 0) {
+  console.error(`check-layers: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`check-layers: ${graph.size} modules, no loop, no backward import`);

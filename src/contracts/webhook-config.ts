@@ -1,0 +1,131 @@
+import { z } from '@hono/zod-openapi';
+import { MAX_DEPTH } from '../core/json-paths';
+import { NOT_BLANK } from '../core/text';
+import type * as core from '../core/webhook-config';
+import { fixedTargets } from '../core/webhook-config';
+import { compileFormat, fieldTypes } from '../core/webhook-fields';
+import { Id } from './common';
+
+/**
+ * A dot path into the sender's JSON: `nome`, `lead.phone`, `answers.0.text`. No deeper than ingest
+ * lets a body nest, or it could never match.
+ */
+const Key = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'Expected a dot path such as `lead.phone`.')
+  .refine(
+    (key) => key.split('.').length <= MAX_DEPTH,
+    `At most ${MAX_DEPTH} levels: ingest refuses bodies nested deeper.`,
+  )
+  .openapi({ example: 'telefone' });
+
+// `__proto__` is refused as a custom field by /v1 too: an object would drop it without a word.
+const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.(?!__proto__$)([A-Za-z0-9_-]{1,100})$/;
+
+const Target = z
+  .string()
+  .max(200)
+  .refine(
+    (value) => Object.hasOwn(fixedTargets, value) || CUSTOM_TARGET.test(value),
+    `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`,
+  )
+  .transform((value) => value as core.Target)
+  .openapi({ example: 'contact.phone' });
+
+/** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
+const DateFormat = z
+  .string()
+  .min(1)
+  .max(40)
+  .superRefine((format, ctx) => {
+    const compiled = compileFormat(format);
+    if ('error' in compiled) ctx.addIssue({ code: 'custom', message: compiled.error });
+  })
+  .openapi({ example: 'DD/MM/YYYY' });
+
+export const FieldMapping = z
+  .strictObject({
+    key: Key,
+    type: z.enum(fieldTypes),
+    required: withDefault(z.boolean(), false),
+    target: Target.optional().openapi({ description: 'Omitted: validated and usable in templates only' }),
+    formats: z.array(DateFormat).min(1).max(5).optional().openapi({
+      description:
+        'For a `date` field: more formats to accept after RFC 3339 and YYYY-MM-DD, tried in order. Tokens YYYY, MM, DD, HH, mm, ss; separators / - . : , T and space; read as UTC',
+    }),
+  })
+  .openapi('WebhookField') satisfies z.ZodType<core.FieldMapping>;
+
+const Owner = z
+  .union([z.strictObject({ user_id: Id }), z.strictObject({ round_robin: z.array(Id).min(1).max(100) })])
+  .openapi('WebhookOwner', {
+    description: 'A user of the account, or a fair rotation over several (per webhook and action)',
+  });
+
+const When = z
+  .strictObject({
+    field: Key,
+    op: z.enum(['exists', 'equals', 'not_equals', 'contains']),
+    value: z.union([z.string().max(1000), z.number(), z.boolean()]).optional(),
+  })
+  .refine((when) => when.op === 'exists' || when.value !== undefined, {
+    message: 'equals, not_equals and contains need a value.',
+    path: ['value'],
+  })
+  .openapi('WebhookCondition');
+
+/**
+ * An optional field the API fills in with `value`. Not zod's `.default()`: the document would carry
+ * the `default` keyword, which openapi-typescript (by default) turns into a required property even
+ * in a request body that may omit it (its issue #2489). The default is stated in the description,
+ * as for `enabled` and `mode`.
+ */
+function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
+  return schema
+    .optional()
+    .transform((given) => given ?? value)
+    .openapi({ description: `Default ${JSON.stringify(value)}` });
+}
+
+/** A text with `{{key}}` placeholders. */
+const Template = z.string().trim().min(1).max(500).openapi({ pattern: NOT_BLANK });
+
+const common = { when: When.optional(), owner: Owner.optional() };
+
+export const Action = z
+  .discriminatedUnion('action', [
+    z.strictObject({
+      action: z.literal('upsert_contact'),
+      match_on: withDefault(
+        z
+          .array(z.enum(['phone', 'email']))
+          .min(1)
+          .max(2),
+        ['phone', 'email'],
+      ),
+      ...common,
+    }),
+    z.strictObject({ action: z.literal('upsert_company'), ...common }),
+    z.strictObject({
+      action: z.literal('create_deal'),
+      name: Template.optional().openapi({ description: 'Default: the field mapped to `deal.name`' }),
+      ...common,
+    }),
+    z.strictObject({
+      action: z.literal('create_task'),
+      name: Template,
+      category: Template,
+      description: z.string().max(10_000).optional(),
+      due: z
+        .strictObject({
+          from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),
+          days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
+          hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
+        })
+        .optional(),
+      ...common,
+    }),
+  ])
+  .openapi('WebhookAction') satisfies z.ZodType<core.Action>;

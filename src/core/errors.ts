@@ -1,0 +1,36 @@
+/** One broken rule of a body: its path (`cnpj`, `follower_ids.1`), a stable code and a message. */
+export type FieldError = { path: string; code: string; message: string };
+
+/**
+ * The failures the rules and the storage report, without any HTTP: src/http/problem.ts alone
+ * decides which status each code is answered with.
+ */
+export type DomainCode = 'unauthorized' | 'not_found' | 'conflict' | 'validation_failed';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainCode,
+    detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+  }
+}
+
+export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
+  new DomainError('unauthorized', detail);
+
+export const notFound = (detail = 'No such resource.') => new DomainError('not_found', detail);
+
+export const invalid = (errors: FieldError[]) =>
+  new DomainError('validation_failed', 'The request body breaks one or more rules; see errors.', errors);
+
+export const conflict = (detail: string, path?: string) =>
+  new DomainError('conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);
+
+/** The innermost message of an error chain: D1's own, without Drizzle's query and parameters. */
+export function rootMessage(err: unknown): string {
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}

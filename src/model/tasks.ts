@@ -1,0 +1,126 @@
+import type { z } from '@hono/zod-openapi';
+import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { deletedAt, iso } from '../contracts/common';
+import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
+import { inIds, rangeConditions } from '../core/filters';
+import type { Refs } from '../core/refs';
+import { nameColumns, normalizeText } from '../core/text';
+import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
+import type { Columns, Viewed, WriteSpec } from '../db/own';
+import { deals, taskCategories, tasks } from '../db/schema';
+import type { TrashSpec } from '../db/trash';
+
+type Create = z.infer<typeof TaskCreate>;
+type Update = z.infer<typeof TaskUpdate>;
+
+/** The id of the account's category named `name` (any case), as a subquery. */
+const categoryId = (account: number | SQLWrapper, name: string) =>
+  sql<number>`(select ${taskCategories.id} from ${taskCategories} where ${taskCategories.accountId} = ${account} and ${taskCategories.nameNorm} = ${normalizeText(name)})`;
+
+const extras = {
+  ownerIds: linkedUserIds('owners'),
+  // The condition is built with and(): Drizzle drops the table from columns written straight into a
+  // select field's SQL, which would turn `account_id = tasks.account_id` into a column equal to itself.
+  category: sql<string>`(select ${taskCategories.name} from ${taskCategories} where ${and(
+    eq(taskCategories.accountId, tasks.accountId),
+    eq(taskCategories.id, tasks.categoryId),
+  )})`,
+};
+
+export type TaskRow = Viewed<typeof tasks, typeof extras>;
+
+export const presentTask = (row: TaskRow): z.infer<typeof Task> => ({
+  id: row.id,
+  deal_id: row.dealId,
+  name: row.name,
+  description: row.description,
+  due_date: row.dueDate === null ? null : iso(row.dueDate),
+  category: row.category,
+  owner_ids: row.ownerIds,
+  is_completed: row.completedAt !== null,
+  completed_at: row.completedAt === null ? null : iso(row.completedAt),
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+  deleted_at: deletedAt(row.deletedAt),
+});
+
+const completedAt = (write: 'create' | 'update') =>
+  write === 'update' ? sql<number>`coalesce(${tasks.completedAt}, ${Date.now()})` : Date.now();
+
+/** The fields a body sent, as columns: serves create (all required ones present) and update. */
+function columns(body: Update, accountId: number, write: 'create' | 'update'): Columns<typeof tasks> {
+  return {
+    ...(body.deal_id !== undefined && { dealId: body.deal_id }),
+    ...(body.name !== undefined && { name: body.name }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.due_date !== undefined && { dueDate: body.due_date }),
+    ...(body.category !== undefined && { categoryId: categoryId(accountId, body.category) }),
+    // Completing a completed task keeps its time. Decided in the write itself, not from the row
+    // read before it, so a concurrent reopen is never undone with a stale time.
+    ...(body.is_completed !== undefined && {
+      completedAt: body.is_completed ? completedAt(write) : null,
+    }),
+  };
+}
+
+const refs = (body: Update): Refs => ({
+  deal_id: ['deal', body.deal_id],
+  owner_id: ['user', body.owner_id],
+});
+
+/** How a task is written; inbound webhook flows write tasks through it too. */
+export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
+  table: tasks,
+  extras,
+  create: (body, accountId) => columns(body, accountId, 'create'),
+  update: (body, accountId) => columns(body, accountId, 'update'),
+  refs,
+  immutable: { deal_id: 'dealId' },
+  // The category is created on first use; an existing one keeps its first spelling.
+  before: (db, body, accountId) =>
+    body.category === undefined
+      ? []
+      : [
+          db
+            .insert(taskCategories)
+            .values({ accountId, ...nameColumns(body.category), createdAt: Date.now() })
+            .onConflictDoNothing({ target: [taskCategories.accountId, taskCategories.nameNorm] }),
+        ],
+  children: (db, body, accountId, id) =>
+    body.owner_id === undefined
+      ? []
+      : replaceLinks(
+          db,
+          'owners',
+          accountId,
+          // A new task's owner is inserted as a single row, so last_insert_rowid() is still the task.
+          id ?? sql<number>`last_insert_rowid()`,
+          body.owner_id === null ? [] : [body.owner_id],
+        ),
+};
+
+/** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
+export const taskTrash: TrashSpec<typeof tasks, typeof extras> = {
+  table: tasks,
+  extras,
+  restoreNeeds: {
+    where: sql`exists (select 1 from ${deals} parent where parent.account_id = ${tasks.accountId} and parent.id = ${tasks.dealId} and parent.deleted_at is null)`,
+    problem: 'Its deal is in the trash: restore the deal, which brings back the tasks deleted with it.',
+  },
+};
+
+type Query = z.infer<typeof TaskQuery>;
+
+/** The list's filters as conditions; a range on the sort column also bounds its walk. */
+export const taskFilters = (q: Query, account: SQLWrapper, sortColumn: AnySQLiteColumn) => [
+  q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
+  q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
+  q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
+  q.is_completed === undefined
+    ? undefined
+    : q.is_completed
+      ? isNotNull(tasks.completedAt)
+      : isNull(tasks.completedAt),
+  ...rangeConditions(tasks.dueDate, q, 'due_date', sortColumn),
+];
