@@ -13,6 +13,21 @@ const failure = (path: 'X-Signature' | 'X-Timestamp', code: string, message: str
   message,
 });
 
+const hmacKey = (secret: string, usage: 'sign' | 'verify') =>
+  crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    usage,
+  ]);
+
+/** The `X-Signature` a sender puts on `body` posted at unix second `timestamp`. */
+export async function signatureOf(secret: string, timestamp: string, body: string): Promise<string> {
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret, 'sign'),
+    new TextEncoder().encode(`${timestamp}.${body}`),
+  );
+  return `sha256=${Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 /**
  * Which check a webhook call fails, or undefined when it is signed with `secret`:
  * `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">`, with X-Timestamp in unix
@@ -60,13 +75,7 @@ export async function signatureFailure(
     );
   }
   const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['verify'],
-  );
+  const key = await hmacKey(secret, 'verify');
   const prefix = encoder.encode(`${timestamp}.`);
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix);

@@ -139,18 +139,19 @@ export const DeletedAt = Timestamp.nullable().openapi({
 
 export const deletedAt = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
-/** The list parameter of every resource with a trash. */
-export const trashQuery = {
-  deleted: z
+/** An optional query flag: exactly `true` or `false` (no `1`, `yes` or empty), read as a boolean. */
+export const queryFlag = (description?: string) =>
+  z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
     .optional()
-    .openapi({
-      type: 'string',
-      enum: ['true', 'false'],
-      description:
-        '`true`: the trash instead, rows deleted in the last 30 days (restorable), with the same filters and sorts',
-    }),
+    .openapi({ type: 'string', enum: ['true', 'false'], ...(description && { description }) });
+
+/** The list parameter of every resource with a trash. */
+export const trashQuery = {
+  deleted: queryFlag(
+    '`true`: the trash instead, rows deleted in the last 30 days (restorable), with the same filters and sorts',
+  ),
 };
 
 // One instance per name, so every route that answers with the same envelope shares its component.

@@ -8,6 +8,7 @@ import {
   Name,
   Phone,
   PhoneOut,
+  queryFlag,
   Timestamp,
   trashQuery,
   writeBodies,
@@ -57,13 +58,5 @@ export const ContactQuery = z.strictObject({
 });
 
 export const ContactRemoveQuery = z.strictObject({
-  erase: z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional()
-    .openapi({
-      type: 'string',
-      enum: ['true', 'false'],
-      description: '`true`: erase it for good (LGPD) instead of moving it to the trash',
-    }),
+  erase: queryFlag('`true`: erase it for good (LGPD) instead of moving it to the trash'),
 });

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../core/filters';
-import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
+import { DeletedAt, Id, Name, OptionalText, queryFlag, Timestamp, trashQuery, writeBodies } from './common';
 import { pageQuery, type Sorts } from './page';
 
 const DueDate = z
@@ -76,11 +76,7 @@ export const TaskQuery = z.strictObject({
   category: exactFilter.openapi({ description: 'Category name, exact match, case-insensitive' }),
   owner_id: idList.openapi({ description: 'Tasks with ANY of these owners' }),
   ...timeRange('due_date'),
-  is_completed: z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional()
-    .openapi({ type: 'string', enum: ['true', 'false'] }),
+  is_completed: queryFlag(),
 });
 
 export const TaskCategory = z

@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { looksLikeApiKey, newWebhookToken, sha256Hex } from '../auth/secrets';
+import { signatureOf } from '../auth/signatures';
 import { iso } from '../contracts/common';
 import {
   eventSorts,
@@ -230,19 +231,6 @@ function samplePayload(fields: Row['fields']): Record<string, unknown> {
   return body;
 }
 
-async function sign(secret: string, timestamp: string, body: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`${timestamp}.${body}`));
-  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** The panel router. `deliver` hands a request to the whole Worker (to send a sample event). */
 export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings']) => Promise<Response>) {
   const panel = new Hono<AppEnv>();
@@ -453,7 +441,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (row.secret) {
         headers['X-Timestamp'] = timestamp;
-        headers['X-Signature'] = `sha256=${await sign(row.secret, timestamp, body)}`;
+        headers['X-Signature'] = await signatureOf(row.secret, timestamp, body);
       }
       const origin = new URL(c.req.url).origin;
       const res = await deliver(
