@@ -18,6 +18,13 @@ const allowed = {
   db: ['core'],
   model: ['core', 'contracts', 'db'],
 };
+/**
+ * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.
+ * core/ imports none, so its rules stay pure: no schema library, no SQL, no runtime.
+ * @type {Record<string, string[]>}
+ */
+const packages = { core: [] };
+
 // Routes are leaves: what a route and another outer module (the panel, the queue) share lives in
 // model/ or below, so only the app that mounts the routers imports them.
 const routesLayer = 'routes';
@@ -51,6 +58,9 @@ const layerOf = (file) => {
 
 // `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
+// The same forms naming a package rather than a path.
+const packagePattern =
+  /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'([^.'][^']*)'|import\('([^.'][^']*)'\)/g;
 
 /** @type {Map<string, string[]>} */
 const graph = new Map();
@@ -63,6 +73,15 @@ for (const file of walk(root)) {
 }
 
 const problems = [];
+for (const file of graph.keys()) {
+  const allowedPackages = packages[layerOf(file)];
+  if (!allowedPackages) continue;
+  for (const m of readFileSync(file, 'utf8').matchAll(packagePattern)) {
+    const spec = m[1] ?? m[2] ?? '';
+    if (!allowedPackages.some((p) => spec === p || spec.startsWith(`${p}/`)))
+      problems.push(`${relative(root, file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
+  }
+}
 for (const [file, deps] of graph) {
   const layer = layerOf(file);
   for (const dep of deps) {
