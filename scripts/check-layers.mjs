@@ -9,7 +9,7 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
 
 /**
  * Which top-level folders of src/ a layer may import from besides itself. A folder missing here
- * (or a file at the top of src/) is an outer layer, free to import anything but routes/ from queue/.
+ * (or a file at the top of src/) is an outer layer, free to import anything but a route module.
  * @type {Record<string, string[]>}
  */
 const allowed = {
@@ -18,8 +18,17 @@ const allowed = {
   db: ['core'],
   model: ['core', 'contracts', 'db'],
 };
-/** @type {Record<string, string[]>} */
-const forbidden = { queue: ['routes'] };
+/**
+ * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.
+ * core/ imports none, so its rules stay pure: no schema library, no SQL, no runtime.
+ * @type {Record<string, string[]>}
+ */
+const packages = { core: [] };
+
+// Routes are leaves: what a route and another outer module (the panel, the queue) share lives in
+// model/ or below, so only the app that mounts the routers imports them.
+const routesLayer = 'routes';
+const routesImporters = ['index.ts'];
 
 /** @param {string} dir @returns {string[]} */
 function walk(dir) {
@@ -49,6 +58,9 @@ const layerOf = (file) => {
 
 // `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
+// The same forms naming a package rather than a path.
+const packagePattern =
+  /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'([^.'][^']*)'|import\('([^.'][^']*)'\)/g;
 
 /** @type {Map<string, string[]>} */
 const graph = new Map();
@@ -61,13 +73,27 @@ for (const file of walk(root)) {
 }
 
 const problems = [];
+for (const file of graph.keys()) {
+  const allowedPackages = packages[layerOf(file)];
+  if (!allowedPackages) continue;
+  for (const m of readFileSync(file, 'utf8').matchAll(packagePattern)) {
+    const spec = m[1] ?? m[2] ?? '';
+    if (!allowedPackages.some((p) => spec === p || spec.startsWith(`${p}/`)))
+      problems.push(`${relative(root, file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
+  }
+}
 for (const [file, deps] of graph) {
   const layer = layerOf(file);
   for (const dep of deps) {
     const other = layerOf(dep);
-    if (other === layer) continue;
-    const ok = layer in allowed ? allowed[layer].includes(other) : !(forbidden[layer] ?? []).includes(other);
-    if (!ok)
+    if (other === routesLayer && !routesImporters.includes(relative(root, file))) {
+      problems.push(
+        `${relative(root, file)} -> ${relative(root, dep)}: only ${routesImporters.join(', ')} may import a route module`,
+      );
+      continue;
+    }
+    if (other === layer || !(layer in allowed)) continue;
+    if (!allowed[layer].includes(other))
       problems.push(
         `${relative(root, file)} -> ${relative(root, dep)}: ${layer}/ may not import ${other || 'src/'}`,
       );

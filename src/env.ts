@@ -1,6 +1,6 @@
 import type { Db } from './db/client';
 import type { IdempotencyClaim } from './http/idempotency-claim';
-import type { EventMessage } from './queue/messages';
+import type { EventMessage } from './model/event-messages';
 
 export type Bindings = {
   DB: D1Database;

@@ -8,16 +8,6 @@ export function newApiKey(): string {
   return KEY_PREFIX + toBase64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-const WEBHOOK_TOKEN_PREFIX = 'whk_';
-const WEBHOOK_TOKEN_PATTERN = /^whk_[A-Za-z0-9_-]{43}$/;
-
-/** A webhook URL's token: 256 random bits. Anyone holding the URL can post events. */
-export function newWebhookToken(): string {
-  return WEBHOOK_TOKEN_PREFIX + toBase64url(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-export const looksLikeWebhookToken = (value: string): boolean => WEBHOOK_TOKEN_PATTERN.test(value);
-
 export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(value);
 
 /** Has the API keys' prefix: a key, perhaps cut short when pasted. */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
-import { email, NOT_BLANK, wellFormed } from '../core/text';
+import { EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
 import { MetaSchema } from './page';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -28,7 +28,12 @@ export const OptionalText = (max: number) =>
     .optional()
     .openapi({ description: 'Trimmed; blank or null clears it' });
 
-export const Email = email.openapi({ format: 'email' });
+export const Email = z
+  .string()
+  .trim()
+  .max(MAX_EMAIL)
+  .pipe(z.email({ pattern: EMAIL }))
+  .openapi({ format: 'email' });
 
 export const Phone = z
   .string()

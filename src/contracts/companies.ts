@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { BARE, canonicalCnpj, MASKED } from '../core/cnpj';
-import { exactFilter, idList, inner, textFilter, timeRange } from '../core/filters';
+import { inner } from '../core/filters';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
+import { exactFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 export const Cnpj = z

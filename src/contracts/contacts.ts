@@ -1,5 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { emailFilter, idList, textFilter, timeRange } from '../core/filters';
 import {
   CustomFields,
   DeletedAt,
@@ -13,6 +12,7 @@ import {
   trashQuery,
   writeBodies,
 } from './common';
+import { emailFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 const fields = {

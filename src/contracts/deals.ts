@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { idList, timeRange } from '../core/filters';
 import { dealStatuses } from '../core/statuses';
 import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
+import { idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');

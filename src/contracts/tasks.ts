@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { DATE_TIME, dateTimeMessage, exactFilter, idList, parseDateTime, timeRange } from '../core/filters';
+import { DATE_TIME, dateTimeMessage, parseDateTime } from '../core/filters';
 import { DeletedAt, Id, Name, OptionalText, queryFlag, Timestamp, trashQuery, writeBodies } from './common';
+import { exactFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 const DueDate = z

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { emailFilter, textFilter, timeRange } from '../core/filters';
 import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
+import { emailFilter, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 const fields = { name: Name, email: Email };

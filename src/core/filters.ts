@@ -1,8 +1,3 @@
-import { z } from '@hono/zod-openapi';
-import { gt, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { NOT_BLANK, wellFormed } from './text';
-
 const DAY_MS = 86_400_000;
 const BEYOND_MS = /\.\d{3}\d*[1-9]/;
 /** A positive integer id that fits in a JS number (and so in SQLite's INTEGER). */
@@ -16,7 +11,7 @@ export const DATE_TIME =
 export const inner = (regex: RegExp): string => regex.source.replace(/^\^|\$$/g, '');
 
 /** The shape of a date bound, for the OpenAPI document: a date, or a date-time with an offset. */
-const BOUND_PATTERN = `^(?:${inner(DATE_ONLY)}|${inner(DATE_TIME)})$`;
+export const BOUND_PATTERN = `^(?:${inner(DATE_ONLY)}|${inner(DATE_TIME)})$`;
 
 /** Epoch ms of the start of a `YYYY-MM-DD` UTC day, or undefined when it is no real date. */
 export function parseDate(value: string): number | undefined {
@@ -56,120 +51,22 @@ export const dateTimeMessage = (value: string, otherwise: string): string =>
     ? `"${value}" has no offset, so it is no instant: add Z or ±hh:mm (${value}Z, ${value}-03:00).`
     : otherwise;
 
-type Op = 'gte' | 'lte' | 'gt' | 'lt';
-type Bound = { op: Op; ms: number };
+export type Op = 'gte' | 'lte' | 'gt' | 'lt';
+export type Bound = { op: Op; ms: number };
 
 /**
- * One comparison filter. A bare date covers the whole UTC day: `gte`/`lt` bound at its start,
- * `lte`/`gt` at its end, so `__gte=D&__lte=D` is exactly day D.
+ * One comparison filter's bound, or undefined when `value` is neither a date nor a date-time. A bare
+ * date covers the whole UTC day: `gte`/`lt` bound at its start, `lte`/`gt` at its end, so
+ * `__gte=D&__lte=D` is exactly day D.
  */
-function bound(op: Op) {
-  return z
-    .string()
-    .max(64)
-    .transform((value, ctx): Bound => {
-      const day = parseDate(value);
-      if (day !== undefined) return { op, ms: op === 'lte' || op === 'gt' ? day + DAY_MS - 1 : day };
-      const ms = parseDateTime(value);
-      // Stored times are whole ms: `>= 10.0005` means `>= 10.001`, and `< 10.0005` means `< 10.001`.
-      const roundUp = (op === 'gte' || op === 'lt') && BEYOND_MS.test(value);
-      if (ms !== undefined) return { op, ms: roundUp ? ms + 1 : ms };
-      ctx.addIssue({
-        code: 'custom',
-        message: dateTimeMessage(value, 'Expected an ISO 8601 date-time or a YYYY-MM-DD date.'),
-      });
-      return z.NEVER;
-    })
-    .optional()
-    .openapi({
-      description: `ISO 8601 date-time (any offset) or YYYY-MM-DD (${op})`,
-      pattern: BOUND_PATTERN,
-    });
-}
-
-/** The four comparison filters of a timestamp field, e.g. `created_at__gte`. */
-export function timeRange<const P extends string>(field: P) {
-  return {
-    [`${field}__gte`]: bound('gte'),
-    [`${field}__lte`]: bound('lte'),
-    [`${field}__gt`]: bound('gt'),
-    [`${field}__lt`]: bound('lt'),
-  } as Record<`${P}__${Op}`, ReturnType<typeof bound>>;
-}
-
-const compare = { gte, lte, gt, lt };
-
-/**
- * The SQL of whichever of `field`'s four comparison filters the query has. A list walks the index of
- * its sort (`keyset`) and stops when the page is full. A range on any other column is only checked
- * along that walk (unary `+` keeps it off its own index): otherwise the planner may collect the
- * whole range and sort it, a cost that grows with the account.
- */
-export function rangeConditions<P extends string>(
-  column: AnySQLiteColumn,
-  query: Partial<Record<`${P}__${Op}`, Bound | undefined>>,
-  field: P,
-  sortColumn: AnySQLiteColumn,
-): SQL[] {
-  const ops = ['gte', 'lte', 'gt', 'lt'] as const;
-  const compared = column === sortColumn ? sql`${column}` : sql`+${column}`;
-  return ops.flatMap((op) => {
-    const bound = query[`${field}__${op}`];
-    return bound ? [compare[op](compared, bound.ms)] : [];
-  });
+export function parseBound(op: Op, value: string): Bound | undefined {
+  const day = parseDate(value);
+  if (day !== undefined) return { op, ms: op === 'lte' || op === 'gt' ? day + DAY_MS - 1 : day };
+  const ms = parseDateTime(value);
+  if (ms === undefined) return undefined;
+  // Stored times are whole ms: `>= 10.0005` means `>= 10.001`, and `< 10.0005` means `< 10.001`.
+  const roundUp = (op === 'gte' || op === 'lt') && BEYOND_MS.test(value);
+  return { op, ms: roundUp ? ms + 1 : ms };
 }
 
 export const MAX_LIST_IDS = 100;
-
-/** `owner_id=3,7`: at most 100 positive integer ids. */
-export const idList = z
-  .string()
-  // 100 ids of 16 digits, their commas, and room for a space around each.
-  .max(2_000)
-  .transform((value, ctx) => {
-    const parts = value.split(',');
-    const ids = parts.map((p) => (POSITIVE_ID.test(p.trim()) ? Number(p.trim()) : Number.NaN));
-    if (parts.length > MAX_LIST_IDS || ids.some((id) => !Number.isSafeInteger(id))) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Expected up to ${MAX_LIST_IDS} comma-separated positive integer ids.`,
-      });
-      return z.NEVER;
-    }
-    return [...new Set(ids)];
-  })
-  .optional()
-  .openapi({
-    example: '3,7',
-    description: `An id or a comma-separated list of ids (max ${MAX_LIST_IDS})`,
-    // Each id is trimmed as `\s` trims; the pattern cannot say "at most 2^53-1", the API does.
-    pattern: `^\\s*${inner(POSITIVE_ID)}\\s*(?:,\\s*${inner(POSITIVE_ID)}\\s*){0,${MAX_LIST_IDS - 1}}$`,
-  });
-
-/** A partial-match filter: taken as sent, spaces included. */
-export const textFilter = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine(...wellFormed)
-  .optional();
-
-/** An exact-match filter: trimmed like the stored values it is compared with. */
-export const exactFilter = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .refine(...wellFormed)
-  .optional()
-  .openapi({ pattern: NOT_BLANK });
-
-/** An email filter: trimmed like the stored emails are. */
-export const emailFilter = z.string().trim().min(1).max(254).optional();
-
-/**
- * `column IN (ids)` with the whole list bound as ONE JSON parameter: D1 allows 100 parameters per
- * statement, and a list may hold 100 ids beside the other filters.
- */
-export const inIds = (column: AnySQLiteColumn, ids: number[]): SQL =>
-  sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;

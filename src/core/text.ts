@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 /**
  * The searchable form of a text: Unicode-aware lower case (SQLite's lower() and NOCASE only fold
  * ASCII). Stored beside the original so equality and `__contains` filters run on it. Final sigma
@@ -25,5 +24,16 @@ export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(na
  */
 export const NOT_BLANK = '\\S';
 
-/** An email address as the API accepts it, whether in a /v1 body or a webhook's field. */
-export const email = z.string().trim().max(254).pipe(z.email());
+export const MAX_EMAIL = 254;
+/**
+ * The shape of an email address: zod's own `z.email()` pattern, held here so the pure rules (a
+ * webhook's email field) and the /v1 schemas accept exactly the same addresses.
+ */
+export const EMAIL =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** An email address as the API accepts it, trimmed, or undefined when `raw` is none. */
+export function parseEmail(raw: string): string | undefined {
+  const value = raw.trim();
+  return value.length <= MAX_EMAIL && EMAIL.test(value) ? value : undefined;
+}

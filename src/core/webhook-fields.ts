@@ -1,7 +1,7 @@
 import type { FieldError } from './errors';
 import { valueAt } from './json-paths';
 import { normalizePhone } from './phone';
-import { email, wellFormed } from './text';
+import { parseEmail, wellFormed } from './text';
 
 export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email'] as const;
 
@@ -176,8 +176,8 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
     }
     case 'email': {
       if (typeof raw !== 'string') return expect('an email address as a string');
-      const parsed = email.safeParse(raw);
-      return parsed.success ? { value: parsed.data } : expect('a valid email address');
+      const value = parseEmail(raw);
+      return value === undefined ? expect('a valid email address') : { value };
     }
   }
 }
@@ -219,7 +219,7 @@ export function guessType(value: unknown): FieldType {
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value !== 'string') return 'string';
   if (parseFieldDate(value)) return 'date';
-  if (email.safeParse(value).success) return 'email';
+  if (parseEmail(value) !== undefined) return 'email';
   if (normalizePhone(value)) return 'phone';
   return 'string';
 }

@@ -2,7 +2,7 @@ import { and, count, eq, getTableColumns, max, type SQL } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { looksLikeApiKey, newWebhookToken, sha256Hex } from '../auth/secrets';
+import { looksLikeApiKey, sha256Hex } from '../auth/secrets';
 import { signatureOf } from '../auth/signatures';
 import { iso } from '../contracts/common';
 import {
@@ -14,6 +14,7 @@ import {
   webhookSorts,
 } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
+import { newWebhookToken } from '../core/webhook-token';
 import { createOwn, listQuery, updateOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks, users } from '../db/schema';
 import { accountOf, ownRow, scoped } from '../db/tenant';
@@ -23,18 +24,19 @@ import { fieldErrors } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { ApiError, asApiError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
+import { urlOf } from '../http/urls';
 import {
   type EventRow,
   eventExtras,
   eventFilters,
-  present,
   presentEvent,
+  presentWebhook,
   replayEvent,
   sampleEvents,
   sampleFieldsOf,
   setOwnWebhook,
   webhookSpec,
-} from '../routes/inbound-webhooks';
+} from '../model/inbound-webhooks';
 import { css, js } from './assets';
 import { bodyOf, type Draft, draftFromForm, draftOf, errorsByControl } from './form';
 import { chooseLang, langs, messages } from './i18n';
@@ -111,7 +113,7 @@ const idOf = (c: C, name = 'id'): number => {
 };
 
 const viewOf = (row: Row, c: C): WebhookView => {
-  const shown = present(row, c);
+  const shown = presentWebhook(row, (path) => urlOf(c, path));
   return {
     id: row.id,
     name: row.name,

@@ -4,8 +4,8 @@ import { type Db, primaryDb } from '../db/client';
 import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
 import { logError } from '../http/problem';
+import { enqueueEvents, isEventMessage } from '../model/event-messages';
 import { strandedAfterMs } from './faults';
-import { enqueueEvents, isEventMessage } from './messages';
 import { processEvent } from './process';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */

@@ -1,11 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { looksLikeWebhookToken, sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
 import { formObject } from '../core/form-body';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { readFields } from '../core/webhook-fields';
+import { looksLikeWebhookToken } from '../core/webhook-token';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
 import { idempotencyKeyOf } from '../http/idempotency';
@@ -14,8 +15,8 @@ import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
 import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
+import { enqueueEvents } from '../model/event-messages';
 import { injected } from '../queue/faults';
-import { enqueueEvents } from '../queue/messages';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDate, parseDateTime } from '../../src/core/filters';
+import { parseBound, parseDate, parseDateTime } from '../../src/core/filters';
 
 describe('parseDate', () => {
   it('reads a real calendar date as the start of its UTC day', () => {
@@ -83,5 +83,29 @@ describe('parseDateTime', () => {
     ['yesterday'],
   ])('refuses %j', (value) => {
     expect(parseDateTime(value)).toBeUndefined();
+  });
+});
+
+describe('parseBound', () => {
+  const day = Date.UTC(2024, 2, 5);
+
+  it('bounds a bare date at the start of its UTC day for gte and lt, at its end for lte and gt', () => {
+    expect(parseBound('gte', '2024-03-05')).toEqual({ op: 'gte', ms: day });
+    expect(parseBound('lt', '2024-03-05')).toEqual({ op: 'lt', ms: day });
+    expect(parseBound('lte', '2024-03-05')).toEqual({ op: 'lte', ms: day + 86_400_000 - 1 });
+    expect(parseBound('gt', '2024-03-05')).toEqual({ op: 'gt', ms: day + 86_400_000 - 1 });
+  });
+
+  it('rounds a sub-millisecond date-time up for gte and lt only, as stored times are whole ms', () => {
+    const value = '2024-03-05T00:00:00.0005Z';
+    expect(parseBound('gte', value)).toEqual({ op: 'gte', ms: day + 1 });
+    expect(parseBound('lt', value)).toEqual({ op: 'lt', ms: day + 1 });
+    expect(parseBound('lte', value)).toEqual({ op: 'lte', ms: day });
+    expect(parseBound('gt', value)).toEqual({ op: 'gt', ms: day });
+    expect(parseBound('gte', '2024-03-05T00:00:00.0010Z')).toEqual({ op: 'gte', ms: day + 1 });
+  });
+
+  it.each([['2024-03-05T10:00'], ['2024-02-30'], ['yesterday'], ['']])('refuses %j', (value) => {
+    expect(parseBound('gte', value)).toBeUndefined();
   });
 });
