@@ -114,15 +114,18 @@ export async function eraseContact(db: Db, keyHash: string, id: number): Promise
     eq(inboundEventResults.contactId, id),
   )})`;
   const matched = sql`json_extract(${e.preview}, '$.contact.id') = ${id}`;
-  // The email as stored (normalised) and the phone in E.164, as JSON or a form body writes them
-  // (`@` and `+` percent-encoded), in a payload or a refused body kept in `rejection`: other forms
-  // only the two links above find.
-  const kept = sql`(${e.payload} || ifnull(${e.rejection}, ''))`;
+  // The email as stored (normalised) and the phone in E.164, each as a whole value: a string of an
+  // event's payload, or, in a refused body kept as text, a quoted JSON string or a form value (`@`
+  // and `+` percent-encoded). Never a substring, which would take joana@x.com for ana@x.co and
+  // erase another person's event. Other spellings only the two links above find.
+  const refusedBody = sql`json_extract(${e.rejection}, '$.body')`;
   const named = sql`exists (select 1 from ${contacts} c where c.account_id = ${account} and c.id = ${id} and (
-    (c.email_norm is not null and (instr(lower(${kept}), c.email_norm) > 0
-      or instr(lower(${kept}), replace(c.email_norm, '@', '%40')) > 0))
-    or (c.phone is not null and (instr(${kept}, c.phone) > 0
-      or instr(upper(${kept}), replace(c.phone, '+', '%2B')) > 0))))`;
+    (json_valid(${e.payload}) and exists (select 1 from json_tree(${e.payload}) v where v.type = 'text'
+      and (lower(trim(v.value)) = c.email_norm or v.value = c.phone)))
+    or instr(lower(${refusedBody}), '"' || c.email_norm || '"') > 0
+    or instr(lower(${refusedBody}) || '&', '=' || replace(c.email_norm, '@', '%40') || '&') > 0
+    or instr(${refusedBody}, '"' || c.phone || '"') > 0
+    or instr(upper(${refusedBody}) || '&', '=' || replace(c.phone, '+', '%2B') || '&') > 0))`;
   const suffix = `/v1/contacts/${id}`;
   const created = sql`substr(json_extract(${idempotencyKeys.response}, '$.headers.location'), -${suffix.length}) = ${suffix}`;
   const results = await scoped(

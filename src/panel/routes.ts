@@ -15,6 +15,7 @@ import {
 } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
 import { newWebhookToken } from '../core/webhook-token';
+import { live } from '../db/live';
 import { createOwn, listQuery, updateOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks, users } from '../db/schema';
 import { accountOf, ownRow, scoped } from '../db/tenant';
@@ -129,7 +130,7 @@ const usersOf = (c: C, key: SQL<string>) =>
     .get('db')
     .select({ id: users.id, name: users.name })
     .from(users)
-    .where(eq(users.accountId, accountOf(key)))
+    .where(and(eq(users.accountId, accountOf(key)), live(users)))
     .orderBy(users.nameNorm, users.id)
     .limit(500);
 
@@ -451,7 +452,12 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
         c.env,
       );
       if (res.ok) return saved(c, id, 'sample');
-      const problem = (await res.json()) as { detail?: string; errors?: FieldError[] };
+      // A disabled webhook's URL answers a bare 404, as if it did not exist: only a problem has a body.
+      const problem: { detail?: string; errors?: FieldError[] } = res.headers
+        .get('Content-Type')
+        ?.startsWith('application/problem+json')
+        ? await res.json()
+        : { detail: row.enabled ? `HTTP ${res.status}` : pageOf(c, true).t.disabledBanner };
       const text = [problem.detail, ...(problem.errors ?? []).map((e) => `${e.path}: ${e.message}`)].join(
         ' ',
       );

@@ -454,6 +454,28 @@ describe('pages', () => {
     expect(data[0]).toMatchObject({ id: Number(eventId), status: 'pending', error: null });
   });
 
+  it('says a disabled webhook takes no sample event, instead of failing on its bare 404', async () => {
+    const { key } = await newAccount();
+    const hook = await webhook(key, { enabled: false });
+    const cookie = await signIn(key);
+    const sent = await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: {} });
+    expect(await page(sent, 422)).toContain('Desativado: a URL responde 404.');
+    const { data } = await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }));
+    expect(data).toEqual([]);
+  });
+
+  it('offers only live users as owners: one in the trash is not in the form', async () => {
+    const { key } = await newAccount();
+    await create(key, '/v1/users', { name: 'Ana Viva', email: 'ana@example.com' });
+    const gone = await create(key, '/v1/users', { name: 'Bia Lixeira', email: 'bia@example.com' });
+    expect((await call(`/v1/users/${gone.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const hook = await webhook(key);
+    const cookie = await signIn(key);
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toContain('Ana Viva');
+    expect(edit).not.toContain('Bia Lixeira');
+  });
+
   it('answers 404 for ids that are no row and 400 for a bad cursor', async () => {
     const { key } = await newAccount();
     const cookie = await signIn(key);

@@ -327,6 +327,28 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
     expect((await list(key, '/v1/contacts')).data).toEqual([]);
   });
 
+  it("leaves alone the events of other people whose email or phone contains the erased one's", async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { name: 'Leads', mode: 'test' });
+    const others = [
+      { email: 'joana@x.com', telefone: '+5511912345678' },
+      { contato: 'ana@x.co.uk', fone: '+55119123456789' },
+    ];
+    const events = [];
+    for (const body of others) events.push(await ingest(hook, { ...body, __fault: 'send' }));
+    const own = await ingest(hook, { email: 'ANA@x.co', __fault: 'send' });
+    const ana = await create(key, '/v1/contacts', { name: 'Ana', email: 'ana@x.co', phone: '+551191234567' });
+    expect((await call(`/v1/contacts/${ana.id}?erase=true`, { method: 'DELETE', key })).status).toBe(204);
+    const payloads = await rows(
+      `select id, payload from inbound_events where id in (${[...events, own].join(',')}) order by id`,
+    );
+    expect(payloads.map((e) => JSON.parse(e.payload))).toEqual([
+      { ...others[0], __fault: 'send' },
+      { ...others[1], __fault: 'send' },
+      {},
+    ]);
+  });
+
   it("erases a contact in the trash too; a missing one or another account's is a 404 that changes nothing", async () => {
     const a = await newAccount();
     const b = await newAccount();
