@@ -8,6 +8,10 @@ import { pageQuery, type Sorts } from './page';
 import { FieldErrorSchema, ProblemSchema } from './problem';
 import { Action, FieldMapping } from './webhook-config';
 
+/** How many fields and flow actions a webhook holds at most. */
+export const MAX_FIELDS = 100;
+export const MAX_FLOWS = 20;
+
 const fields = {
   name: Name,
   enabled: z.boolean().optional().openapi({ description: 'Default true; a disabled URL answers 404' }),
@@ -19,8 +23,16 @@ const fields = {
     description:
       'When set, calls must be signed: `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">`. null removes it',
   }),
-  fields: z.array(FieldMapping).max(100).optional().openapi({ description: 'Replaces the whole mapping' }),
-  flows: z.array(Action).max(20).optional().openapi({ description: 'Replaces all actions; run in order' }),
+  fields: z
+    .array(FieldMapping)
+    .max(MAX_FIELDS)
+    .optional()
+    .openapi({ description: 'Replaces the whole mapping' }),
+  flows: z
+    .array(Action)
+    .max(MAX_FLOWS)
+    .optional()
+    .openapi({ description: 'Replaces all actions; run in order' }),
 };
 
 const bodies = writeBodies(fields, {

@@ -117,7 +117,13 @@ export const Action = z
       action: z.literal('create_task'),
       name: Template,
       category: Template,
-      description: z.string().max(10_000).optional(),
+      // Empty is no description, as the task's own contract stores it: kept as absent, so a form
+      // (which cannot tell an empty box from none) reads the configuration back as it was.
+      description: z
+        .string()
+        .max(10_000)
+        .transform((text) => text || undefined)
+        .optional(),
       due: z
         .strictObject({
           from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),

@@ -5,7 +5,7 @@ export const BARE = /^[0-9A-Za-z]{12}\d{2}$/;
 export const MASKED = /^[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}\/[0-9A-Za-z]{4}-\d{2}$/;
 
 /** Modulo 11 check digit; each character counts as its ASCII code minus 48 (`A` is 17). */
-function checkDigit(base: string): number {
+export function checkDigit(base: string): number {
   let sum = 0;
   for (let i = 0; i < base.length; i++) {
     // Weights run 2..9 from the right, then start again at 2.

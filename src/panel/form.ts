@@ -1,8 +1,13 @@
+import { sha256Hex } from '../auth/secrets';
+import { MAX_FIELDS, MAX_FLOWS } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
 import type { Action, FieldMapping } from '../core/webhook-config';
 
-/** A row of the fields table as the form holds it: text, so a refused value is shown back as typed. */
-export type FieldDraft = { key: string; type: string; required: boolean; target: string };
+/**
+ * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.
+ * `formats` holds a date field's formats one per line (no format holds a line break).
+ */
+export type FieldDraft = { key: string; type: string; required: boolean; target: string; formats: string };
 
 export type FlowDraft = {
   action: string;
@@ -15,6 +20,8 @@ export type FlowDraft = {
   whenField: string;
   whenOp: string;
   whenValue: string;
+  /** The kind of `when.value`: `string`, `number`, `boolean`, or '' to read it by the field's type. */
+  whenKind: string;
   dueFrom: string;
   dueDays: string;
   dueHours: string;
@@ -26,7 +33,13 @@ export type Draft = { name: string; fields: FieldDraft[]; flows: FlowDraft[] };
 export const BLANK_FIELDS = 3;
 export const BLANK_FLOWS = 2;
 
-export const blankField = (): FieldDraft => ({ key: '', type: 'string', required: false, target: '' });
+export const blankField = (): FieldDraft => ({
+  key: '',
+  type: 'string',
+  required: false,
+  target: '',
+  formats: '',
+});
 
 export const blankFlow = (): FlowDraft => ({
   action: '',
@@ -39,6 +52,7 @@ export const blankFlow = (): FlowDraft => ({
   whenField: '',
   whenOp: 'exists',
   whenValue: '',
+  whenKind: '',
   dueFrom: '',
   dueDays: '',
   dueHours: '',
@@ -53,6 +67,7 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
       type: f.type,
       required: f.required,
       target: f.target ?? '',
+      formats: f.formats?.join('\n') ?? '',
     })),
     flows: row.flows.map((a) => ({
       ...blankFlow(),
@@ -66,6 +81,7 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
       whenField: a.when?.field ?? '',
       whenOp: a.when?.op ?? 'exists',
       whenValue: a.when?.value === undefined ? '' : String(a.when.value),
+      whenKind: a.when?.value === undefined ? '' : typeof a.when.value,
       dueFrom: (a.action === 'create_task' ? a.due?.from : undefined) ?? '',
       dueDays: a.action === 'create_task' && a.due ? String(a.due.days) : '',
       dueHours: a.action === 'create_task' && a.due ? String(a.due.hours) : '',
@@ -75,10 +91,13 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
 
 type Form = Record<string, string | File | (string | File)[]>;
 
+// A browser sends every line break of a textarea as CRLF: the configuration keeps LF.
+const lines = (value: string): string => value.replace(/\r\n?/g, '\n');
+
 const text = (form: Form, name: string): string => {
   const value = form[name];
   const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first : '';
+  return typeof first === 'string' ? lines(first) : '';
 };
 
 const texts = (form: Form, name: string): string[] => {
@@ -105,6 +124,7 @@ export function draftFromForm(form: Form): Draft {
       type: text(form, `fields.${i}.type`),
       required: text(form, `fields.${i}.required`) !== '',
       target: text(form, `fields.${i}.target`),
+      formats: text(form, `fields.${i}.formats`),
     })),
     flows: rows('flows')
       .map((i) => {
@@ -125,6 +145,7 @@ export function draftFromForm(form: Form): Draft {
             whenField: at('when.field').trim(),
             whenOp: at('when.op'),
             whenValue: at('when.value'),
+            whenKind: at('when.kind'),
             dueFrom: at('due.from').trim(),
             dueDays: at('due.days').trim(),
             dueHours: at('due.hours').trim(),
@@ -139,11 +160,49 @@ export function draftFromForm(form: Form): Draft {
 /** An integer as a number; anything else as typed, for the schema to refuse at its path. */
 const integer = (value: string): number | string => (/^-?\d{1,15}$/.test(value) ? Number(value) : value);
 
-/** A `when` value of the kind its field compares with (see `configIssues`). */
-function whenValue(value: string, type: string | undefined): string | number | boolean {
-  if (type === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+/**
+ * The `when` value the row stands for, or undefined for none. A kind chosen in the form is kept
+ * exactly (`null`, which the schema refuses at `when.value`, for a text that is not of that kind);
+ * without one, a value typed in is read by its field's type (see `configIssues`), and `exists`
+ * takes none.
+ */
+function whenValueOf(a: FlowDraft, type: string | undefined): string | number | boolean | null | undefined {
+  const value = a.whenValue;
+  const kind = a.whenKind || (a.whenOp === 'exists' || value === '' ? 'none' : type);
+  if (kind === 'none') return undefined;
+  if (kind === 'number')
+    return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : a.whenKind ? null : value;
+  if (kind === 'boolean')
+    return value === 'true' || value === 'false' ? value === 'true' : a.whenKind ? null : value;
   return value;
+}
+
+/** A date field's formats, one per line; blank lines are left out. */
+const formatsOf = (text: string): string[] => text.split('\n').filter((line) => line !== '');
+
+/** A flow block in the shape `/v1` takes. */
+function actionOf(a: FlowDraft, types: Map<string, string>) {
+  const ids = a.roundRobin.map(integer);
+  const task = a.action === 'create_task';
+  const value = a.whenField ? whenValueOf(a, types.get(a.whenField)) : undefined;
+  return {
+    action: a.action,
+    ...(a.action === 'upsert_contact' && a.matchOn.length > 0 && { match_on: a.matchOn }),
+    ...((task || (a.action === 'create_deal' && a.name)) && { name: a.name }),
+    ...(task && { category: a.category }),
+    ...(task && a.description && { description: a.description }),
+    // Days or hours without a start are sent too, for the schema to ask for `due.from`.
+    ...(task &&
+      (a.dueFrom || a.dueDays || a.dueHours) && {
+        due: { from: a.dueFrom, days: integer(a.dueDays || '0'), hours: integer(a.dueHours || '0') },
+      }),
+    ...(ids.length
+      ? { owner: { round_robin: ids } }
+      : a.owner
+        ? { owner: { user_id: integer(a.owner) } }
+        : {}),
+    ...(a.whenField && { when: { field: a.whenField, op: a.whenOp, ...(value !== undefined && { value }) } }),
+  };
 }
 
 /**
@@ -156,37 +215,68 @@ export function bodyOf(draft: Draft) {
   const types = new Map(draft.fields.map((f) => [f.key, f.type]));
   const fields = fieldRows.map((i) => {
     const f = draft.fields[i] ?? blankField();
-    return { key: f.key, type: f.type, required: f.required, ...(f.target && { target: f.target }) };
-  });
-  const flows = flowRows.map((i) => {
-    const a = draft.flows[i] ?? blankFlow();
-    const ids = a.roundRobin.map(integer);
+    const formats = formatsOf(f.formats);
     return {
-      action: a.action,
-      ...(a.action === 'upsert_contact' && a.matchOn.length > 0 && { match_on: a.matchOn }),
-      ...((a.action === 'create_task' || (a.action === 'create_deal' && a.name)) && { name: a.name }),
-      ...(a.action === 'create_task' && { category: a.category }),
-      ...(a.action === 'create_task' && a.description && { description: a.description }),
-      ...(a.action === 'create_task' &&
-        a.dueFrom && {
-          due: { from: a.dueFrom, days: integer(a.dueDays || '0'), hours: integer(a.dueHours || '0') },
-        }),
-      ...(ids.length
-        ? { owner: { round_robin: ids } }
-        : a.owner
-          ? { owner: { user_id: integer(a.owner) } }
-          : {}),
-      ...(a.whenField && {
-        when: {
-          field: a.whenField,
-          op: a.whenOp,
-          ...(a.whenOp !== 'exists' &&
-            a.whenValue !== '' && { value: whenValue(a.whenValue, types.get(a.whenField)) }),
-        },
-      }),
+      key: f.key,
+      type: f.type,
+      required: f.required,
+      ...(f.target && { target: f.target }),
+      ...(formats.length > 0 && { formats }),
     };
   });
+  const flows = flowRows.map((i) => actionOf(draft.flows[i] ?? blankFlow(), types));
   return { body: { name: draft.name, fields, flows }, fieldRows, flowRows };
+}
+
+/**
+ * What the edit form sends back to tell which halves of the configuration it left as they were:
+ * a digest of each, as the form shows them. A half whose digest still matches is not written, so
+ * a save changes only what the person changed (an owner since put in the trash stays).
+ */
+export async function halvesDigest(body: { fields: unknown; flows: unknown }) {
+  return {
+    fields: await sha256Hex(JSON.stringify(body.fields)),
+    flows: await sha256Hex(JSON.stringify(body.flows)),
+  };
+}
+
+/** The body without the halves the form says were not changed. */
+export async function changedOnly<T extends { fields?: unknown; flows?: unknown }>(
+  body: T,
+  form: Form,
+): Promise<Partial<T>> {
+  const now = await halvesDigest({ fields: body.fields, flows: body.flows });
+  const out: Partial<T> = { ...body };
+  if (text(form, 'was.fields') === now.fields) delete out.fields;
+  if (text(form, 'was.flows') === now.flows) delete out.flows;
+  return out;
+}
+
+/**
+ * Whether a submitted form holds more filled rows than the contract takes, or more rows than any
+ * page of the panel offers: checked on the names alone, before the rows are read or shown again.
+ */
+export function tooManyRows(form: Form): boolean {
+  const rows = (list: string, filledBy: string) => {
+    const all = new Set<number>();
+    let filled = 0;
+    const pattern = new RegExp(`^${list}\\.(\\d{1,3})\\.(.+)$`);
+    for (const name of Object.keys(form)) {
+      const m = pattern.exec(name);
+      if (!m) continue;
+      all.add(Number(m[1]));
+      if (m[2] === filledBy && text(form, name).trim() !== '') filled++;
+    }
+    return { all: all.size, filled };
+  };
+  const fields = rows('fields', 'key');
+  const flows = rows('flows', 'action');
+  return (
+    fields.filled > MAX_FIELDS ||
+    flows.filled > MAX_FLOWS ||
+    fields.all > 2 * MAX_FIELDS ||
+    flows.all > 2 * MAX_FLOWS
+  );
 }
 
 /**
@@ -216,7 +306,7 @@ export function errorsByControl(
 /** The control of a row that an error path inside it points at. */
 function controlOf(isField: boolean, rest: string[]): string {
   const [first = '', second] = rest;
-  if (isField) return ['key', 'type', 'required', 'target'].includes(first) ? first : 'key';
+  if (isField) return ['key', 'type', 'required', 'target', 'formats'].includes(first) ? first : 'key';
   if (first === 'owner') return second === 'round_robin' ? 'round_robin' : 'owner';
   if (first === 'when') return `when.${second ?? 'field'}`;
   if (first === 'due') return `due.${second ?? 'from'}`;

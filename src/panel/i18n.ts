@@ -99,6 +99,22 @@ const ptBR = {
   sendSample: 'Enviar evento de exemplo',
   sampleSent: 'Evento de exemplo enviado.',
   edit: 'Editar',
+  formats: 'Formatos de data',
+  inTrash: 'na lixeira',
+  unknownUser: 'Usuário removido',
+  whenKind: 'Tipo do valor',
+  kindAuto: '(pelo tipo do campo)',
+  kindText: 'texto',
+  kindNumber: 'número',
+  kindBoolean: 'sim/não (true/false)',
+  tooManyRows: 'O formulário tem linhas demais: no máximo 100 campos e 20 ações. Nada foi salvo.',
+  samplesCapped: 'Alguns campos não couberam (no máximo 100 campos): revise, salve e preencha de novo.',
+  sampleConfirmTitle: 'Enviar evento de exemplo em produção?',
+  sampleConfirm:
+    'Este webhook está em produção: o evento de exemplo grava registros reais no CRM (contato, empresa, negócio e tarefas, conforme os fluxos). Os valores de telefone, e-mail e CNPJ são sorteados a cada envio e não coincidem com registros da conta. Para só pré-visualizar, passe o webhook para teste.',
+  sampleBody: 'Corpo a enviar (os valores sorteados mudam a cada envio)',
+  sendForReal: 'Enviar e gravar registros',
+  cancel: 'Cancelar',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -201,6 +217,22 @@ const en: Messages = {
   sendSample: 'Send a sample event',
   sampleSent: 'Sample event sent.',
   edit: 'Edit',
+  formats: 'Date formats',
+  inTrash: 'in the trash',
+  unknownUser: 'Deleted user',
+  whenKind: 'Value type',
+  kindAuto: "(by the field's type)",
+  kindText: 'text',
+  kindNumber: 'number',
+  kindBoolean: 'yes/no (true/false)',
+  tooManyRows: 'The form has too many rows: at most 100 fields and 20 actions. Nothing was saved.',
+  samplesCapped: 'Some fields did not fit (at most 100 fields): review, save and fill again.',
+  sampleConfirmTitle: 'Send a sample event in production?',
+  sampleConfirm:
+    'This webhook is in production: the sample event writes real records to the CRM (a contact, company, deal and tasks, as the flows say). Its phone, email and CNPJ values are drawn anew for every send and match no record of the account. To preview only, switch the webhook to test.',
+  sampleBody: 'Body to send (the drawn values change with every send)',
+  sendForReal: 'Send and write records',
+  cancel: 'Cancel',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, max, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNotNull, max, type SQL, sql } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -10,10 +10,12 @@ import {
   InboundWebhookCreate,
   InboundWebhookQuery,
   InboundWebhookUpdate,
+  MAX_FIELDS,
   WebhookEventQuery,
   webhookSorts,
 } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
+import { pickSample, sampleCandidates, samplePayload } from '../core/webhook-sample';
 import { newWebhookToken } from '../core/webhook-token';
 import { live } from '../db/live';
 import { createOwn, listQuery, updateOwn } from '../db/own';
@@ -38,8 +40,18 @@ import {
   setOwnWebhook,
   webhookSpec,
 } from '../model/inbound-webhooks';
+import { takenSampleValues, takenSet } from '../model/webhook-samples';
 import { css, js } from './assets';
-import { bodyOf, type Draft, draftFromForm, draftOf, errorsByControl } from './form';
+import {
+  bodyOf,
+  changedOnly,
+  type Draft,
+  draftFromForm,
+  draftOf,
+  errorsByControl,
+  halvesDigest,
+  tooManyRows,
+} from './form';
 import { chooseLang, langs, messages } from './i18n';
 import { closeSession, openSession, sessionHash, sessionKey, setSessionCookie } from './session';
 import {
@@ -51,6 +63,7 @@ import {
   listPage,
   messagePage,
   type Page,
+  sampleConfirmPage,
   signInPage,
   type WebhookView,
 } from './views';
@@ -134,6 +147,23 @@ const usersOf = (c: C, key: SQL<string>) =>
     .orderBy(users.nameNorm, users.id)
     .limit(500);
 
+/**
+ * Users the webhook's flows name (as owner or in a round robin) who are not live: in the trash,
+ * they are shown as such and kept, never dropped from the form because no option names them.
+ */
+const namedUsers = (c: C, key: SQL<string>, id: number) =>
+  c
+    .get('db')
+    .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
+    .from(users)
+    .where(
+      and(
+        eq(users.accountId, accountOf(key)),
+        isNotNull(users.deletedAt),
+        sql`${users.id} in (select t.value from ${inboundWebhooks} w, json_tree(w.flows) t where w.id = ${id} and w.account_id = ${accountOf(key)} and t.type = 'integer' and (t.key = 'user_id' or t.path like '%.round_robin'))`,
+      ),
+    );
+
 const theWebhook = (c: C, key: SQL<string>, id: number) =>
   c
     .get('db')
@@ -154,11 +184,12 @@ async function renderEdit(
 ) {
   const db = c.get('db');
   const wantSamples = c.req.method === 'GET' && c.req.query('sample') === '1';
-  const [, hooks, people, samples] = await scoped(
+  const [, hooks, people, named, samples] = await scoped(
     db,
     key,
     theWebhook(c, key, id),
     usersOf(c, key),
+    namedUsers(c, key, id),
     sampleEvents(db, key, id, wantSamples ? undefined : 0),
   );
   const row = hooks[0];
@@ -166,14 +197,27 @@ async function renderEdit(
   const p = pageOf(c, true);
   const draft = state.draft ?? draftOf(row);
   let flash = state.flash;
-  if (wantSamples) {
-    const declared = new Set(draft.fields.map((f) => f.key));
-    const found = sampleFieldsOf(samples).filter((s) => !declared.has(s.key));
-    draft.fields.push(...found.map((s) => ({ key: s.key, type: s.type, required: false, target: '' })));
-    flash = { kind: found.length ? 'ok' : 'error', text: found.length ? p.t.samplesAdded : p.t.samplesNone };
-  }
-  const form = configForm(p, `/panel/webhooks/${id}`, draft, people, state.errors ?? new Map(), p.t.save);
+  if (wantSamples) flash = addSampleFields(p, draft, sampleFieldsOf(samples));
+  const users = { live: people, named: named.map((u) => ({ id: u.id, name: u.name, trashed: true })) };
+  const was = await halvesDigest(bodyOf(draftOf(row)).body);
+  const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
   return c.html(editPage(p, viewOf(row, c), form, state.secretError, flash), status);
+}
+
+/** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
+function addSampleFields(p: Page, draft: Draft, found: { key: string; type: string }[]): Flash {
+  const declared = new Set(draft.fields.map((f) => f.key));
+  const fresh = found.filter((s) => !declared.has(s.key));
+  const room = Math.max(0, MAX_FIELDS - draft.fields.filter((f) => f.key).length);
+  draft.fields.push(
+    ...fresh
+      .slice(0, room)
+      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '' })),
+  );
+  if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
+  return fresh.length > room
+    ? { kind: 'error', text: p.t.samplesCapped }
+    : { kind: 'ok', text: p.t.samplesAdded };
 }
 
 /** A refused write's field errors, or undefined for any other failure (rethrown by the caller). */
@@ -198,6 +242,12 @@ async function update(c: C, key: SQL<string>, id: number, body: unknown): Promis
   }
 }
 
+/** A form with more rows than a webhook holds: refused before its rows are read or shown. */
+const refuseRows = (c: C) => {
+  const p = pageOf(c, true);
+  return c.html(messagePage(p, p.t.fixErrors, p.t.tooManyRows), 422);
+};
+
 const saved = (c: C, id: number, flash = 'saved') => c.redirect(`/panel/webhooks/${id}?done=${flash}`, 303);
 
 /** Flash messages a redirect after a write asks for. */
@@ -208,31 +258,6 @@ const doneFlash = (c: C, p: Page): Flash | undefined => {
   if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
   return undefined;
 };
-
-/** A sample body for the declared fields: each key at its path, with a value of its type. */
-function samplePayload(fields: Row['fields']): Record<string, unknown> {
-  const examples: Record<string, unknown> = {
-    string: 'Exemplo',
-    number: 1000,
-    boolean: true,
-    date: new Date().toISOString().slice(0, 10),
-    phone: '+55 11 91234-5678',
-    email: 'exemplo@example.com',
-  };
-  const body: Record<string, unknown> = {};
-  for (const field of fields) {
-    const parts = field.key.split('.');
-    let node = body;
-    parts.slice(0, -1).forEach((part) => {
-      const next = node[part];
-      node[part] = next !== null && typeof next === 'object' ? next : {};
-      node = node[part] as Record<string, unknown>;
-    });
-    node[parts.at(-1) ?? field.key] =
-      field.target === 'company.cnpj' ? '11.222.333/0001-81' : examples[field.type];
-  }
-  return body;
-}
 
 /** The panel router. `deliver` hands a request to the whole Worker (to send a sample event). */
 export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings']) => Promise<Response>) {
@@ -341,15 +366,18 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
       const [, people] = await scoped(c.get('db'), key, usersOf(c, key));
       const p = pageOf(c, true);
       const draft: Draft = { name: '', fields: [], flows: [] };
+      const users = { live: people, named: [] };
       return c.html(
-        layout(p, p.t.newWebhook, configForm(p, '/panel/webhooks', draft, people, new Map(), p.t.create)),
+        layout(p, p.t.newWebhook, configForm(p, '/panel/webhooks', draft, users, new Map(), p.t.create)),
       );
     }),
   );
 
   panel.post('/webhooks', (c) =>
     withSession(c, async (key) => {
-      const draft = draftFromForm(await c.req.parseBody({ all: true }));
+      const submitted = await c.req.parseBody({ all: true });
+      if (tooManyRows(submitted)) return refuseRows(c);
+      const draft = draftFromForm(submitted);
       const { body, ...rows } = bodyOf(draft);
       const parsed = InboundWebhookCreate.safeParse(body);
       let errors = parsed.success ? undefined : fieldErrors(parsed.error, body);
@@ -368,7 +396,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
         p,
         '/panel/webhooks',
         draft,
-        people,
+        { live: people, named: [] },
         errorsByControl(errors ?? [], rows),
         p.t.create,
       );
@@ -383,9 +411,11 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   panel.post('/webhooks/:id', (c) =>
     withSession(c, async (key) => {
       const id = idOf(c);
-      const draft = draftFromForm(await c.req.parseBody({ all: true }));
+      const submitted = await c.req.parseBody({ all: true });
+      if (tooManyRows(submitted)) return refuseRows(c);
+      const draft = draftFromForm(submitted);
       const { body, ...rows } = bodyOf(draft);
-      const errors = await update(c, key, id, body);
+      const errors = await update(c, key, id, await changedOnly(body, submitted));
       if (!errors) return saved(c, id);
       const p = pageOf(c, true);
       return renderEdit(
@@ -436,10 +466,24 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   panel.post('/webhooks/:id/sample', (c) =>
     withSession(c, async (key) => {
       const id = idOf(c);
-      const [, hooks] = await scoped(c.get('db'), key, theWebhook(c, key, id));
+      const form = await c.req.parseBody();
+      const db = c.get('db');
+      const candidates = sampleCandidates();
+      const [, hooks, ...taken] = await scoped(
+        db,
+        key,
+        theWebhook(c, key, id),
+        ...takenSampleValues(db, key, candidates),
+      );
       const row = hooks[0];
       if (!row) throw new ApiError(404, 'not_found', 'No such resource.');
-      const body = JSON.stringify(samplePayload(row.fields));
+      const body = JSON.stringify(samplePayload(row.fields, pickSample(candidates, takenSet(...taken))));
+      // In production a sample writes real records: only a second, confirmed POST sends it.
+      if (row.enabled && row.mode === 'production' && form.confirm !== 'yes') {
+        return c.html(
+          sampleConfirmPage(pageOf(c, true), viewOf(row, c), JSON.stringify(JSON.parse(body), null, 2)),
+        );
+      }
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (row.secret) {

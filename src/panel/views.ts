@@ -146,33 +146,75 @@ function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[
 <td><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, t, f.type === t))}</select>${e('type').note}</td>
 <td><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${f.required ? raw(' checked') : ''}></td>
 <td><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
+<td><textarea name="${n('formats')}" rows="1" aria-label="${p.t.formats} ${i + 1}" placeholder="DD/MM/YYYY"${e('formats').attrs}>
+${f.formats}</textarea>${e('formats').note}</td>
 </tr>`;
 }
 
-export type UserOption = { id: number; name: string };
+/** A live user of the account, or (`trashed`) one in the trash that a stored flow still names. */
+export type UserOption = { id: number; name: string; trashed?: boolean };
 
-function flowRow(p: Page, a: FlowDraft, i: number, users: UserOption[], errors: Map<string, string[]>) {
+/** The users a flow block offers, by id: the live ones, then those only its own values name. */
+type Owners = { live: UserOption[]; named: Map<string, UserOption> };
+
+/** How an owner is shown: a user in the trash says so; an id that is no user any more, too. */
+const ownerLabel = (p: Page, owners: Owners, id: string) => {
+  const user = owners.named.get(id);
+  if (!user) return `${p.t.unknownUser} ${id}`;
+  return user.trashed ? `${user.name} (${p.t.inTrash})` : user.name;
+};
+
+/**
+ * The options of an owner select: the chosen ids first, in their order and as often as chosen
+ * (a round robin's rotation), then the other live users. A chosen user who is not live (in the
+ * trash, or gone) stays chosen, so a save keeps them.
+ */
+function ownerOptions(p: Page, owners: Owners, chosen: string[]) {
+  const rest = owners.live.filter((u) => !chosen.includes(String(u.id)));
+  return html`${chosen.map((id) => option(id, ownerLabel(p, owners, id), true))}${rest.map((u) => option(String(u.id), u.name, false))}`;
+}
+
+// A textarea's first line break is eaten by the HTML parser: each one starts with one to spare.
+
+/** A text box, or a text area once its value holds a line break (an input would drop it). */
+const textBox = (name: string, value: string, attrs: unknown) =>
+  value.includes('\n')
+    ? html`<textarea name="${name}" rows="2"${attrs}>
+${value}</textarea>`
+    : html`<input type="text" name="${name}" value="${value}"${attrs}>`;
+
+function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Map<string, string[]>) {
   const n = (c: string) => `flows.${i}.${c}`;
   const e = (c: string) => problems(errors, n(c));
-  const input = (c: string, label: string, value: string, type = 'text') =>
-    html`<label>${label} <input type="${type}" name="${n(c)}" value="${value}"${e(c).attrs}></label>${e(c).note}`;
+  const input = (c: string, label: string, value: string) =>
+    html`<label>${label} ${textBox(n(c), value, e(c).attrs)}</label>${e(c).note}`;
   const actions = ['upsert_contact', 'upsert_company', 'create_deal', 'create_task'];
+  // Ticked ones first, in their order (and as often) as stored: the order is kept on save.
+  const matchOn = [...a.matchOn, ...['phone', 'email'].filter((m) => !a.matchOn.includes(m))];
+  const kinds: [string, string][] = [
+    ['', p.t.kindAuto],
+    ['string', p.t.kindText],
+    ['number', p.t.kindNumber],
+    ['boolean', p.t.kindBoolean],
+  ];
   return html`<fieldset class="flow">
 <legend>${p.t.action} ${i + 1}</legend>
 <label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
 <label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((x) => option(x, x, a.action === x))}</select></label>${e('action').note}
 <fieldset class="inline-group"><legend>${p.t.matchOn} (upsert_contact)</legend>
-${['phone', 'email'].map((m) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${a.matchOn.includes(m) ? raw(' checked') : ''}> ${m}</label>`)}
+${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${j < a.matchOn.length ? raw(' checked') : ''}> ${m}</label>`)}
 ${e('match_on').note}</fieldset>
 ${input('name', `${p.t.taskName} (create_deal, create_task)`, a.name)}
 ${input('category', `${p.t.category} (create_task)`, a.category)}
-${input('description', `${p.t.description} (create_task)`, a.description)}
-<label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${users.map((u) => option(String(u.id), u.name, a.owner === String(u.id)))}</select></label>${e('owner').note}
-<label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${users.map((u) => option(String(u.id), u.name, a.roundRobin.includes(String(u.id))))}</select></label>${e('round_robin').note}
+<label>${p.t.description} (create_task) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
+${a.description}</textarea></label>${e('description').note}
+<label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${ownerOptions(p, owners, a.owner ? [a.owner] : [])}</select></label>${e('owner').note}
+<label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${ownerOptions(p, owners, a.roundRobin)}</select></label>${e('round_robin').note}
 <fieldset class="inline-group"><legend>${p.t.when}</legend>
 ${input('when.field', p.t.whenField, a.whenField)}
 <label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${['exists', 'equals', 'not_equals', 'contains'].map((o) => option(o, o, a.whenOp === o))}</select></label>
 ${input('when.value', p.t.whenValue, a.whenValue)}
+<label>${p.t.whenKind} <select name="${n('when.kind')}"${e('when.kind').attrs}>${kinds.map(([k, label]) => option(k, label, a.whenKind === k))}</select></label>
 </fieldset>
 <fieldset class="inline-group"><legend>${p.t.due} (create_task)</legend>
 ${input('due.from', p.t.due, a.dueFrom)}
@@ -182,32 +224,49 @@ ${input('due.hours', p.t.hours, a.dueHours)}
 </fieldset>`;
 }
 
-/** The configuration form: name, fields table and flows, each error next to its control. */
+/** Blank rows after the last filled one, up to `wanted`: a form shown again does not grow. */
+const topUp = <T>(rows: T[], blank: (row: T) => boolean, wanted: number, make: () => T): T[] => {
+  let trailing = 0;
+  while (trailing < rows.length && blank(rows[rows.length - 1 - trailing] as T)) trailing++;
+  return [...rows, ...Array.from({ length: Math.max(0, wanted - trailing) }, make)];
+};
+
+/**
+ * The configuration form: name, fields table and flows, each error next to its control. `users`
+ * are the live users to offer as owners; `named`, users the flows name who are not live any more.
+ * `was` (the edit page) holds the digests of the stored halves, for a save to leave them alone.
+ */
 export function configForm(
   p: Page,
   action: string,
   draft: Draft,
-  users: UserOption[],
+  users: { live: UserOption[]; named: UserOption[] },
   errors: Map<string, string[]>,
   submit: string,
+  was?: { fields: string; flows: string },
 ) {
-  const fields = [...draft.fields, ...Array.from({ length: BLANK_FIELDS }, blankField)];
-  const flows = [...draft.flows, ...Array.from({ length: BLANK_FLOWS }, blankFlow)];
+  const fields = topUp(draft.fields, (f) => f.key === '', BLANK_FIELDS, blankField);
+  const flows = topUp(draft.flows, (a) => a.action === '', BLANK_FLOWS, blankFlow);
+  const owners: Owners = {
+    live: users.live,
+    named: new Map([...users.live, ...users.named].map((u) => [String(u.id), u])),
+  };
   const general = errors.get('');
   const name = problems(errors, 'name');
   return html`<form method="post" action="${action}" class="card" novalidate>
 ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 <input id="name" name="name" value="${draft.name}" required${name.attrs}>${name.note}
+${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
 <h2>${p.t.fields}</h2>
 <p class="hint">${p.t.fieldsHint}</p>
 <datalist id="targets">${TARGETS.map((t) => html`<option value="${t}"></option>`)}<option value="contact.custom_fields."></option><option value="deal.custom_fields."></option></datalist>
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
-<thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th></tr></thead>
+<thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.formats}</th></tr></thead>
 <tbody>${fields.map((f, i) => fieldRow(p, f, i, errors))}</tbody></table></div>
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
-${flows.map((a, i) => flowRow(p, a, i, users, errors))}
+${flows.map((a, i) => flowRow(p, a, i, owners, errors))}
 <p><button type="submit">${submit}</button></p>
 </form>`;
 }
@@ -358,3 +417,23 @@ ${
 
 export const messagePage = (p: Page, title: string, text: string) =>
   layout(p, title, html`<p>${text}</p><p><a href="/panel/webhooks">${p.t.webhooks}</a></p>`);
+
+/**
+ * Asked before a sample event is sent to a webhook in production, where it writes real records:
+ * the body (with values like the ones that will be drawn) and a second POST that confirms.
+ */
+export function sampleConfirmPage(p: Page, h: WebhookView, body: string) {
+  const base = `/panel/webhooks/${h.id}`;
+  return layout(
+    p,
+    p.t.sampleConfirmTitle,
+    html`${modeBanner(p, h)}
+<p>${p.t.sampleConfirm}</p>
+<h2>${p.t.sampleBody}</h2>
+<pre tabindex="0">${body}</pre>
+<div class="actions">
+${post(`${base}/sample`, p.t.sendForReal, html`<input type="hidden" name="confirm" value="yes">`)}
+<a class="button" href="${base}">${p.t.cancel}</a>
+</div>`,
+  );
+}
