@@ -256,7 +256,12 @@ export function configForm(
   return html`<form method="post" action="${action}" class="card" novalidate>
 ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
-<input id="name" name="name" value="${draft.name}" required${name.attrs}>${name.note}
+${
+  draft.name.includes('\n')
+    ? html`<textarea id="name" name="name" rows="2" required${name.attrs}>
+${draft.name}</textarea>`
+    : html`<input id="name" name="name" value="${draft.name}" required${name.attrs}>`
+}${name.note}
 ${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
 <h2>${p.t.fields}</h2>
 <p class="hint">${p.t.fieldsHint}</p>
