@@ -67,7 +67,7 @@ export function submitForm(html: string, action: string): Entries {
 
 /** Entries as the form option of the panel test helpers: repeated names keep their order. */
 export function asForm(entries: Entries): Record<string, string[]> {
-  const form: Record<string, string[]> = {};
-  for (const [name, value] of entries) (form[name] ??= []).push(value);
+  const form = Object.create(null) as Record<string, string[]>;
+  for (const [name, value] of entries) form[name] = [...(form[name] ?? []), value];
   return form;
 }
