@@ -1,0 +1,234 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { call, create, json, newAccount } from '../helpers';
+import { deliver, eventLog, get } from '../queue/webhook-support';
+import { page, panel, signIn } from './browser';
+import { asForm, submitForm } from './form-submit';
+
+const configOf = async (key: string, id: number) => {
+  const { data } = await json(await call(`/v1/inbound-webhooks/${id}`, { key }));
+  return { name: data.name, fields: data.fields, flows: data.flows, updated_at: data.updated_at };
+};
+
+/** The edit page's form as a browser would submit it, after `change` edits its entries. */
+async function browserForm(cookie: string, id: number, change = (form: Record<string, string[]>) => form) {
+  const path = `/panel/webhooks/${id}`;
+  return change(asForm(submitForm(await page(await panel(path, { cookie })), path)));
+}
+
+describe('saving the edit page', () => {
+  it('keeps the date formats of an unchanged page, and DD/MM/YYYY leads are taken after it', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Agenda',
+      mode: 'test',
+      fields: [{ key: 'visita', type: 'date', required: true, formats: ['DD/MM/YYYY', 'DD-MM-YYYY HH:mm'] }],
+    });
+    const cookie = await signIn(key);
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toMatch(/<textarea name="fields\.0\.formats"[^>]*>\nDD\/MM\/YYYY\nDD-MM-YYYY HH:mm<\/textarea>/);
+    const form = await browserForm(cookie, hook.id, (f) => {
+      // A page whose fields half changed elsewhere still sends the formats as shown.
+      delete f['was.fields'];
+      return f;
+    });
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form })).status).toBe(303);
+    expect((await configOf(key, hook.id)).fields).toEqual(hook.fields);
+    const sent = await call(new URL(hook.url).pathname, { method: 'POST', body: { visita: '25/12/2026' } });
+    expect(sent.status).toBe(204);
+  });
+
+  it('edits the formats one per line, and shows a refused one next to its box', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Agenda', fields: [{ key: 'd', type: 'date' }] });
+    const cookie = await signIn(key);
+    const typed = (formats: string) =>
+      browserForm(cookie, hook.id, (f) => ({ ...f, 'fields.0.formats': [formats] }));
+    const res = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: await typed('MM/DD/YYYY\r\n\r\nYYYY.MM.DD') });
+    expect(res.status).toBe(303);
+    expect((await configOf(key, hook.id)).fields).toEqual([
+      { key: 'd', type: 'date', required: false, formats: ['MM/DD/YYYY', 'YYYY.MM.DD'] },
+    ]);
+    const bad = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: await typed('DD/MM/YYYY\r\nDD/MM/AAAA') });
+    expect(await page(bad, 422)).toMatch(/aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Unknown token &quot;AAAA&quot;/);
+  });
+
+  it('shows an owner in the trash as such and keeps them on an unchanged save', async () => {
+    const { key } = await newAccount();
+    const ana = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const bia = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+    const flows = [
+      { action: 'upsert_contact', match_on: ['email', 'phone'], owner: { user_id: bia.id } },
+      { action: 'create_deal', name: 'Lead', owner: { round_robin: [bia.id, ana.id, bia.id] } },
+    ];
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Leads',
+      fields: [
+        { key: 'tel', type: 'phone', target: 'contact.phone' },
+        { key: 'mail', type: 'email', target: 'contact.email' },
+      ],
+      flows,
+    });
+    expect((await call(`/v1/users/${bia.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const cookie = await signIn(key);
+    const before = await configOf(key, hook.id);
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toContain(`<option value="${bia.id}" selected>Bia (na lixeira)</option>`);
+    const english = await page(
+      await panel(`/panel/webhooks/${hook.id}`, { cookie, headers: { 'Accept-Language': 'en' } }),
+    );
+    expect(english).toContain(`<option value="${bia.id}" selected>Bia (in the trash)</option>`);
+    const form = await browserForm(cookie, hook.id);
+    expect(form['flows.0.match_on']).toEqual(['email', 'phone']);
+    expect(form['flows.1.round_robin']).toEqual([bia.id, ana.id, bia.id].map(String));
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: { ...form, name: ['Leads 2'] } })).status).toBe(
+      303,
+    );
+    const after = await configOf(key, hook.id);
+    expect(after).toMatchObject({ name: 'Leads 2', fields: before.fields, flows });
+    // A change to the flows with her still in them is refused at her select, and changes nothing.
+    const changed = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      form: { ...form, 'flows.1.name': ['Lead novo'] },
+    });
+    expect(await page(changed, 422)).toMatch(
+      new RegExp(`aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">No user ${bia.id} in this account`),
+    );
+    expect((await configOf(key, hook.id)).flows).toEqual(flows);
+  });
+
+  it('keeps a when value of another kind than its field, and an exists with a value', async () => {
+    const { key } = await newAccount();
+    const fields = [
+      { key: 'valor', type: 'number', required: false },
+      { key: 'nome', type: 'string', required: false, target: 'deal.name' },
+    ];
+    const flows = [
+      { action: 'create_deal', when: { field: 'valor', op: 'contains', value: '10' } },
+      { action: 'create_task', name: 'a', category: 'b', when: { field: 'nome', op: 'contains', value: 7 } },
+      { action: 'create_task', name: 'a', category: 'b', when: { field: 'nome', op: 'exists', value: true } },
+      { action: 'create_task', name: 'a', category: 'b', when: { field: 'nome', op: 'equals', value: '' } },
+    ];
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Kinds', fields, flows });
+    const cookie = await signIn(key);
+    const form = await browserForm(cookie, hook.id, ({ 'was.flows': _, ...f }) => f);
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form })).status).toBe(303);
+    expect((await configOf(key, hook.id)).flows).toEqual(flows);
+    const wrong = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      form: { ...form, 'flows.0.when.kind': ['number'], 'flows.0.when.value': ['dez'] },
+    });
+    expect(await page(wrong, 422)).toMatch(/aria-describedby="err-flows-0-when-value"/);
+  });
+});
+
+describe('a form with more rows than a webhook holds', () => {
+  const rows = (n: number, row: (i: number) => Record<string, string>) =>
+    Object.assign({}, ...Array.from({ length: n }, (_, i) => row(i)));
+  const fieldRows = (n: number) => rows(n, (i) => ({ [`fields.${i}.key`]: `k${i}`, [`fields.${i}.type`]: 'string' }));
+  const flowRows = (n: number) =>
+    rows(n, (i) => ({ [`flows.${i}.action`]: 'create_task', [`flows.${i}.name`]: 'x', [`flows.${i}.category`]: 'y' }));
+
+  it('is refused before its rows are shown again: 1,000 rows, 1,000 flow blocks, or 1,000 blank ones', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads' });
+    const cookie = await signIn(key);
+    for (const [path, form] of [
+      [`/panel/webhooks/${hook.id}`, { name: 'x', ...fieldRows(1000), ...flowRows(1000) }],
+      [`/panel/webhooks/${hook.id}`, { name: 'x', ...fieldRows(101) }],
+      [`/panel/webhooks/${hook.id}`, { name: 'x', ...flowRows(21) }],
+      [`/panel/webhooks/${hook.id}`, { name: 'x', ...rows(1000, (i) => ({ [`fields.${i}.type`]: 'string' })) }],
+      ['/panel/webhooks', { name: 'x', ...fieldRows(1000), ...flowRows(1000) }],
+    ] as const) {
+      const res = await panel(path, { cookie, form });
+      const html = await page(res, 422);
+      expect(html).toContain('no máximo 100 campos e 20 ações');
+      expect(html.length).toBeLessThan(5000);
+    }
+    expect((await configOf(key, hook.id)).name).toBe('Leads');
+    expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toHaveLength(1);
+  });
+
+  it('is taken up to the limits', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads' });
+    const cookie = await signIn(key);
+    const form = {
+      name: 'Cheio',
+      ...fieldRows(100),
+      'fields.0.target': 'deal.name',
+      ...rows(3, (i) => ({ [`fields.${100 + i}.key`]: '', [`fields.${100 + i}.type`]: 'string' })),
+      'flows.0.action': 'create_deal',
+      ...rows(19, (i) => ({
+        [`flows.${i + 1}.action`]: 'create_task',
+        [`flows.${i + 1}.name`]: 'x',
+        [`flows.${i + 1}.category`]: 'y',
+      })),
+    };
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form })).status).toBe(303);
+    const saved = await configOf(key, hook.id);
+    expect([saved.fields.length, saved.flows.length]).toEqual([100, 20]);
+  });
+});
+
+describe('a sample event', () => {
+  const OLD_CNPJ = '11.222.333/0001-81';
+  const OLD_PHONE = '+55 11 91234-5678';
+
+  async function productionHook(key: string) {
+    return create(key, '/v1/inbound-webhooks', {
+      name: 'Produção',
+      fields: [
+        { key: 'nome', type: 'string', target: 'contact.name' },
+        { key: 'tel', type: 'phone', target: 'contact.phone' },
+        { key: 'mail', type: 'email', target: 'contact.email' },
+        { key: 'empresa', type: 'string', target: 'company.name' },
+        { key: 'cnpj', type: 'string', target: 'company.cnpj' },
+      ],
+      flows: [{ action: 'upsert_contact' }, { action: 'upsert_company' }],
+    });
+  }
+
+  it('in production asks first, saying it writes real records, and sends nothing until confirmed', async () => {
+    const { key } = await newAccount();
+    const hook = await productionHook(key);
+    const cookie = await signIn(key);
+    const ask = await page(await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: {} }));
+    expect(ask).toContain('grava registros reais no CRM');
+    expect(ask).toMatch(/<input type="hidden" name="confirm" value="yes"><button type="submit">Enviar e gravar registros<\/button>/);
+    expect(await eventLog(key, hook.id)).toEqual([]);
+    // The confirmation is a POST like any other: from another site it is refused.
+    const forged = await panel(`/panel/webhooks/${hook.id}/sample`, {
+      cookie,
+      form: { confirm: 'yes' },
+      origin: 'https://evil.example',
+    });
+    expect(forged.status).toBe(403);
+    expect(await eventLog(key, hook.id)).toEqual([]);
+    const sent = await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: { confirm: 'yes' } });
+    expect(sent.headers.get('Location')).toBe(`/panel/webhooks/${hook.id}?done=sample`);
+    expect(await eventLog(key, hook.id)).toHaveLength(1);
+  });
+
+  it('never matches real rows: the company and contact of the old fixed values keep their names', async () => {
+    const { id: accountId, key } = await newAccount();
+    const company = await create(key, '/v1/companies', { name: 'Auto Lima', cnpj: OLD_CNPJ });
+    const contact = await create(key, '/v1/contacts', { name: 'Bruno Lima', phone: OLD_PHONE, email: 'exemplo@example.com' });
+    const hook = await productionHook(key);
+    const cookie = await signIn(key);
+    for (let i = 0; i < 2; i++) {
+      const sent = await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: { confirm: 'yes' } });
+      expect(sent.status).toBe(303);
+    }
+    const events = await eventLog(key, hook.id);
+    await deliver(events.map((e: { id: number }) => e.id));
+    const payloads = events.map((e: { payload: Record<string, string> }) => e.payload);
+    expect(payloads[0].tel).not.toBe(payloads[1].tel);
+    expect(payloads[0].cnpj).not.toBe(payloads[1].cnpj);
+    expect((await get(key, `/v1/companies/${company.id}`)).name).toBe('Auto Lima');
+    expect((await get(key, `/v1/contacts/${contact.id}`)).name).toBe('Bruno Lima');
+    const count = async (table: string) =>
+      (await env.DB.prepare(`select count(*) as n from ${table} where account_id = ?`).bind(accountId).first<{ n: number }>())?.n;
+    expect([await count('contacts'), await count('companies')]).toEqual([3, 3]);
+  });
+});
