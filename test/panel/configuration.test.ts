@@ -26,7 +26,9 @@ describe('saving the edit page', () => {
     });
     const cookie = await signIn(key);
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
-    expect(edit).toMatch(/<textarea name="fields\.0\.formats"[^>]*>\nDD\/MM\/YYYY\nDD-MM-YYYY HH:mm<\/textarea>/);
+    expect(edit).toMatch(
+      /<textarea name="fields\.0\.formats"[^>]*>\nDD\/MM\/YYYY\nDD-MM-YYYY HH:mm<\/textarea>/,
+    );
     const form = await browserForm(cookie, hook.id, (f) => {
       // A page whose fields half changed elsewhere still sends the formats as shown.
       delete f['was.fields'];
@@ -40,17 +42,28 @@ describe('saving the edit page', () => {
 
   it('edits the formats one per line, and shows a refused one next to its box', async () => {
     const { key } = await newAccount();
-    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Agenda', fields: [{ key: 'd', type: 'date' }] });
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Agenda',
+      fields: [{ key: 'd', type: 'date' }],
+    });
     const cookie = await signIn(key);
     const typed = (formats: string) =>
       browserForm(cookie, hook.id, (f) => ({ ...f, 'fields.0.formats': [formats] }));
-    const res = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: await typed('MM/DD/YYYY\r\n\r\nYYYY.MM.DD') });
+    const res = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      form: await typed('MM/DD/YYYY\r\n\r\nYYYY.MM.DD'),
+    });
     expect(res.status).toBe(303);
     expect((await configOf(key, hook.id)).fields).toEqual([
       { key: 'd', type: 'date', required: false, formats: ['MM/DD/YYYY', 'YYYY.MM.DD'] },
     ]);
-    const bad = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: await typed('DD/MM/YYYY\r\nDD/MM/AAAA') });
-    expect(await page(bad, 422)).toMatch(/aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Unknown token &quot;AAAA&quot;/);
+    const bad = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      form: await typed('DD/MM/YYYY\r\nDD/MM/AAAA'),
+    });
+    expect(await page(bad, 422)).toMatch(
+      /aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Unknown token &quot;AAAA&quot;/,
+    );
   });
 
   it('shows an owner in the trash as such and keeps them on an unchanged save', async () => {
@@ -81,9 +94,9 @@ describe('saving the edit page', () => {
     const form = await browserForm(cookie, hook.id);
     expect(form['flows.0.match_on']).toEqual(['email', 'phone']);
     expect(form['flows.1.round_robin']).toEqual([bia.id, ana.id, bia.id].map(String));
-    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: { ...form, name: ['Leads 2'] } })).status).toBe(
-      303,
-    );
+    expect(
+      (await panel(`/panel/webhooks/${hook.id}`, { cookie, form: { ...form, name: ['Leads 2'] } })).status,
+    ).toBe(303);
     const after = await configOf(key, hook.id);
     expect(after).toMatchObject({ name: 'Leads 2', fields: before.fields, flows });
     // A change to the flows with her still in them is refused at her select, and changes nothing.
@@ -92,7 +105,9 @@ describe('saving the edit page', () => {
       form: { ...form, 'flows.1.name': ['Lead novo'] },
     });
     expect(await page(changed, 422)).toMatch(
-      new RegExp(`aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">No user ${bia.id} in this account`),
+      new RegExp(
+        `aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">No user ${bia.id} in this account`,
+      ),
     );
     expect((await configOf(key, hook.id)).flows).toEqual(flows);
   });
@@ -125,9 +140,14 @@ describe('saving the edit page', () => {
 describe('a form with more rows than a webhook holds', () => {
   const rows = (n: number, row: (i: number) => Record<string, string>) =>
     Object.assign({}, ...Array.from({ length: n }, (_, i) => row(i)));
-  const fieldRows = (n: number) => rows(n, (i) => ({ [`fields.${i}.key`]: `k${i}`, [`fields.${i}.type`]: 'string' }));
+  const fieldRows = (n: number) =>
+    rows(n, (i) => ({ [`fields.${i}.key`]: `k${i}`, [`fields.${i}.type`]: 'string' }));
   const flowRows = (n: number) =>
-    rows(n, (i) => ({ [`flows.${i}.action`]: 'create_task', [`flows.${i}.name`]: 'x', [`flows.${i}.category`]: 'y' }));
+    rows(n, (i) => ({
+      [`flows.${i}.action`]: 'create_task',
+      [`flows.${i}.name`]: 'x',
+      [`flows.${i}.category`]: 'y',
+    }));
 
   it('is refused before its rows are shown again: 1,000 rows, 1,000 flow blocks, or 1,000 blank ones', async () => {
     const { key } = await newAccount();
@@ -137,7 +157,10 @@ describe('a form with more rows than a webhook holds', () => {
       [`/panel/webhooks/${hook.id}`, { name: 'x', ...fieldRows(1000), ...flowRows(1000) }],
       [`/panel/webhooks/${hook.id}`, { name: 'x', ...fieldRows(101) }],
       [`/panel/webhooks/${hook.id}`, { name: 'x', ...flowRows(21) }],
-      [`/panel/webhooks/${hook.id}`, { name: 'x', ...rows(1000, (i) => ({ [`fields.${i}.type`]: 'string' })) }],
+      [
+        `/panel/webhooks/${hook.id}`,
+        { name: 'x', ...rows(1000, (i) => ({ [`fields.${i}.type`]: 'string' })) },
+      ],
       ['/panel/webhooks', { name: 'x', ...fieldRows(1000), ...flowRows(1000) }],
     ] as const) {
       const res = await panel(path, { cookie, form });
@@ -195,7 +218,9 @@ describe('a sample event', () => {
     const cookie = await signIn(key);
     const ask = await page(await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: {} }));
     expect(ask).toContain('grava registros reais no CRM');
-    expect(ask).toMatch(/<input type="hidden" name="confirm" value="yes"><button type="submit">Enviar e gravar registros<\/button>/);
+    expect(ask).toMatch(
+      /<input type="hidden" name="confirm" value="yes"><button type="submit">Enviar e gravar registros<\/button>/,
+    );
     expect(await eventLog(key, hook.id)).toEqual([]);
     // The confirmation is a POST like any other: from another site it is refused.
     const forged = await panel(`/panel/webhooks/${hook.id}/sample`, {
@@ -213,7 +238,11 @@ describe('a sample event', () => {
   it('never matches real rows: the company and contact of the old fixed values keep their names', async () => {
     const { id: accountId, key } = await newAccount();
     const company = await create(key, '/v1/companies', { name: 'Auto Lima', cnpj: OLD_CNPJ });
-    const contact = await create(key, '/v1/contacts', { name: 'Bruno Lima', phone: OLD_PHONE, email: 'exemplo@example.com' });
+    const contact = await create(key, '/v1/contacts', {
+      name: 'Bruno Lima',
+      phone: OLD_PHONE,
+      email: 'exemplo@example.com',
+    });
     const hook = await productionHook(key);
     const cookie = await signIn(key);
     for (let i = 0; i < 2; i++) {
@@ -228,7 +257,11 @@ describe('a sample event', () => {
     expect((await get(key, `/v1/companies/${company.id}`)).name).toBe('Auto Lima');
     expect((await get(key, `/v1/contacts/${contact.id}`)).name).toBe('Bruno Lima');
     const count = async (table: string) =>
-      (await env.DB.prepare(`select count(*) as n from ${table} where account_id = ?`).bind(accountId).first<{ n: number }>())?.n;
+      (
+        await env.DB.prepare(`select count(*) as n from ${table} where account_id = ?`)
+          .bind(accountId)
+          .first<{ n: number }>()
+      )?.n;
     expect([await count('contacts'), await count('companies')]).toEqual([3, 3]);
   });
 });

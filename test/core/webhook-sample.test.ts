@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalCnpj } from '../../src/core/cnpj';
+import { normalizePhone } from '../../src/core/phone';
+import { pickSample, sampleCandidates, samplePayload, storedForms } from '../../src/core/webhook-sample';
+
+const values = { phone: '+55 11 90000-0001', email: 'exemplo-1@example.com', cnpj: '11.222.333/0001-81' };
+
+describe('samplePayload', () => {
+  it('puts a key such as __proto__.x in the body, never on Object.prototype', () => {
+    const body = samplePayload(
+      [
+        { key: '__proto__.x', type: 'string' },
+        { key: 'constructor.prototype.y', type: 'number' },
+        { key: '__proto__', type: 'boolean' },
+        { key: 'lead.__proto__.z', type: 'email' },
+      ],
+      values,
+    );
+    const probe: Record<string, unknown> = {};
+    expect([probe.x, probe.y, probe.z]).toEqual([undefined, undefined, undefined]);
+    expect(Object.hasOwn(Object.prototype, 'x')).toBe(false);
+    expect(Object.getPrototypeOf(body)).toBeNull();
+    // The later scalar at `__proto__` replaces the object an earlier key made there: an own key still.
+    expect(JSON.parse(JSON.stringify(body))).toEqual(
+      JSON.parse(
+        '{"__proto__":true,"constructor":{"prototype":{"y":1000}},"lead":{"__proto__":{"z":"exemplo-1@example.com"}}}',
+      ),
+    );
+  });
+
+  it('fills each key at its path with a value of its type, the CNPJ target with the CNPJ', () => {
+    const body = samplePayload(
+      [
+        { key: 'lead.name', type: 'string' },
+        { key: 'lead.phone', type: 'phone' },
+        { key: 'doc', type: 'string', target: 'company.cnpj' },
+        { key: 'when', type: 'date' },
+      ],
+      values,
+      new Date('2026-11-25T12:00:00Z'),
+    );
+    expect(JSON.parse(JSON.stringify(body))).toEqual({
+      lead: { name: 'Exemplo', phone: values.phone },
+      doc: values.cnpj,
+      when: '2026-11-25',
+    });
+  });
+});
+
+describe('sample values', () => {
+  it('are valid, drawn afresh each time, and skip the ones the account holds', () => {
+    const a = sampleCandidates();
+    const b = sampleCandidates();
+    expect(a.phones).not.toEqual(b.phones);
+    for (const phone of a.phones) expect(normalizePhone(phone)).toMatch(/^\+55119\d{8}$/);
+    for (const cnpj of a.cnpjs) expect(canonicalCnpj(cnpj)).toBe(cnpj.replace(/[./-]/g, ''));
+    for (const email of a.emails) expect(email).toMatch(/^exemplo-[0-9a-f]{16}@example\.com$/);
+    const stored = storedForms(a);
+    const taken = new Set(
+      [stored.phones[0], stored.emails[0], stored.emails[1], stored.cnpjs[0]].map(String),
+    );
+    expect(pickSample(a, taken)).toEqual({ phone: a.phones[1], email: a.emails[2], cnpj: a.cnpjs[1] });
+  });
+});
