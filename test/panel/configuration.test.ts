@@ -137,6 +137,34 @@ describe('saving the edit page', () => {
   });
 });
 
+describe('fill from test events', () => {
+  it('adds keys only up to the 100 fields a webhook holds, and says some did not fit', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Largo', mode: 'test' });
+    const body = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, 'v']));
+    expect((await call(new URL(hook.url).pathname, { method: 'POST', body })).status).toBe(204);
+    const cookie = await signIn(key);
+    const html = await page(await panel(`/panel/webhooks/${hook.id}?sample=1`, { cookie }));
+    expect(html).toContain('Alguns campos não couberam');
+    expect(html.match(/name="fields\.\d+\.key" value="k\d+"/g)).toHaveLength(100);
+  });
+});
+
+describe('an empty task description', () => {
+  it('is stored as none, as a task stores it, so a form reads the flow back as it was', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Vazio',
+      fields: [{ key: 'nome', type: 'string', target: 'deal.name' }],
+      flows: [
+        { action: 'create_deal' },
+        { action: 'create_task', name: 'a', category: 'b', description: '' },
+      ],
+    });
+    expect(hook.flows[1]).toEqual({ action: 'create_task', name: 'a', category: 'b' });
+  });
+});
+
 describe('a form with more rows than a webhook holds', () => {
   const rows = (n: number, row: (i: number) => Record<string, string>) =>
     Object.assign({}, ...Array.from({ length: n }, (_, i) => row(i)));
