@@ -204,11 +204,14 @@ async function main() {
   await page.getByText('Salvo.').waitFor();
   check((await page.locator('#url').textContent()) !== url, 'rotate kept the URL');
 
-  // In production the sample fails in the queue consumer (no contact.name to create a contact
-  // with): a failed event to find by the filter and replay.
+  // In production the sample asks first (it writes real records), then fails in the queue
+  // consumer (no contact.name to create a contact with): a failed event to find and replay.
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
   await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByText('grava registros reais no CRM').waitFor();
+  await audit(page, 'sample confirmation');
+  await page.getByRole('button', { name: 'Enviar e gravar registros' }).click();
   await page.getByText('Evento de exemplo enviado.').waitFor();
   const failedLog = `${editUrl}/events?status=failed`;
   for (let tries = 0; tries < 40; tries++) {

@@ -16,9 +16,10 @@ h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
 .card{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:1rem;margin:0 0 1rem}
 .narrow{max-width:28rem}
 label{display:inline-block;margin:.25rem 0}
-input,select,button,.button{font:inherit;padding:.4rem .6rem;border:1px solid #667085;border-radius:6px;background:#fff;color:#1a1a1a;max-width:100%}
+input,select,textarea,button,.button{font:inherit;padding:.4rem .6rem;border:1px solid #667085;border-radius:6px;background:#fff;color:#1a1a1a;max-width:100%}
 input[type=checkbox]{width:1.2rem;height:1.2rem}
 input.position{width:4.5rem}
+textarea{vertical-align:top;resize:vertical}
 #name,#api_key,#secret{display:block;width:100%;max-width:28rem}
 button,.button{background:#0b57b0;border-color:#0b57b0;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 .top button{background:transparent;border-color:#fff}

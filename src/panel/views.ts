@@ -18,7 +18,7 @@ type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** What every page knows: its language, and whether someone is signed in. */
 export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean };
 
-export const ASSET_VERSION = '1';
+export const ASSET_VERSION = '2';
 
 export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
