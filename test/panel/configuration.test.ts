@@ -279,9 +279,9 @@ describe('a sample event', () => {
     }
     const events = await eventLog(key, hook.id);
     await deliver(events.map((e: { id: number }) => e.id));
-    const payloads = events.map((e: { payload: Record<string, string> }) => e.payload);
-    expect(payloads[0].tel).not.toBe(payloads[1].tel);
-    expect(payloads[0].cnpj).not.toBe(payloads[1].cnpj);
+    const [first, second] = events.map((e: { payload: Record<string, string> }) => e.payload);
+    expect(first?.tel).not.toBe(second?.tel);
+    expect(first?.cnpj).not.toBe(second?.cnpj);
     expect((await get(key, `/v1/companies/${company.id}`)).name).toBe('Auto Lima');
     expect((await get(key, `/v1/contacts/${contact.id}`)).name).toBe('Bruno Lima');
     const count = async (table: string) =>
