@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, isNotNull, max, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, max, type SQL, sql } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -148,8 +148,9 @@ const usersOf = (c: C, key: SQL<string>) =>
     .limit(500);
 
 /**
- * Users the webhook's flows name (as owner or in a round robin) who are not live: in the trash,
- * they are shown as such and kept, never dropped from the form because no option names them.
+ * The users the webhook's flows name (as owner or in a round robin), live or in the trash: each is
+ * shown by name (one in the trash says so, one past the first 500 users is named too) and kept,
+ * never dropped from the form because no option names them.
  */
 const namedUsers = (c: C, key: SQL<string>, id: number) =>
   c
@@ -159,7 +160,6 @@ const namedUsers = (c: C, key: SQL<string>, id: number) =>
     .where(
       and(
         eq(users.accountId, accountOf(key)),
-        isNotNull(users.deletedAt),
         sql`${users.id} in (select t.value from ${inboundWebhooks} w, json_tree(w.flows) t where w.id = ${id} and w.account_id = ${accountOf(key)} and t.type = 'integer' and (t.key = 'user_id' or t.path like '%.round_robin'))`,
       ),
     );
@@ -198,7 +198,10 @@ async function renderEdit(
   const draft = state.draft ?? draftOf(row);
   let flash = state.flash;
   if (wantSamples) flash = addSampleFields(p, draft, sampleFieldsOf(samples));
-  const users = { live: people, named: named.map((u) => ({ id: u.id, name: u.name, trashed: true })) };
+  const users = {
+    live: people,
+    named: named.map((u) => ({ id: u.id, name: u.name, trashed: u.deletedAt !== null })),
+  };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
   const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
   return c.html(editPage(p, viewOf(row, c), form, state.secretError, flash), status);

@@ -151,7 +151,7 @@ ${f.formats}</textarea>${e('formats').note}</td>
 </tr>`;
 }
 
-/** A live user of the account, or (`trashed`) one in the trash that a stored flow still names. */
+/** A user of the account: live, or (`trashed`) in the trash, which a stored flow may still name. */
 export type UserOption = { id: number; name: string; trashed?: boolean };
 
 /** The users a flow block offers, by id: the live ones, then those only its own values name. */
@@ -233,7 +233,8 @@ const topUp = <T>(rows: T[], blank: (row: T) => boolean, wanted: number, make: (
 
 /**
  * The configuration form: name, fields table and flows, each error next to its control. `users`
- * are the live users to offer as owners; `named`, users the flows name who are not live any more.
+ * are the live users to offer as owners (the first 500 by name); `named`, the users the stored flows
+ * name, live or in the trash.
  * `was` (the edit page) holds the digests of the stored halves, for a save to leave them alone.
  */
 export function configForm(
@@ -249,7 +250,7 @@ export function configForm(
   const flows = topUp(draft.flows, (a) => a.action === '', BLANK_FLOWS, blankFlow);
   const owners: Owners = {
     live: users.live,
-    named: new Map([...users.live, ...users.named].map((u) => [String(u.id), u])),
+    named: new Map([...users.named, ...users.live].map((u) => [String(u.id), u])),
   };
   const general = errors.get('');
   const name = problems(errors, 'name');

@@ -112,6 +112,27 @@ describe('saving the edit page', () => {
     expect((await configOf(key, hook.id)).flows).toEqual(flows);
   });
 
+  it('names an owner past the first 500 users the selects list', async () => {
+    const { id: accountId, key } = await newAccount();
+    const now = Date.now();
+    await env.DB.prepare(
+      `insert into users (account_id, name, name_norm, email, email_norm, created_at, updated_at)
+       with recursive n(i) as (select 1 union all select i + 1 from n where i < 500)
+       select ?1, 'Aa ' || i, 'aa ' || i, 'u' || i || '@x.com', 'u' || i || '@x.com', ?2, ?2 from n`,
+    )
+      .bind(accountId, now)
+      .run();
+    const ze = await create(key, '/v1/users', { name: 'Zé', email: 'ze@example.com' });
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Leads',
+      fields: [{ key: 'nome', type: 'string', target: 'deal.name' }],
+      flows: [{ action: 'create_deal', owner: { user_id: ze.id } }],
+    });
+    const cookie = await signIn(key);
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toContain(`<option value="${ze.id}" selected>Zé</option>`);
+  });
+
   it('keeps a when value of another kind than its field, and an exists with a value', async () => {
     const { key } = await newAccount();
     const fields = [
