@@ -15,6 +15,7 @@ import { jsonContent, router } from './http/openapi';
 import { ApiError, asApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
 import { noStore, securityHeaders } from './http/security';
+import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
@@ -147,6 +148,7 @@ export default {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
     await purgeTrash(primaryDb(env.DB), Date.now());
+    await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },
