@@ -26,6 +26,7 @@ import { hooksRouter } from './routes/hooks';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
+import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
 
 const app = router();
@@ -56,6 +57,7 @@ const routes = app
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/v1/usage', usageRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 

@@ -1,8 +1,10 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { eventStorageFull } from '../core/errors';
+import type { z } from '@hono/zod-openapi';
+import { count, eq, type SQL, sql } from 'drizzle-orm';
+import type { Usage } from '../contracts/usage';
+import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
 import type { Db } from '../db/client';
-import { accountEventStorage, inboundEventResults, inboundEvents } from '../db/schema';
+import { accountEventStorage, inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { accountOf, type KeyRef, scoped } from '../db/tenant';
 
 // What one account's webhook events may take of the D1 that every account shares: a retention
 // (events older than it are purged by the cron) and a quota (over it, ingest answers 429). The
@@ -35,9 +37,14 @@ export const retentionDays = (vars: StorageVars) =>
 export const quotaBytes = (vars: StorageVars) =>
   setting(vars, 'EVENT_STORAGE_QUOTA_MIB', DEFAULT_QUOTA_MIB, 1024 * 1024) * MIB;
 
-/** The bytes the account's events take up: a subquery, so ingest reads it with its webhook lookup. */
-export const storedEventBytes = (accountId: AnySQLiteColumn) =>
-  sql<number>`coalesce((select ${accountEventStorage.bytes} from ${accountEventStorage} where ${accountEventStorage.accountId} = ${accountId}), 0)`.mapWith(
+/**
+ * The bytes the webhook's account's events take up, as a column of a select from inbound_webhooks,
+ * so ingest reads it with its webhook lookup. Every name is qualified: Drizzle leaves a one-table
+ * select's columns bare, which inside this subquery would name the usage table's own account_id
+ * and read any account's usage.
+ */
+export const storedEventBytes = () =>
+  sql<number>`coalesce((select s.bytes from ${accountEventStorage} s where s.account_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.accountId.name)}), 0)`.mapWith(
     Number,
   );
 
@@ -60,13 +67,7 @@ export const eventStorageQuery = (db: Db, accountId: SQL<number> | number) =>
     .from(accountEventStorage)
     .where(eq(accountEventStorage.accountId, accountId));
 
-export type EventStorage = {
-  used_bytes: number;
-  quota_bytes: number;
-  events: number;
-  retention_days: number;
-  full: boolean;
-};
+export type EventStorage = z.infer<typeof Usage>['event_storage'];
 
 export function presentEventStorage(
   rows: { bytes: number; events: number }[],
@@ -80,6 +81,25 @@ export function presentEventStorage(
     events: Math.max(0, rows[0]?.events ?? 0),
     retention_days: retentionDays(vars),
     full: used >= quota,
+  };
+}
+
+/** The account's usage of its limits, in one round trip (`GET /v1/usage`). */
+export async function accountUsage(
+  db: Db,
+  keyHash: KeyRef,
+  vars: StorageVars,
+): Promise<z.infer<typeof Usage>> {
+  const account = accountOf(keyHash);
+  const [, storage, hooks] = await scoped(
+    db,
+    keyHash,
+    eventStorageQuery(db, account),
+    db.select({ n: count() }).from(inboundWebhooks).where(eq(inboundWebhooks.accountId, account)),
+  );
+  return {
+    inbound_webhooks: { count: hooks[0]?.n ?? 0, limit: MAX_WEBHOOKS },
+    event_storage: presentEventStorage(storage, vars),
   };
 }
 

@@ -296,7 +296,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
       .get('db')
       .select({
         ...getTableColumns(inboundWebhooks),
-        storedBytes: storedEventBytes(inboundWebhooks.accountId),
+        storedBytes: storedEventBytes(),
       })
       .from(inboundWebhooks)
       .where(and(eq(inboundWebhooks.token, token), eq(inboundWebhooks.enabled, true)));
