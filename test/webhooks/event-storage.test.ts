@@ -2,6 +2,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
+import { quotaBytes, retentionDays } from '../../src/model/event-storage';
 import {
   call,
   callWithEnv,
@@ -117,6 +118,11 @@ describe('event retention: the cron purges old events', () => {
     }
     await cron({ EVENT_RETENTION_DAYS: '7' });
     expect(await eventIds(hook.id)).toEqual([]);
+    // Own properties only: a value inherited from a prototype is never configuration.
+    const inherited = Object.create({ EVENT_RETENTION_DAYS: '1', EVENT_STORAGE_QUOTA_MIB: '1' });
+    expect(retentionDays(inherited)).toBe(30);
+    expect(quotaBytes(inherited)).toBe(256 * 1024 * 1024);
+    expect(retentionDays({ EVENT_RETENTION_DAYS: ' 7 ' })).toBe(7);
   });
 
   it('purges in bounded batches: at most 5,000 events a run, the rest on the next runs', async () => {
