@@ -24,6 +24,10 @@ export type Bindings = {
   SIGN_IN_RATE_LIMITER: RateLimit;
   /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
   RATE_LIMITS?: string;
+  /** Days webhook events are kept before the cron purges them (`[vars]`; default 30). */
+  EVENT_RETENTION_DAYS?: string;
+  /** MiB of webhook events an account may keep; over it ingest answers 429 (`[vars]`; default 256). */
+  EVENT_STORAGE_QUOTA_MIB?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
   STRANDED_AFTER_MS?: string;
 };

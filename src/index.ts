@@ -15,6 +15,7 @@ import { jsonContent, router } from './http/openapi';
 import { ApiError, asApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
 import { noStore, securityHeaders } from './http/security';
+import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
@@ -25,6 +26,7 @@ import { hooksRouter } from './routes/hooks';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
+import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
 
 const app = router();
@@ -55,6 +57,7 @@ const routes = app
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/v1/usage', usageRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 
@@ -147,6 +150,7 @@ export default {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
     await purgeTrash(primaryDb(env.DB), Date.now());
+    await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

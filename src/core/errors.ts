@@ -5,7 +5,13 @@ export type FieldError = { path: string; code: string; message: string };
  * The failures the rules and the storage report, without any HTTP: src/http/problem.ts alone
  * decides which status each code is answered with.
  */
-export type DomainCode = 'unauthorized' | 'not_found' | 'conflict' | 'validation_failed';
+export type DomainCode =
+  | 'unauthorized'
+  | 'not_found'
+  | 'conflict'
+  | 'validation_failed'
+  | 'webhook_limit_reached'
+  | 'event_storage_full';
 
 export class DomainError extends Error {
   constructor(
@@ -27,6 +33,22 @@ export const invalid = (errors: FieldError[]) =>
 
 export const conflict = (detail: string, path?: string) =>
   new DomainError('conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);
+
+/**
+ * The most inbound webhooks an account may have, disabled ones included. The trigger
+ * `inbound_webhooks_cap` (drizzle/0011_event_storage.sql) enforces the same number inside the insert.
+ */
+export const MAX_WEBHOOKS = 50;
+
+/** The account has as many webhooks as it may. */
+export const webhookLimitReached = () =>
+  new DomainError(
+    'webhook_limit_reached',
+    `This account already has ${MAX_WEBHOOKS} inbound webhooks, the most it may have (disabled ones count): reuse one, changing its configuration, instead of creating another.`,
+  );
+
+/** The account's webhook events fill its storage quota: ingest stores nothing more for now. */
+export const eventStorageFull = (detail: string) => new DomainError('event_storage_full', detail);
 
 /** The innermost message of an error chain: D1's own, without Drizzle's query and parameters. */
 export function rootMessage(err: unknown): string {

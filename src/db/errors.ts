@@ -1,4 +1,4 @@
-import { conflict, invalid } from '../core/errors';
+import { conflict, invalid, webhookLimitReached } from '../core/errors';
 
 function messages(err: unknown): string {
   const parts: string[] = [];
@@ -23,6 +23,8 @@ export async function guardedWrite<T>(write: PromiseLike<T>, uniquePath?: string
   try {
     return await write;
   } catch (err) {
+    // Raised by the trigger inbound_webhooks_cap (drizzle/0011_event_storage.sql).
+    if (messages(err).includes('webhook_limit_reached')) throw webhookLimitReached();
     const constraint = brokenConstraint(err);
     if (constraint === 'unique') {
       throw conflict(`Another record of this account has this ${uniquePath ?? 'value'}.`, uniquePath);

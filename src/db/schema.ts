@@ -333,6 +333,8 @@ export const inboundEvents = sqliteTable(
     // The latest test events, for sample fields, without walking the production ones.
     index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
+    // The retention purge walks the oldest events of every account (src/model/event-storage.ts).
+    index('inbound_events_received_idx').on(t.receivedAt),
   ],
 );
 
@@ -365,6 +367,21 @@ export const inboundEventResults = sqliteTable(
     index('inbound_event_results_deal_idx').on(t.accountId, t.dealId),
   ],
 );
+
+/**
+ * What an account's webhook events take up in D1 (src/model/event-storage.ts), kept by triggers
+ * on inbound_events (drizzle/0011_event_storage.sql) in the statement that inserts, rewrites or
+ * deletes an event, so ingest reads it with the webhook and writes it at no extra round trip.
+ */
+export const accountEventStorage = sqliteTable('account_event_storage', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => accounts.id),
+  // The events' stored text in bytes (payload, headers, warnings, preview, rejection, error), plus
+  // a fixed share per event for its row and index entries.
+  bytes: integer('bytes').notNull().default(0),
+  events: integer('events').notNull().default(0),
+});
 
 /** Round-robin state: how many owners a webhook's action has handed out so far. */
 export const webhookRotations = sqliteTable(

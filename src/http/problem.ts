@@ -49,14 +49,24 @@ const statuses: Record<DomainCode, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   validation_failed: 422,
+  webhook_limit_reached: 409,
+  event_storage_full: 429,
+};
+
+/**
+ * Headers a domain failure is answered with. Event storage frees up as the cron purges events past
+ * their retention, every 5 minutes: a sender that retries sooner only meets the 429 again.
+ */
+const headersOf: Partial<Record<DomainCode, Record<string, string>>> = {
+  unauthorized: { 'WWW-Authenticate': 'Bearer' },
+  event_storage_full: { 'Retry-After': '300' },
 };
 
 /** The problem an expected failure is answered with; undefined for an unexpected one. */
 export function asApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) {
-    const headers = err.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : undefined;
-    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headers);
+    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headersOf[err.code]);
   }
   return undefined;
 }

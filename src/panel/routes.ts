@@ -28,6 +28,7 @@ import { keyset } from '../http/pagination';
 import { ApiError, asApiError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
 import { urlOf } from '../http/urls';
+import { eventStorageQuery, presentEventStorage } from '../model/event-storage';
 import {
   type EventRow,
   eventExtras,
@@ -54,6 +55,7 @@ import {
 } from './form';
 import { chooseLang, langs, messages } from './i18n';
 import { closeSession, openSession, sessionHash, sessionKey, setSessionCookie } from './session';
+import { withStorageNotice } from './storage-notice';
 import {
   configForm,
   editPage,
@@ -184,17 +186,18 @@ async function renderEdit(
 ) {
   const db = c.get('db');
   const wantSamples = c.req.method === 'GET' && c.req.query('sample') === '1';
-  const [, hooks, people, named, samples] = await scoped(
+  const [, hooks, people, named, samples, storage] = await scoped(
     db,
     key,
     theWebhook(c, key, id),
     usersOf(c, key),
     namedUsers(c, key, id),
     sampleEvents(db, key, id, wantSamples ? undefined : 0),
+    eventStorageQuery(db, accountOf(key)),
   );
   const row = hooks[0];
   if (!row) throw new ApiError(404, 'not_found', 'No such resource.');
-  const p = pageOf(c, true);
+  const p = withStorageNotice(pageOf(c, true), presentEventStorage(storage, c.env));
   const draft = state.draft ?? draftOf(row);
   let flash = state.flash;
   if (wantSamples) flash = addSampleFields(p, draft, sampleFieldsOf(samples));
@@ -335,7 +338,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
       if (!query.success) throw new ApiError(400, 'invalid_query', 'The query string is not valid.');
       const db = c.get('db');
       const page = keyset<Row>(inboundWebhooks, webhookSorts, query.data);
-      const [, rows, stats] = await scoped(
+      const [, rows, stats, storage] = await scoped(
         db,
         key,
         listQuery(db, key, webhookSpec, page, []),
@@ -349,6 +352,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
           .from(inboundEvents)
           .where(eq(inboundEvents.accountId, accountOf(key)))
           .groupBy(inboundEvents.webhookId, inboundEvents.status),
+        eventStorageQuery(db, accountOf(key)),
       );
       const shown = page.page(c, rows as Row[], (row) => row);
       const hooks = shown.data.map((row) => {
@@ -360,7 +364,8 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
           counts: Object.fromEntries(mine.map((s) => [s.status, s.n])),
         };
       });
-      return c.html(listPage(pageOf(c, true), hooks, shown.meta.next_cursor));
+      const p = withStorageNotice(pageOf(c, true), presentEventStorage(storage, c.env));
+      return c.html(listPage(p, hooks, shown.meta.next_cursor));
     }),
   );
 

@@ -15,8 +15,11 @@ import type { Lang, Messages } from './i18n';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/** What every page knows: its language, and whether someone is signed in. */
-export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean };
+/**
+ * What every page knows: its language, whether someone is signed in, and a banner about the whole
+ * account to show above the page's own content (src/panel/storage-notice.ts).
+ */
+export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean; notice?: Html };
 
 export const ASSET_VERSION = '2';
 
@@ -47,6 +50,7 @@ ${
 </header>
 <main id="main">
 <h1>${title}</h1>
+${p.notice ?? ''}
 ${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
 ${body}
 </main>

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
@@ -16,14 +16,13 @@ import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../h
 import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
+import { assertEventRoom, storedEventBytes, trimRejections } from '../model/event-storage';
 import { injected } from '../queue/faults';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;
 /** How much of a refused body its rejected event keeps. */
 export const MAX_REJECTED_BYTES = 4 * 1024;
-/** How many rejected events a webhook keeps, newest first: a flood of bad calls cannot grow D1. */
-export const MAX_REJECTED_EVENTS = 100;
 // Headers worth keeping with an event: none of them carries a credential.
 const KEPT_HEADERS = ['content-type', 'user-agent', 'idempotency-key', 'x-request-id'];
 
@@ -170,7 +169,7 @@ const ingest = createRoute({
     ),
     ...described(
       429,
-      `Over this webhook's rate limit (wrangler.toml); nothing stored. Retry after ${RATE_LIMIT_PERIOD_S} seconds`,
+      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until old events are purged or room is made). Nothing stored`,
     ),
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
@@ -252,8 +251,8 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
 
 /**
  * Keeps a refused call in the event log as `rejected`, with the problem its sender got and the
- * start of its body, and drops the webhook's rejected events beyond the newest MAX_REJECTED_EVENTS,
- * all in one batch. A failure here is logged, never answered: the sender still gets its 4xx.
+ * start of its body, and trims the webhook's rejected events (trimRejections), all in one batch.
+ * A failure here is logged, never answered: the sender still gets its 4xx.
  */
 async function recordRejection(
   c: Context<AppEnv>,
@@ -279,16 +278,7 @@ async function recordRejection(
         queuedAt: now,
         rejection: { status, code, detail, ...(errors && { errors }), body: kept ?? null },
       }),
-      db
-        .delete(inboundEvents)
-        .where(
-          and(
-            eq(inboundEvents.accountId, hook.accountId),
-            eq(inboundEvents.webhookId, hook.id),
-            eq(inboundEvents.status, 'rejected'),
-            sql`(${inboundEvents.receivedAt}, ${inboundEvents.id}) <= (select received_at, id from inbound_events where account_id = ${hook.accountId} and webhook_id = ${hook.id} and status = 'rejected' order by received_at desc, id desc limit 1 offset ${MAX_REJECTED_EVENTS})`,
-          ),
-        ),
+      trimRejections(db, hook.accountId, hook.id),
     ]);
   } catch (failure) {
     logError(failure, c.get('requestId'));
@@ -304,10 +294,15 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', await sha256Hex(token));
     const [hook] = await c
       .get('db')
-      .select()
+      .select({
+        ...getTableColumns(inboundWebhooks),
+        storedBytes: storedEventBytes(),
+      })
       .from(inboundWebhooks)
       .where(and(eq(inboundWebhooks.token, token), eq(inboundWebhooks.enabled, true)));
     if (!hook) return c.body(null, 404);
+    // Outside the try below: a call refused for a full storage is not kept as a rejected event.
+    assertEventRoom(hook.storedBytes, c.env);
     const seen: { body?: Uint8Array } = {};
     try {
       await accept(c, hook, seen);

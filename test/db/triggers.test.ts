@@ -76,6 +76,11 @@ describe('triggers and search tables', () => {
       }
     }
     expect(declared.triggers.get('task_categories_count_insert')).toBe('tasks');
+    // The event storage usage and the webhook cap (drizzle/0011_event_storage.sql).
+    for (const suffix of ['insert', 'update', 'delete']) {
+      expect(declared.triggers.get(`inbound_events_storage_${suffix}`)).toBe('inbound_events');
+    }
+    expect(declared.triggers.get('inbound_webhooks_cap')).toBe('inbound_webhooks');
   });
 
   it('finds the triggers a table rebuild drops without a word', async () => {

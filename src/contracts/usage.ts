@@ -1,0 +1,27 @@
+import { z } from '@hono/zod-openapi';
+
+/** What the account uses of the limits it shares the service under (`GET /v1/usage`). */
+export const Usage = z
+  .object({
+    inbound_webhooks: z.object({
+      count: z.int().openapi({ description: 'Webhooks of the account, disabled ones included' }),
+      limit: z
+        .int()
+        .openapi({ description: 'The most it may have; one more is a 409 `webhook_limit_reached`' }),
+    }),
+    event_storage: z.object({
+      used_bytes: z.int().openapi({
+        description:
+          'What its webhook events take up: payloads, refused bodies, headers, warnings, previews and errors, plus 256 bytes per event',
+      }),
+      quota_bytes: z.int().openapi({ description: 'The most it may keep' }),
+      events: z.int().openapi({ description: 'Events kept, rejected ones included' }),
+      retention_days: z.int().openapi({ description: 'Events older than this are deleted by the cron' }),
+      full: z.boolean().openapi({
+        description: 'true: ingest answers 429 `event_storage_full` and stores nothing until room is made',
+      }),
+    }),
+  })
+  .openapi('Usage');
+
+export const UsageQuery = z.strictObject({});

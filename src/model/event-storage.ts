@@ -1,0 +1,149 @@
+import type { z } from '@hono/zod-openapi';
+import { count, eq, type SQL, sql } from 'drizzle-orm';
+import type { Usage } from '../contracts/usage';
+import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
+import type { Db } from '../db/client';
+import { accountEventStorage, inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { accountOf, type KeyRef, scoped } from '../db/tenant';
+
+// What one account's webhook events may take of the D1 that every account shares: a retention
+// (events older than it are purged by the cron) and a quota (over it, ingest answers 429). The
+// usage itself is kept by triggers on inbound_events (drizzle/0011_event_storage.sql), so every
+// insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it.
+
+/** The `[vars]` of wrangler.toml this module reads; unset or invalid: the defaults. */
+export type StorageVars = { EVENT_RETENTION_DAYS?: string; EVENT_STORAGE_QUOTA_MIB?: string };
+
+export const DEFAULT_RETENTION_DAYS = 30;
+export const DEFAULT_QUOTA_MIB = 256;
+const MIB = 1024 * 1024;
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * A positive whole number from `vars`, at most `max`. Own properties only: a key planted on
+ * Object.prototype must never become configuration.
+ */
+function setting(vars: StorageVars, name: keyof StorageVars, fallback: number, max: number): number {
+  const raw = Object.hasOwn(vars, name) ? vars[name] : undefined;
+  const text = typeof raw === 'string' ? raw.trim() : '';
+  return /^[1-9]\d{0,8}$/.test(text) ? Math.min(Number(text), max) : fallback;
+}
+
+/** Days an event is kept (at least 1, so a live ingest Idempotency-Key is never purged). */
+export const retentionDays = (vars: StorageVars) =>
+  setting(vars, 'EVENT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 3650);
+
+/** Bytes of events an account may keep. */
+export const quotaBytes = (vars: StorageVars) =>
+  setting(vars, 'EVENT_STORAGE_QUOTA_MIB', DEFAULT_QUOTA_MIB, 1024 * 1024) * MIB;
+
+/**
+ * The bytes the webhook's account's events take up, as a column of a select from inbound_webhooks,
+ * so ingest reads it with its webhook lookup. Every name is qualified: Drizzle leaves a one-table
+ * select's columns bare, which inside this subquery would name the usage table's own account_id
+ * and read any account's usage.
+ */
+export const storedEventBytes = () =>
+  sql<number>`coalesce((select s.bytes from ${accountEventStorage} s where s.account_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.accountId.name)}), 0)`.mapWith(
+    Number,
+  );
+
+/**
+ * 429 `event_storage_full` once the account's events fill its quota. Checked before the call is
+ * read, so a full account costs D1 no write; concurrent calls may pass it together, so the quota
+ * can be overshot by at most one body per call in flight.
+ */
+export function assertEventRoom(usedBytes: number, vars: StorageVars): void {
+  if (usedBytes < quotaBytes(vars)) return;
+  throw eventStorageFull(
+    `This call was not stored: the webhook events of this account fill its storage quota. This is not a rate limit: space frees up as events pass the ${retentionDays(vars)}-day retention (the cron purges them every 5 minutes), so retry after Retry-After, or ask the account's owner to make room.`,
+  );
+}
+
+/** The account's event storage, for /v1 and the panel: one statement, no row before its first event. */
+export const eventStorageQuery = (db: Db, accountId: SQL<number> | number) =>
+  db
+    .select({ bytes: accountEventStorage.bytes, events: accountEventStorage.events })
+    .from(accountEventStorage)
+    .where(eq(accountEventStorage.accountId, accountId));
+
+export type EventStorage = z.infer<typeof Usage>['event_storage'];
+
+export function presentEventStorage(
+  rows: { bytes: number; events: number }[],
+  vars: StorageVars,
+): EventStorage {
+  const used = Math.max(0, rows[0]?.bytes ?? 0);
+  const quota = quotaBytes(vars);
+  return {
+    used_bytes: used,
+    quota_bytes: quota,
+    events: Math.max(0, rows[0]?.events ?? 0),
+    retention_days: retentionDays(vars),
+    full: used >= quota,
+  };
+}
+
+/** The account's usage of its limits, in one round trip (`GET /v1/usage`). */
+export async function accountUsage(
+  db: Db,
+  keyHash: KeyRef,
+  vars: StorageVars,
+): Promise<z.infer<typeof Usage>> {
+  const account = accountOf(keyHash);
+  const [, storage, hooks] = await scoped(
+    db,
+    keyHash,
+    eventStorageQuery(db, account),
+    db.select({ n: count() }).from(inboundWebhooks).where(eq(inboundWebhooks.accountId, account)),
+  );
+  return {
+    inbound_webhooks: { count: hooks[0]?.n ?? 0, limit: MAX_WEBHOOKS },
+    event_storage: presentEventStorage(storage, vars),
+  };
+}
+
+/** How many rejected events a webhook keeps, newest first: a flood of bad calls cannot grow D1. */
+export const MAX_REJECTED_EVENTS = 100;
+/** Beyond those, the newest rejection of each of this many distinct problems (the newest ones). */
+export const MAX_KEPT_PROBLEMS = 50;
+
+/**
+ * Deletes webhook `webhookId`'s rejected events beyond the newest MAX_REJECTED_EVENTS, except the
+ * newest of each distinct problem (its code and its first error's path and code), so a burst of
+ * junk cannot flush the evidence of a real refusal. At most 150 rejected events per webhook.
+ */
+export function trimRejections(db: Db, accountId: number, webhookId: number) {
+  const e = inboundEvents;
+  const own = sql`r.account_id = ${accountId} and r.webhook_id = ${webhookId} and r.status = 'rejected'`;
+  const problem = sql`json_array(json_extract(r.rejection, '$.code'), json_extract(r.rejection, '$.errors[0].path'), json_extract(r.rejection, '$.errors[0].code'))`;
+  return db.delete(e).where(
+    sql`${e.accountId} = ${accountId} and ${e.webhookId} = ${webhookId} and ${e.status} = 'rejected'
+      and ${e.id} not in (select r.id from ${e} r where ${own} order by r.received_at desc, r.id desc limit ${MAX_REJECTED_EVENTS})
+      and ${e.id} not in (select id from (select r.id, r.received_at, row_number() over (partition by ${problem} order by r.received_at desc, r.id desc) as n from ${e} r where ${own}) where n = 1 order by received_at desc, id desc limit ${MAX_KEPT_PROBLEMS})`,
+  );
+}
+
+/** Events the cron deletes per batch, and batches per run: 5,000 events every 5 minutes at most. */
+export const EVENT_PURGE_BATCH = 500;
+export const EVENT_PURGE_ROUNDS = 10;
+
+/**
+ * The cron's retention purge: events received before the retention, oldest first, in bounded
+ * batches, each deleted with its result row (which records the event wrote; the records stay) in
+ * one D1 batch. A `pending` event is never purged: it has yet to be applied. Returns the count.
+ */
+export async function purgeExpiredEvents(db: Db, now: number, vars: StorageVars): Promise<number> {
+  const cutoff = now - retentionDays(vars) * DAY_MS;
+  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at limit ${EVENT_PURGE_BATCH})`;
+  let purged = 0;
+  for (let round = 0; round < EVENT_PURGE_ROUNDS; round++) {
+    const [, deleted] = await db.batch([
+      db.delete(inboundEventResults).where(sql`${inboundEventResults.eventId} in ${due}`),
+      db.delete(inboundEvents).where(sql`${inboundEvents.id} in ${due}`).returning({ id: inboundEvents.id }),
+    ]);
+    purged += deleted.length;
+    if (deleted.length < EVENT_PURGE_BATCH) break;
+  }
+  return purged;
+}
