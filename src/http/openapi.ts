@@ -12,7 +12,8 @@ import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let value = data;
   for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
+    // Own keys only: the path comes from the client's body, which may name `constructor`.
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
