@@ -37,15 +37,17 @@ const Key = z
 
 const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.([A-Za-z0-9_-]{1,100})$/;
 
+const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`;
+
 const Target = z
   .string()
   .max(200)
-  .refine(
-    (value) => Object.hasOwn(fixedTargets, value) || CUSTOM_TARGET.test(value),
-    `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`,
-  )
-  // A custom field named `__proto__` is refused by /v1 too: an object would drop it without a word.
-  .superRefine(noReservedSegment())
+  .superRefine((value, ctx) => {
+    // A custom field named `__proto__` is refused by /v1 too: an object would drop it without a word.
+    if (reservedSegmentOf(value)) noReservedSegment()(value, ctx);
+    else if (!Object.hasOwn(fixedTargets, value) && !CUSTOM_TARGET.test(value))
+      ctx.addIssue({ code: 'custom', message: TARGETS });
+  })
   .transform((value) => value as core.Target)
   .openapi({ example: 'contact.phone' });
 

@@ -34,10 +34,10 @@ async function withPlanted<T>(run: () => Promise<T>): Promise<T> {
 function bindingsWithout(extra: Partial<typeof env> = {}): typeof env {
   const bindings: Record<string, unknown> = { ...env, ...extra };
   for (const name of Object.keys(PLANTED)) delete bindings[name];
-  return bindings as typeof env;
+  return bindings as unknown as typeof env;
 }
 
-const fetchWithout = (request: Request, extra: Partial<typeof env> = {}) =>
+const fetchWithout = async (request: Request, extra: Partial<typeof env> = {}): Promise<Response> =>
   worker.fetch(request, bindingsWithout(extra), createExecutionContext());
 
 describe('configuration read from env', () => {

@@ -7,7 +7,7 @@ import { page, panel, signIn } from '../panel/browser';
 import { deliver, eventOf, get } from '../queue/webhook-support';
 
 /** The Worker as deployed without an ADMIN_TOKEN secret: the binding is absent, not empty. */
-function workerWithoutAdminToken(path: string, init: RequestInit): Promise<Response> {
+async function workerWithoutAdminToken(path: string, init: RequestInit): Promise<Response> {
   const { ADMIN_TOKEN: _absent, ...bindings } = env;
   return worker.fetch(new Request(`${BASE}${path}`, init), bindings as typeof env, createExecutionContext());
 }
