@@ -1,5 +1,6 @@
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, newAccount } from '../helpers';
+import { BASE, call, create, expectProblem, list, newAccount } from '../helpers';
 import { page, panel, signIn } from '../panel/browser';
 
 // The attacker's pass of the threat model (docs/security.md): bodies built to break the parser,
@@ -16,11 +17,50 @@ describe('depth bombs on /v1', () => {
       `{"name":"x","unknown":${'['.repeat(n)}${']'.repeat(n)}}`,
     ];
     for (const [i, body] of bodies.entries()) {
-      for (const headers of [{}, { 'Idempotency-Key': `deep-${i}` }]) {
+      const keyed: Record<string, string>[] = [{}, { 'Idempotency-Key': `deep-${i}` }];
+      for (const headers of keyed) {
         expect((await call('/v1/contacts', { method: 'POST', key, body, headers })).status).toBe(422);
       }
       expect((await call(`/v1/contacts/${contact.id}`, { method: 'PUT', key, body })).status).toBe(422);
     }
+  });
+});
+
+describe('encodings on /v1', () => {
+  it('refuses a JSON body that is not UTF-8 (Latin-1 "Jo\\xe3o") with 400, instead of storing U+FFFD', async () => {
+    const { key } = await newAccount();
+    const contact = await create(key, '/v1/contacts', { name: 'Ana' });
+    const latin1 = new Uint8Array([
+      ...new TextEncoder().encode('{"name":"Jo'),
+      0xe3,
+      ...new TextEncoder().encode('o"}'),
+    ]);
+    const send = (method: string, path: string, headers: Record<string, string> = {}) =>
+      exports.default.fetch(
+        new Request(`${BASE}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
+          body: latin1,
+        }),
+      );
+    for (const res of [
+      await send('POST', '/v1/contacts'),
+      await send('POST', '/v1/contacts', { 'Idempotency-Key': 'latin-1' }),
+      await send('PUT', `/v1/contacts/${contact.id}`),
+    ]) {
+      const problem = await expectProblem(res, 400, 'malformed_json');
+      expect(problem.detail).toBe('The body is not valid UTF-8: send JSON encoded as UTF-8.');
+    }
+    expect((await list(key, '/v1/contacts')).data.map((c: { name: string }) => c.name)).toEqual(['Ana']);
+    // A BOM is not an error: it is UTF-8's own mark.
+    const bom = await exports.default.fetch(
+      new Request(`${BASE}/v1/contacts`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: `\ufeff{"name":"João"}`,
+      }),
+    );
+    expect(bom.status).toBe(201);
   });
 });
 
