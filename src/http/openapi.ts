@@ -12,8 +12,7 @@ import { RATE_LIMIT_PERIOD_S } from './rate-limit';
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let value = data;
   for (const key of path) {
-    // Own keys only: the path comes from the client's body, which may name `constructor`.
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    if (value === null || typeof value !== 'object') return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;

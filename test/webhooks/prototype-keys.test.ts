@@ -100,6 +100,22 @@ describe('/v1 custom_fields with a reserved key', () => {
     },
   );
 
+  it('answers a query parameter named like a reserved key with a 400, like any unknown one', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key);
+    for (const query of [
+      '__proto__=x',
+      'constructor=y',
+      'prototype=1',
+      '__proto__[x]=1',
+      'sort=constructor',
+    ]) {
+      for (const path of ['/v1/contacts', `/v1/inbound-webhooks/${hook.id}/events`]) {
+        await expectProblem(await call(`${path}?${query}`, { key }), 400, 'invalid_query');
+      }
+    }
+  });
+
   it('answers a body whose own keys are reserved with a 4xx, never a 500', async () => {
     const { key } = await newAccount();
     for (const body of [
