@@ -24,6 +24,12 @@ export const reservedMessage = (segment: string): string =>
 export const RESERVED_CODE = 'reserved_key';
 
 /**
+ * How many left-out keys a sender's body gets a warning each for; the rest are counted in one
+ * more. A 256 KiB body can hold thousands, and its warnings must not outweigh it in storage.
+ */
+export const MAX_RESERVED_WARNINGS = 10;
+
+/**
  * A sender's parsed body without any reserved key, at any depth, and a warning for each one left
  * out (its dot path), so the rest of the lead is still read. The body itself is never changed
  * (the event log shows it as sent): a body with a reserved key is copied onto null-prototype
@@ -40,12 +46,15 @@ export function withoutReservedKeys(body: unknown): { value: unknown; warnings: 
     for (const [key, child] of Object.entries(from).reverse())
       stack.push([child, to, key, path ? `${path}.${key}` : key]);
   };
+  let left = 0;
   const out = copy(body as object);
   push(body as object, out, '');
   for (let item = stack.pop(); item; item = stack.pop()) {
     const [child, to, key, at] = item;
     if (isReservedSegment(key)) {
-      warnings.push({ path: at, code: RESERVED_CODE, message: `Left out: ${reservedMessage(key)}` });
+      left += 1;
+      if (left <= MAX_RESERVED_WARNINGS)
+        warnings.push({ path: at, code: RESERVED_CODE, message: `Left out: ${reservedMessage(key)}` });
     } else if (child === null || typeof child !== 'object') {
       to[key] = child;
     } else {
@@ -53,6 +62,14 @@ export function withoutReservedKeys(body: unknown): { value: unknown; warnings: 
       to[key] = next;
       push(child, next, at);
     }
+  }
+  if (left > MAX_RESERVED_WARNINGS) {
+    const more = left - MAX_RESERVED_WARNINGS;
+    warnings.push({
+      path: '',
+      code: RESERVED_CODE,
+      message: `Left out: ${more} more key${more === 1 ? '' : 's'} named __proto__, prototype or constructor.`,
+    });
   }
   return { value: out, warnings };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '../../src/core/json-paths';
-import { reservedSegmentOf, withoutReservedKeys } from '../../src/core/outside-keys';
+import { MAX_RESERVED_WARNINGS, reservedSegmentOf, withoutReservedKeys } from '../../src/core/outside-keys';
 import { ownVar } from '../../src/core/own-vars';
 
 describe('reservedSegmentOf', () => {
@@ -42,6 +42,18 @@ describe('withoutReservedKeys', () => {
     const { warnings } = withoutReservedKeys(deep);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.path.split('.')).toHaveLength(MAX_DEPTH);
+  });
+  it('warns for the first ten left out, then counts the rest in one warning', () => {
+    const sent = JSON.parse(`[${Array.from({ length: 5000 }, () => '{"constructor":1,"v":2}').join(',')}]`);
+    const { value, warnings } = withoutReservedKeys(sent);
+    expect(warnings).toHaveLength(MAX_RESERVED_WARNINGS + 1);
+    expect(warnings[9]?.path).toBe('9.constructor');
+    expect(warnings[10]).toEqual({
+      path: '',
+      code: 'reserved_key',
+      message: 'Left out: 4990 more keys named __proto__, prototype or constructor.',
+    });
+    expect((value as unknown[]).length).toBe(5000);
   });
 });
 
