@@ -1,6 +1,6 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, call, expectProblem, type Json, json, newAccount, newWebhook } from '../helpers';
+import { BASE, call, expectProblem, type Json, json, list, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, get, runEvent } from '../queue/webhook-support';
 
 // Keys and paths from outside never name `__proto__`, `prototype` or `constructor` (issue 21).
@@ -196,5 +196,27 @@ describe('a sender body with reserved keys', () => {
     );
     const offered = (await get(key, `/v1/inbound-webhooks/${hook.id}/sample-fields`)).map((f: Json) => f.key);
     expect(offered).toEqual(['nome', 'lead.ok', '__fault']);
+  });
+});
+
+describe('a configuration stored before reserved names were refused', () => {
+  it('fails its events with the reason (replayable once the mapping is fixed), and pollutes nothing', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, {
+      fields: [nome, telefone, { key: 'origem', type: 'string', target: 'contact.custom_fields.origem' }],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+    });
+    const legacy = [
+      nome,
+      telefone,
+      { key: 'origem', type: 'string', required: false, target: 'contact.custom_fields.constructor' },
+    ];
+    await env.DB.prepare('UPDATE inbound_webhooks SET fields = ? WHERE id = ?')
+      .bind(JSON.stringify(legacy), hook.id)
+      .run();
+    const event = await runEvent(key, hook, { nome: 'Ana', telefone: '11987654321', origem: 'site' });
+    expect(event.status).toBe('failed');
+    expect(event.error).toContain('contact.custom_fields.constructor: "constructor" is a reserved name');
+    expect(await list(key, '/v1/contacts')).toMatchObject({ data: [] });
   });
 });
