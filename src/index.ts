@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiKeyAuth } from './auth/tenant';
+import { ownVar } from './core/own-vars';
 import { primaryDb } from './db/client';
 import { purgeTrash } from './db/trash';
 import type { Bindings } from './env';
@@ -101,7 +102,9 @@ const documentConfig = (server: string) => ({
   ],
 });
 
-app.doc31('/openapi.json', (c) => documentConfig(c.env.PUBLIC_BASE_URL || new URL(c.req.url).origin));
+app.doc31('/openapi.json', (c) =>
+  documentConfig(ownVar(c.env, 'PUBLIC_BASE_URL') || new URL(c.req.url).origin),
+);
 
 /** The OpenAPI document without a request, for tools that generate or lint clients offline. */
 export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));

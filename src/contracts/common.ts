@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { isReservedSegment, RESERVED_CODE, RESERVED_SEGMENTS, reservedMessage } from '../core/outside-keys';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
 import { EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
 import { MetaSchema } from './page';
@@ -65,17 +66,20 @@ const customFieldMap = z
   );
 
 // OpenAPI 3.1's propertyNames, which zod-to-openapi passes through but its metadata type lacks.
-const keyRules = { propertyNames: { minLength: 1, maxLength: 100, not: { const: '__proto__' } } };
+const keyRules = { propertyNames: { minLength: 1, maxLength: 100, not: { enum: RESERVED_SEGMENTS } } };
 
 export const CustomFields = z
   .preprocess((value, ctx) => {
-    // zod drops a `__proto__` key from records without a word; refuse it so nothing sent is lost.
-    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+    // zod drops a `__proto__` key from records without a word, and a key reaching the prototype
+    // has no place in a record: refuse them at their path so nothing sent is lost.
+    if (value === null || typeof value !== 'object') return value;
+    for (const key of Object.keys(value).filter(isReservedSegment)) {
       ctx.issues.push({
         code: 'custom',
-        message: 'The key "__proto__" is reserved.',
+        message: reservedMessage(key),
+        params: { code: RESERVED_CODE },
         input: value,
-        path: ['__proto__'],
+        path: [key],
       });
     }
     return value;

@@ -110,7 +110,8 @@ export const WebhookEvent = z
         "The body as received: the JSON object, or the object a form body's keys make; null for a `rejected` event (the start of its body is in `rejection.body`)",
     }),
     warnings: z.array(FieldErrorSchema).openapi({
-      description: 'Optional fields that did not fit their type and were left out (`code`: `dropped`)',
+      description:
+        'What was left out: optional fields that did not fit their type (`code`: `dropped`), and keys of the body named `__proto__`, `prototype` or `constructor` (`code`: `reserved_key`)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),

@@ -1,10 +1,23 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_DEPTH } from '../core/json-paths';
+import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../core/outside-keys';
+import { templateKeys } from '../core/templates';
 import { NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
 import { fixedTargets } from '../core/webhook-config';
 import { compileFormat, fieldTypes } from '../core/webhook-fields';
 import { Id } from './common';
+
+/** Refuses a dot path (or each `{{path}}` of a template) with a reserved segment such as `__proto__`. */
+const noReservedSegment =
+  (paths: (value: string) => string[] = (value) => [value]) =>
+  (value: string, ctx: z.RefinementCtx) => {
+    const segment = paths(value)
+      .map(reservedSegmentOf)
+      .find((s) => s !== undefined);
+    if (segment)
+      ctx.addIssue({ code: 'custom', message: reservedMessage(segment), params: { code: RESERVED_CODE } });
+  };
 
 /**
  * A dot path into the sender's JSON: `nome`, `lead.phone`, `answers.0.text`. No deeper than ingest
@@ -19,18 +32,22 @@ const Key = z
     (key) => key.split('.').length <= MAX_DEPTH,
     `At most ${MAX_DEPTH} levels: ingest refuses bodies nested deeper.`,
   )
+  .superRefine(noReservedSegment())
   .openapi({ example: 'telefone' });
 
-// `__proto__` is refused as a custom field by /v1 too: an object would drop it without a word.
-const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.(?!__proto__$)([A-Za-z0-9_-]{1,100})$/;
+const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.([A-Za-z0-9_-]{1,100})$/;
+
+const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`;
 
 const Target = z
   .string()
   .max(200)
-  .refine(
-    (value) => Object.hasOwn(fixedTargets, value) || CUSTOM_TARGET.test(value),
-    `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`,
-  )
+  .superRefine((value, ctx) => {
+    // A custom field named `__proto__` is refused by /v1 too: an object would drop it without a word.
+    if (reservedSegmentOf(value)) noReservedSegment()(value, ctx);
+    else if (!Object.hasOwn(fixedTargets, value) && !CUSTOM_TARGET.test(value))
+      ctx.addIssue({ code: 'custom', message: TARGETS });
+  })
   .transform((value) => value as core.Target)
   .openapi({ example: 'contact.phone' });
 
@@ -90,7 +107,13 @@ function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
 }
 
 /** A text with `{{key}}` placeholders. */
-const Template = z.string().trim().min(1).max(500).openapi({ pattern: NOT_BLANK });
+const Template = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .superRefine(noReservedSegment(templateKeys))
+  .openapi({ pattern: NOT_BLANK });
 
 const common = { when: When.optional(), owner: Owner.optional() };
 
@@ -126,7 +149,12 @@ export const Action = z
         .optional(),
       due: z
         .strictObject({
-          from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),
+          from: z
+            .string()
+            .min(1)
+            .max(200)
+            .superRefine(noReservedSegment())
+            .openapi({ description: '`received_at` or a date field key' }),
           days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
           hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
         })

@@ -42,7 +42,8 @@ function holds(when: When, values: Values): boolean {
  */
 function mapped(fields: readonly FieldMapping[], values: Values, record: string): Body {
   const body: Body = {};
-  const custom: Record<string, FieldValue> = {};
+  // Its keys come from the configuration: no prototype, whatever a key is named.
+  const custom: Record<string, FieldValue> = Object.create(null);
   for (const { key, target } of fields) {
     const value = values.get(key);
     if (!target?.startsWith(`${record}.`) || value === undefined) continue;

@@ -1,3 +1,5 @@
+import { isReservedSegment } from './outside-keys';
+
 /**
  * The value at a dot path (`lead.phone`, `answers.0.text`) of a parsed JSON body. Only own
  * properties are followed, so `constructor` or `__proto__` never reach the prototype.
@@ -36,13 +38,14 @@ export function depthOf(value: unknown): number {
   return deepest;
 }
 
-// A key a mapping can name: no dot (the path separator), no whitespace, not empty.
+// A key a mapping can name: no dot (the path separator), no whitespace, not empty, not reserved.
 const NAMEABLE = /^[^.\s]+$/;
+const nameable = (key: string) => NAMEABLE.test(key) && !isReservedSegment(key);
 
 /**
  * Every leaf of a JSON value with its dot path, in document order, up to `limit` leaves (a sender's
  * body may be large; a sample needs its shape, not all of it). Keys a dot path cannot name are left
- * out, since a mapping could not use them.
+ * out, since a mapping could not use them; so is everything under a reserved key such as `__proto__`.
  */
 export function leaves(body: unknown, limit = 500): [path: string, value: Leaf][] {
   const found: [string, Leaf][] = [];
@@ -50,7 +53,7 @@ export function leaves(body: unknown, limit = 500): [path: string, value: Leaf][
   for (let item = stack.pop(); item && found.length < limit; item = stack.pop()) {
     const [value, path] = item;
     if (value !== null && typeof value === 'object') {
-      const children = Object.entries(value).filter(([key]) => NAMEABLE.test(key));
+      const children = Object.entries(value).filter(([key]) => nameable(key));
       for (const [key, child] of children.reverse()) stack.push([child, path ? `${path}.${key}` : key]);
     } else if (path) {
       found.push([path, value as Leaf]);

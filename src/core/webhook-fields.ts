@@ -1,5 +1,6 @@
 import type { FieldError } from './errors';
 import { valueAt } from './json-paths';
+import { withoutReservedKeys } from './outside-keys';
 import { normalizePhone } from './phone';
 import { parseEmail, wellFormed } from './text';
 
@@ -189,15 +190,16 @@ const isBlank = (raw: unknown) =>
 /**
  * Reads every declared field from a sender's body: the canonical values by key; one error per
  * required field that is missing (absent, null or blank) or does not fit its type; and one warning
- * per optional field that does not fit, which is then left out as if absent.
+ * per optional field that does not fit, which is then left out as if absent. A reserved key
+ * (`__proto__`, `prototype`, `constructor`) anywhere in the body is left out first, with a warning.
  */
 export function readFields(
-  body: unknown,
+  sent: unknown,
   fields: readonly FieldSpec[],
 ): { values: Map<string, FieldValue>; errors: FieldError[]; warnings: FieldError[] } {
   const values = new Map<string, FieldValue>();
   const errors: FieldError[] = [];
-  const warnings: FieldError[] = [];
+  const { value: body, warnings } = withoutReservedKeys(sent);
   for (const field of fields) {
     const raw = valueAt(body, field.key);
     if (isBlank(raw)) {

@@ -1,5 +1,6 @@
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { ownVar } from '../core/own-vars';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER } from './bookmark';
 
@@ -40,7 +41,7 @@ const allowed = cors({
  * browser keeps its pages from reading the API.
  */
 export const apiCors = createMiddleware<AppEnv>(async (c, next) => {
-  const origins = corsOrigins(c.env.CORS_ORIGINS);
+  const origins = corsOrigins(ownVar(c.env, 'CORS_ORIGINS') ?? '');
   const origin = c.req.header('Origin');
   if (origin !== undefined && origins.includes(origin)) return allowed(c, next);
   // Once any origin is allowed, answers depend on the origin: caches must keep them apart.

@@ -53,17 +53,27 @@ export const jsonGuard: MiddlewareHandler<AppEnv> = every(
   }),
   limitedBody,
   createMiddleware<AppEnv>(async (c, next) => {
+    // Read as bytes (the body limit trips here, mid-stream): `json()` would turn bytes that are not
+    // UTF-8, such as a Latin-1 "Jo\xe3o", into U+FFFD and store them without a word.
+    const bytes = await c.req.arrayBuffer();
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      throw badRequest('malformed_json', 'The body is not valid UTF-8: send JSON encoded as UTF-8.');
+    }
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = JSON.parse(text);
     } catch (err) {
-      // Anything but a parse failure (such as the body limit tripping mid-stream) passes through.
       if (err instanceof SyntaxError) throw badRequest('malformed_json', 'The body is not valid JSON.');
       throw err;
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest('body_not_object', 'The body must be a JSON object.');
     }
+    // Parsed once: the validator after this guard reads it from Hono's cache.
+    c.req.bodyCache.json = Promise.resolve(body);
     await next();
   }),
 );

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { sha256Hex } from '../auth/secrets';
+import { ownVar } from '../core/own-vars';
 import type { AppEnv, Bindings } from '../env';
 import { ApiError } from './problem';
 
@@ -18,8 +19,10 @@ type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER' 
  * `RATE_LIMITS=off` is for local load runs only (bench, drill), never set in wrangler.toml.
  */
 export async function rateLimit(env: Bindings, limiter: Limiter, key: string): Promise<void> {
-  if (env.RATE_LIMITS === 'off') return;
-  const { success } = await env[limiter].limit({ key });
+  if (ownVar(env, 'RATE_LIMITS') === 'off') return;
+  const binding = ownVar(env, limiter);
+  if (!binding) throw new Error(`The ${limiter} binding is missing (wrangler.toml [[ratelimits]])`);
+  const { success } = await binding.limit({ key });
   if (!success) {
     throw new ApiError(
       429,

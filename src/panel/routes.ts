@@ -15,6 +15,7 @@ import {
   webhookSorts,
 } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
+import { ownVar } from '../core/own-vars';
 import { pickSample, sampleCandidates, samplePayload } from '../core/webhook-sample';
 import { newWebhookToken } from '../core/webhook-token';
 import { live } from '../db/live';
@@ -96,7 +97,8 @@ function sameOrigin(c: C): boolean {
   const origin = c.req.header('Origin');
   if (!origin) return false;
   const own = [new URL(c.req.url).origin];
-  if (c.env.PUBLIC_BASE_URL) own.push(new URL(c.env.PUBLIC_BASE_URL).origin);
+  const base = ownVar(c.env, 'PUBLIC_BASE_URL');
+  if (base) own.push(new URL(base).origin);
   return own.includes(origin);
 }
 

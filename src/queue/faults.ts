@@ -1,3 +1,4 @@
+import { ownVar } from '../core/own-vars';
 import type { Bindings } from '../env';
 
 /**
@@ -12,9 +13,10 @@ export type Fault = 'consumer' | 'send';
 
 export function injected(env: Pick<Bindings, 'FAULT_INJECTION'>, payload: unknown, fault: Fault): boolean {
   return (
-    env.FAULT_INJECTION === 'on' &&
+    ownVar(env, 'FAULT_INJECTION') === 'on' &&
     typeof payload === 'object' &&
     payload !== null &&
+    Object.hasOwn(payload, '__fault') &&
     (payload as { __fault?: unknown }).__fault === fault
   );
 }
@@ -27,6 +29,6 @@ export function strandedAfterMs(
   env: Pick<Bindings, 'FAULT_INJECTION' | 'STRANDED_AFTER_MS'>,
   fallback: number,
 ): number {
-  const ms = Number(env.STRANDED_AFTER_MS);
-  return env.FAULT_INJECTION === 'on' && Number.isSafeInteger(ms) && ms > 0 ? ms : fallback;
+  const ms = Number(ownVar(env, 'STRANDED_AFTER_MS'));
+  return ownVar(env, 'FAULT_INJECTION') === 'on' && Number.isSafeInteger(ms) && ms > 0 ? ms : fallback;
 }

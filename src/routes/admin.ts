@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { bearerToken, hasApiKeyPrefix, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
 import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
 import { notFound, unauthorized } from '../core/errors';
+import { ownVar } from '../core/own-vars';
 import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
@@ -14,7 +15,8 @@ import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } fr
  * the 404 says how an operator turns it on, which is no secret.
  */
 const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const expected = c.env.ADMIN_TOKEN;
+  // Own property only: a value planted on Object.prototype must never turn the admin API on.
+  const expected = ownVar(c.env, 'ADMIN_TOKEN');
   if (!expected) {
     throw notFound(
       'The admin API is off: set the ADMIN_TOKEN secret to turn it on (locally in .dev.vars, see .dev.vars.example; in production with `wrangler secret put ADMIN_TOKEN`).',

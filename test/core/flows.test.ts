@@ -295,3 +295,24 @@ describe('planFlows: due dates', () => {
     expect(dueOf({ from: 'compra', days: 365 }, { visita: '2024-03-10T15:30:00.000Z' })).toBeNull();
   });
 });
+
+describe('planFlows: keys from the configuration', () => {
+  it('builds custom fields on an object without a prototype, even for a key stored before reserved names were refused', () => {
+    const fields = [
+      { key: 'n', type: 'string', required: false, target: 'contact.name' },
+      { key: 'a', type: 'string', required: false, target: 'contact.custom_fields.__proto__' },
+    ] as const;
+    const { steps } = planFlows(
+      { fields: [...fields], flows: [{ action: 'upsert_contact', match_on: ['phone'] }] },
+      new Map([
+        ['n', 'Ana'],
+        ['a', 'x'],
+      ]),
+      RECEIVED,
+    );
+    const custom = steps[0]?.body.custom_fields as object;
+    expect(Object.getPrototypeOf(custom)).toBeNull();
+    // Kept as a key (which the /v1 schema then refuses), never taken as the object's prototype.
+    expect(Object.getOwnPropertyDescriptor(custom, '__proto__')?.value).toBe('x');
+  });
+});

@@ -96,6 +96,16 @@ describe('leaves', () => {
     ]);
   });
 
+  it('never offers a reserved key (__proto__, prototype, constructor) or anything under one', () => {
+    const parsed = JSON.parse(
+      '{"__proto__":{"ADMIN_TOKEN":"x"},"lead":{"constructor":{"x":1},"prototype":2,"ok":3},"nome":"Ana"}',
+    );
+    expect(leaves(parsed)).toEqual([
+      ['lead.ok', 3],
+      ['nome', 'Ana'],
+    ]);
+  });
+
   it('stops at the limit', () => {
     const wide = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`k${i}`, i]));
     const all = leaves(wide);

@@ -501,7 +501,7 @@ describe('formats the API enforces, in the document', () => {
     expect(schemas.CustomFields.propertyNames).toEqual({
       minLength: 1,
       maxLength: 100,
-      not: { const: '__proto__' },
+      not: { enum: ['__proto__', 'prototype', 'constructor'] },
     });
     for (const custom_fields of [{ '': 1 }, { ['k'.repeat(101)]: 1 }]) {
       const res = await call('/v1/deals', { method: 'POST', key, body: { name: 'D', custom_fields } });

@@ -394,16 +394,16 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
   it('never reads a key from the object prototype', async () => {
     const { hook } = await hookWith({
       fields: [
-        { key: 'constructor', type: 'string', required: true },
+        { key: 'hasOwnProperty', type: 'string', required: true },
         { key: 'lead.toString', type: 'string', required: true },
       ],
     });
     const body = await expectProblem(await postEvent(hook.url, { lead: {} }), 400, 'invalid_fields');
     expect(body.errors).toEqual([
-      expect.objectContaining({ path: 'constructor', code: 'required' }),
+      expect.objectContaining({ path: 'hasOwnProperty', code: 'required' }),
       expect.objectContaining({ path: 'lead.toString', code: 'required' }),
     ]);
-    await expectStored(await postEvent(hook.url, { constructor: 'c', lead: { toString: 's' } }));
+    await expectStored(await postEvent(hook.url, { hasOwnProperty: 'c', lead: { toString: 's' } }));
   });
 });
 
