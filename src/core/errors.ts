@@ -5,13 +5,21 @@ export type FieldError = { path: string; code: string; message: string };
  * The failures the rules and the storage report, without any HTTP: src/http/problem.ts alone
  * decides which status each code is answered with.
  */
-export type DomainCode = 'unauthorized' | 'not_found' | 'conflict' | 'validation_failed';
+export type DomainCode =
+  | 'unauthorized'
+  | 'api_key_expired'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'conflict'
+  | 'validation_failed';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainCode,
     detail: string,
     readonly errors?: FieldError[],
+    /** Members of the problem beyond the usual ones, such as `required_scope`. */
+    readonly members?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -19,6 +27,21 @@ export class DomainError extends Error {
 
 export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
   new DomainError('unauthorized', detail);
+
+export const keyExpired = (expiredAt: string) =>
+  new DomainError(
+    'api_key_expired',
+    `This API key expired at ${expiredAt}; ask for a new one (POST /v1/api-keys or the admin API).`,
+  );
+
+/** 403: a valid key whose scopes do not include `scope` (src/core/scopes.ts). */
+export const insufficientScope = (scope: string) =>
+  new DomainError(
+    'insufficient_scope',
+    `This API key lacks the scope ${scope}, which this operation needs (GET /v1/me lists the key's scopes).`,
+    undefined,
+    { required_scope: scope },
+  );
 
 export const notFound = (detail = 'No such resource.') => new DomainError('not_found', detail);
 

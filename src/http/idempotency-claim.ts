@@ -2,7 +2,7 @@ import { and, eq, getTableName, isNull, lte, notExists, or, type SQL, sql } from
 import type { Db } from '../db/client';
 import type { BatchExtension } from '../db/meter';
 import { apiKeys, idempotencyKeys, type StoredResponse } from '../db/schema';
-import { accountOf } from '../db/tenant';
+import { accountOf, type KeyRef } from '../db/tenant';
 import { ApiError } from './problem';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -39,7 +39,7 @@ function isKeyTaken(err: unknown): boolean {
 type Armed = {
   db: Db;
   key: string;
-  keyHash: string;
+  keyHash: KeyRef;
   /** The request's hash, read when the claim is made: by then the body has passed its limits. */
   fingerprint: () => Promise<string>;
 };
