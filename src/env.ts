@@ -39,6 +39,8 @@ export type Variables = {
   keyHash: KeyGrant;
   /** SHA-256 of the bearer API key, as the rate limiter counts it. */
   apiKeyHash: string;
+  /** The panel session's key, once a page has asked for it: its scopes decide what the page offers. */
+  panelKey?: KeyGrant;
   /** Inert unless the request is a `/v1` POST with an Idempotency-Key. */
   claim: IdempotencyClaim;
 };

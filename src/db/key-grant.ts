@@ -17,6 +17,8 @@ export type KeyState = { expiresAt: number | null; scopes: string[] | null; last
  */
 export class KeyGrant implements SQLWrapper {
   #touched = false;
+  /** The key's scopes once its lookup has been read (null: full access), for pages that offer actions. */
+  held?: string[] | null;
 
   constructor(
     /** The key: its SHA-256, or a scalar subquery yielding it. */
@@ -58,6 +60,7 @@ export class KeyGrant implements SQLWrapper {
 
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */
   check(state: KeyState): void {
+    this.held = state.scopes;
     if (state.expiresAt !== null && state.expiresAt <= this.now) {
       throw keyExpired(new Date(state.expiresAt).toISOString());
     }

@@ -1,5 +1,6 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import type { Scope } from '../core/scopes';
 import { eventStatuses, type webhookModes } from '../core/statuses';
 import { fieldTypes } from '../core/webhook-fields';
 import {
@@ -16,7 +17,14 @@ import type { Lang, Messages } from './i18n';
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** What every page knows: its language, and whether someone is signed in. */
-export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean };
+export type Page = {
+  lang: Lang;
+  t: Messages;
+  path: string;
+  signedIn: boolean;
+  /** Whether the signed-in key holds `scope`: the page offers only the actions it allows. */
+  can: (scope: Scope) => boolean;
+};
 
 export const ASSET_VERSION = '1';
 
@@ -103,7 +111,7 @@ export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) 
   return layout(
     p,
     p.t.webhooks,
-    html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>
+    html`${p.can('webhooks:insert') ? html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>` : ''}
 ${
   hooks.length
     ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.webhooks}"><table>
@@ -208,7 +216,7 @@ ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 ${flows.map((a, i) => flowRow(p, a, i, users, errors))}
-<p><button type="submit">${submit}</button></p>
+${p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update') ? html`<p><button type="submit">${submit}</button></p>` : ''}
 </form>`;
 }
 
@@ -238,6 +246,21 @@ export function editPage(
   flash?: { kind: 'ok' | 'error'; text: string },
 ) {
   const base = `/panel/webhooks/${h.id}`;
+  if (!p.can('webhooks:update')) {
+    return layout(
+      p,
+      h.name,
+      html`${modeBanner(p, h)}
+<section class="card" aria-labelledby="settings">
+<h2 id="settings">${p.t.settings}</h2>
+<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+<p class="hint" role="note">${p.t.readOnlyKey}</p>
+<div class="actions"><a class="button" href="${base}/events">${p.t.events}</a></div>
+</section>
+${form}`,
+      flash,
+    );
+  }
   return layout(
     p,
     h.name,
@@ -343,7 +366,7 @@ export function eventPage(
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
 ${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
 </dl>
-${e.status === 'failed' ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
+${e.status === 'failed' && p.can('webhooks:update') ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
 <h2>${p.t.payload}</h2>
 ${json(e.payload)}
 ${e.preview ? html`<h2>${p.t.preview}</h2>${json(e.preview)}` : ''}
