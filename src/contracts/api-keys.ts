@@ -50,7 +50,9 @@ const keyReadOnly = {
 /** The body of `POST /v1/api-keys` and `POST /admin/accounts/{id}/api-keys`. */
 export const ApiKeyCreate = writeBodies(
   {
-    name: Name.openapi({ description: 'What the key is for, such as "Reporting (read-only)"' }),
+    name: Name.optional().openapi({
+      description: 'What the key is for, such as "Reporting (read-only)"; shown in lists, never required',
+    }),
     scopes: Scopes.optional(),
     expires_at: ExpiresAt.nullable().optional(),
   },

@@ -102,7 +102,7 @@ export function assertCovered(held: readonly string[] | null, wanted: readonly S
 export type NewKey = {
   accountId: number;
   hash: string;
-  body: Pick<ApiKeyCreateBody, 'scopes'> & { name: string | null };
+  body: Pick<ApiKeyCreateBody, 'scopes' | 'name'>;
   expiresAt: number | null;
 };
 
@@ -111,7 +111,7 @@ export const newKeyRow = ({ accountId, hash, body, expiresAt }: NewKey, now: num
   accountId,
   keyHash: hash,
   createdAt: now,
-  name: body.name,
+  name: body.name ?? null,
   scopes: body.scopes ?? null,
   expiresAt,
 });

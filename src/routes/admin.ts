@@ -118,9 +118,8 @@ export const adminRouter = base
   })
   .openapi(createKey, async (c) => {
     const { id } = c.req.valid('param');
-    // No body (or no name): an unnamed full-access key, as this route made before keys had names.
-    const given: Partial<ApiKeyCreateBody> = c.req.valid('json');
-    const body = { ...given, name: given.name ?? null };
+    // No body: an unnamed full-access key, as this route made before keys had names.
+    const body: ApiKeyCreateBody = c.req.valid('json');
     const db = c.get('db');
     const key = newApiKey();
     const now = Date.now();
