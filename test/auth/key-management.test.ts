@@ -185,6 +185,22 @@ describe('/v1/api-keys: an account manages its own keys', () => {
     expect(stored?.n).toBe(0);
   });
 
+  it('a request refused for its scope stores nothing under its Idempotency-Key', async () => {
+    const account = await newAccount();
+    const reader = (await adminKey(account.id, { name: 'R', scopes: ['*:read'] })).key;
+    const headers = { 'Idempotency-Key': 'once' };
+    const body = { name: 'A', email: 'a@x.com' };
+    await expectProblem(
+      await call('/v1/users', { method: 'POST', key: reader, body, headers }),
+      403,
+      'insufficient_scope',
+    );
+    const stored = await env.DB.prepare('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?')
+      .bind(account.id)
+      .first();
+    expect(stored?.n).toBe(0);
+  });
+
   it('an account holds at most 100 live keys', async () => {
     const account = await newAccount();
     const now = Date.now();

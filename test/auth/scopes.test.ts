@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import apiDocs from '../../docs/api.md?raw';
 import { OPERATIONS, SCOPE_RESOURCES } from '../../src/core/scopes';
 import { withCheckDigits } from '../cnpj';
 import {
@@ -215,6 +216,15 @@ describe('API key scopes on every /v1 operation', () => {
     expect(documented.get('POST /v1/tasks/{id}/restore')).toBe('tasks:delete');
     expect(documented.get('GET /v1/task-categories')).toBe('tasks:read');
     expect(documented.get('POST /v1/inbound-webhooks/{id}/rotate-token')).toBe('webhooks:update');
+  });
+
+  it("docs/api.md's scope table is the document's, row for row", async () => {
+    const table = apiDocs.split('<!-- scopes:start -->')[1]?.split('<!-- scopes:end -->')[0] ?? '';
+    const rows = [
+      ...table.matchAll(/^\| `([A-Z]+ \/v1[^`]*)` \| (?:`([^`]+)`|none \(any valid key\)) \|$/gm),
+    ];
+    const written = new Map(rows.map((m) => [m[1] as string, m[2] ?? null]));
+    expect(written).toEqual(await documentedScopes());
   });
 
   it(
