@@ -5,6 +5,8 @@ import type { Db } from './client';
 import { apiKeys } from './schema';
 
 const MINUTE_MS = 60_000;
+// What a scope written into SQL as a literal may hold: never a quote.
+const SCOPE_LITERAL = /^[a-z_*]+:[a-z*]+$/;
 
 /** What the key lookup reads of the request's key, to tell 401, expired and 403 apart. */
 export type KeyState = { expiresAt: number | null; scopes: string[] | null; lastUsedAt: number | null };
@@ -39,7 +41,10 @@ export class KeyGrant implements SQLWrapper {
    * `ALL_SCOPES`, letters, `_`, `*` and `:`), never from the request.
    */
   usable(): SQL | undefined {
-    const literal = (scope: Scope) => sql.raw(`'${scope}'`);
+    const literal = (scope: Scope) => {
+      if (!SCOPE_LITERAL.test(scope)) throw new Error(`not a scope: ${scope}`);
+      return sql.raw(`'${scope}'`);
+    };
     const held =
       this.scope === null
         ? undefined
