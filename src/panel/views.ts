@@ -203,7 +203,9 @@ export function configForm(
   const flows = [...draft.flows, ...Array.from({ length: BLANK_FLOWS }, blankFlow)];
   const general = errors.get('');
   const name = problems(errors, 'name');
-  return html`<form method="post" action="${action}" class="card" novalidate>
+  const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
+  // A key that may not save sees the configuration with every control disabled, and no save button.
+  return html`<form method="post" action="${action}" class="card" novalidate>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
 ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 <input id="name" name="name" value="${draft.name}" required${name.attrs}>${name.note}
@@ -216,7 +218,7 @@ ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 ${flows.map((a, i) => flowRow(p, a, i, users, errors))}
-${p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update') ? html`<p><button type="submit">${submit}</button></p>` : ''}
+${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
 </form>`;
 }
 

@@ -33,6 +33,7 @@ describe('the panel offers only what the key may do', () => {
       expect(edit, action).not.toContain(`action="/panel/webhooks/${hook.id}${action}"`);
     }
     expect(edit).not.toMatch(/<button type="submit">Salvar<\/button>/);
+    expect(edit).toContain('<fieldset class="readonly" disabled>');
     expect((await panel(`/panel/webhooks/${hook.id}/events`, { cookie })).status).toBe(200);
 
     // The server refuses them too, and nothing changes.
@@ -63,6 +64,7 @@ describe('the panel offers only what the key may do', () => {
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
     expect(edit).toContain(`action="/panel/webhooks/${hook.id}/rotate"`);
     expect(edit).not.toContain('Esta chave de API só pode ver');
+    expect(edit).not.toContain('disabled>');
   });
 
   it('a key without webhooks:read gets a page naming the scope; an expired key cannot sign in', async () => {
