@@ -1,4 +1,5 @@
 import type { Db } from './db/client';
+import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
 import type { EventMessage } from './model/event-messages';
 
@@ -35,8 +36,15 @@ export type Bindings = {
 export type Variables = {
   requestId: string;
   db: Db;
-  /** SHA-256 of the bearer API key; checked against D1 inside the request's first batch. */
-  keyHash: string;
+  /**
+   * The bearer API key as the queries see it: its SHA-256 while the key may do the route's
+   * operation; checked against D1 inside the request's first batch.
+   */
+  keyHash: KeyGrant;
+  /** SHA-256 of the bearer API key, as the rate limiter counts it. */
+  apiKeyHash: string;
+  /** The panel session's key, once a page has asked for it: its scopes decide what the page offers. */
+  panelKey?: KeyGrant;
   /** Inert unless the request is a `/v1` POST with an Idempotency-Key. */
   claim: IdempotencyClaim;
 };

@@ -15,11 +15,13 @@ import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, asApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
+import { stateScopes } from './http/scopes';
 import { noStore, securityHeaders } from './http/security';
 import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
+import { apiKeysRouter, meRouter } from './routes/api-keys';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
@@ -59,13 +61,17 @@ const routes = app
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
   .route('/v1/usage', usageRouter)
+  .route('/v1/api-keys', apiKeysRouter)
+  .route('/v1/me', meRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 
+stateScopes(app);
 app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
   type: 'http',
   scheme: 'bearer',
-  description: 'An API key of the account (`crm_…`), issued by the admin API',
+  description:
+    'An API key of the account (`crm_…`). Each operation lists the scope it needs (`companies:read`); a key holding it, a wildcard of it (`*:read`, `companies:*`) or no scopes at all (full access) may call it.',
 });
 app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {
   type: 'http',
@@ -97,6 +103,10 @@ const documentConfig = (server: string) => ({
       description: 'URLs that turn posted JSON into records, and their event logs',
     },
     { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
+    {
+      name: 'API keys',
+      description: "The account's API keys and their scopes, and the key making the request",
+    },
     { name: 'Admin', description: 'Accounts and API keys, for the operator' },
     { name: 'Meta', description: 'Liveness' },
   ],

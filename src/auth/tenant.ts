@@ -1,15 +1,27 @@
 import { createMiddleware } from 'hono/factory';
 import { unauthorized } from '../core/errors';
+import { scopeOfRoute } from '../core/scopes';
+import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
+import { logError } from '../http/problem';
 import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
 
 /**
- * `/v1` authentication costs no round trip of its own: the middleware only hashes the key, and
- * the key lookup travels in the same D1 batch as the request's first queries (see `scoped`).
+ * `/v1` authentication costs no round trip of its own: the middleware only hashes the key and
+ * names the scope the route needs (from its method and path, src/core/scopes.ts, so no route can
+ * forget it); the key lookup travels in the same D1 batch as the request's first queries, which
+ * are scoped by the grant (see `scoped`).
  */
 export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header('Authorization'));
   if (!token || !looksLikeApiKey(token)) throw unauthorized();
-  c.set('keyHash', await sha256Hex(token));
+  const hash = await sha256Hex(token);
+  // A path no mapping names needs full access: a route added without one fails closed.
+  const scope = scopeOfRoute(c.req.method, c.req.path);
+  const writes = c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  const deferred = (touch: Promise<unknown>) =>
+    c.executionCtx.waitUntil(touch.catch((err: unknown) => logError(err, c.get('requestId'))));
+  c.set('apiKeyHash', hash);
+  c.set('keyHash', new KeyGrant(hash, scope === undefined ? '*:*' : scope, Date.now(), deferred, writes));
   await next();
 });

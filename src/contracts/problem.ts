@@ -20,6 +20,10 @@ export const ProblemSchema = z
       .openapi({ description: 'Stable machine-readable error code', example: 'validation_failed' }),
     request_id: z.string().optional(),
     errors: z.array(FieldErrorSchema).optional(),
+    required_scope: z.string().optional().openapi({
+      description: 'With `insufficient_scope` (403): the scope the operation needs',
+      example: 'companies:read',
+    }),
   })
   .openapi('Problem');
 

@@ -7,6 +7,9 @@ export type FieldError = { path: string; code: string; message: string };
  */
 export type DomainCode =
   | 'unauthorized'
+  | 'unauthorized'
+  | 'api_key_expired'
+  | 'insufficient_scope'
   | 'not_found'
   | 'conflict'
   | 'validation_failed'
@@ -18,6 +21,8 @@ export class DomainError extends Error {
     readonly code: DomainCode,
     detail: string,
     readonly errors?: FieldError[],
+    /** Members of the problem beyond the usual ones, such as `required_scope`. */
+    readonly members?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -25,6 +30,21 @@ export class DomainError extends Error {
 
 export const unauthorized = (detail = 'A valid API key is required: Authorization: Bearer <key>.') =>
   new DomainError('unauthorized', detail);
+
+export const keyExpired = (expiredAt: string) =>
+  new DomainError(
+    'api_key_expired',
+    `This API key expired at ${expiredAt}; ask for a new one (POST /v1/api-keys or the admin API).`,
+  );
+
+/** 403: a valid key whose scopes do not include `scope` (src/core/scopes.ts). */
+export const insufficientScope = (scope: string) =>
+  new DomainError(
+    'insufficient_scope',
+    `This API key lacks the scope ${scope}, which this operation needs (GET /v1/me lists the key's scopes).`,
+    undefined,
+    { required_scope: scope },
+  );
 
 export const notFound = (detail = 'No such resource.') => new DomainError('not_found', detail);
 

@@ -77,6 +77,12 @@ export const apiKeys = sqliteTable(
     keyHash: text('key_hash').notNull(),
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
+    name: text('name'),
+    /** JSON array of scopes (src/core/scopes.ts); null: full access, as keys had before scopes. */
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>(),
+    expiresAt: integer('expires_at'),
+    /** To the minute: a key used many times a minute is written at most once a minute. */
+    lastUsedAt: integer('last_used_at'),
   },
   (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_account_idx').on(t.accountId)],
 );

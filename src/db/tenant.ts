@@ -2,14 +2,16 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { unauthorized } from '../core/errors';
 import type { Db } from './client';
+import { KeyGrant } from './key-grant';
 import { live } from './live';
 import { apiKeys, type TenantTable } from './schema';
 
 /**
  * Whose API key a request acts with: the bearer key's SHA-256 on `/v1`, or a scalar subquery
- * yielding it from a panel session (src/panel/session.ts), so the panel runs the same queries.
+ * yielding it from a panel session (src/panel/session.ts), so the panel runs the same queries; as
+ * a `KeyGrant`, only while the key may do the request's operation.
  */
-export type KeyRef = string | SQL<string>;
+export type KeyRef = string | SQL<string> | KeyGrant;
 
 /**
  * The caller's account id as a scalar subquery. Queries scoped by it return nothing for an unknown
@@ -22,21 +24,31 @@ type Items = readonly BatchItem<'sqlite'>[];
 
 /**
  * Runs `queries` in one batch with the key lookup and returns the account id and their results.
- * A missing or revoked key is a 401.
+ * A missing or revoked key is a 401; with a `KeyGrant`, so is an expired key, and a key without
+ * the scope is a 403 (its queries, scoped by the grant, did nothing).
  */
 export async function scoped<T extends Items>(
   db: Db,
   keyHash: KeyRef,
   ...queries: T
 ): Promise<[number, ...BatchResponse<T>]> {
+  const grant = keyHash instanceof KeyGrant ? keyHash : undefined;
   const keyLookup = db
-    .select({ accountId: apiKeys.accountId })
+    .select({
+      accountId: apiKeys.accountId,
+      expiresAt: apiKeys.expiresAt,
+      scopes: apiKeys.scopes,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
-  const [keys, ...results] = await db.batch([keyLookup, ...queries]);
-  const accountId = keys[0]?.accountId;
-  if (accountId === undefined) throw unauthorized();
-  return [accountId, ...(results as BatchResponse<T>)];
+    .where(and(eq(apiKeys.keyHash, grant ? grant.key : keyHash), isNull(apiKeys.revokedAt)));
+  const touch = grant?.batched(db) ?? [];
+  const [keys, ...results] = await db.batch([keyLookup, ...queries, ...touch]);
+  const key = keys[0];
+  if (key === undefined) throw unauthorized();
+  grant?.check(key);
+  grant?.afterRead(db, key);
+  return [key.accountId, ...(results.slice(0, queries.length) as BatchResponse<T>)];
 }
 
 /** WHERE for "row `id` of the caller's account", if live: a row in the trash is not there. */

@@ -18,7 +18,7 @@ import {
   tasks,
   users,
 } from './schema';
-import { accountOf, ownRow, scoped } from './tenant';
+import { accountOf, type KeyRef, ownRow, scoped } from './tenant';
 
 type Statements = BatchItem<'sqlite'>[];
 
@@ -43,7 +43,7 @@ export type TrashSpec<T extends TrashTable, X extends Extras = Extras> = {
 /** One round trip: the key check, the dependants and the row move to the trash in one batch. 404 if not live. */
 export async function trashOwn<T extends TrashTable>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: TrashSpec<T>,
   id: number,
 ): Promise<void> {
@@ -69,7 +69,7 @@ export async function trashOwn<T extends TrashTable>(
  */
 export async function restoreOwn<T extends TrashTable, X extends Extras>(
   db: Db,
-  keyHash: string,
+  keyHash: KeyRef,
   spec: TrashSpec<T, X>,
   id: number,
 ): Promise<Viewed<T, X>> {
@@ -103,7 +103,7 @@ export async function restoreOwn<T extends TrashTable, X extends Extras>(
  * that produced it, matched it, or name its email or phone, and the stored answer to the POST that
  * created it. Deals and event results that pointed at it keep existing without it. 404 if absent.
  */
-export async function eraseContact(db: Db, keyHash: string, id: number): Promise<void> {
+export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise<void> {
   const account = accountOf(keyHash);
   const target = and(eq(contacts.accountId, account), eq(contacts.id, id));
   // Each statement changes nothing unless the contact is there, so a 404 leaves D1 as it was.

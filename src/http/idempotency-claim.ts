@@ -2,7 +2,7 @@ import { and, eq, getTableName, isNull, lte, notExists, or, type SQL, sql } from
 import type { Db } from '../db/client';
 import type { BatchExtension } from '../db/meter';
 import { apiKeys, idempotencyKeys, type StoredResponse } from '../db/schema';
-import { accountOf } from '../db/tenant';
+import { accountOf, type KeyRef } from '../db/tenant';
 import { ApiError } from './problem';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -17,6 +17,9 @@ const ABANDONED_MS = 60_000;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+// The key's last-used minute (src/db/key-grant.ts) rides in a write's first batch: bookkeeping,
+// not the request's own write, so it neither commits the claim nor needs its guard.
+const BOOKKEEPING = /^\s*update\s+"api_keys"\s+set\s+"last_used_at"\s*=/i;
 
 /** The 409 of a retry whose first request has not answered yet; refined by the middleware. */
 export class KeyInUse extends ApiError {
@@ -39,7 +42,7 @@ function isKeyTaken(err: unknown): boolean {
 type Armed = {
   db: Db;
   key: string;
-  keyHash: string;
+  keyHash: KeyRef;
   /** The request's hash, read when the claim is made: by then the body has passed its limits. */
   fingerprint: () => Promise<string>;
 };
@@ -110,7 +113,7 @@ export class IdempotencyClaim implements BatchExtension {
     this.#adding = undefined;
     if (!armed) return { before: [], after: [] };
     const t = idempotencyKeys;
-    const writes = queries.some((q) => WRITE.test(q));
+    const writes = queries.some((q) => WRITE.test(q) && !BOOKKEEPING.test(q));
     const prepare = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
       const { sql: text, params } = q.toSQL();
       return d1.prepare(text).bind(...params);

@@ -160,9 +160,14 @@ const allErrors = {
   400: problem(
     'Malformed JSON, a body that is not an object, a bad query, or (on /v1) a malformed X-D1-Bookmark',
   ),
-  401: problem('Missing, malformed, unknown or revoked API key (on /admin: admin token)', {
-    'WWW-Authenticate': text('`Bearer`'),
-  }),
+  401: problem(
+    'Missing, malformed, unknown, revoked or expired API key (`api_key_expired` for the last; on /admin: admin token)',
+    { 'WWW-Authenticate': text('`Bearer`') },
+  ),
+  403: problem(
+    'The API key lacks the scope this operation needs: `insufficient_scope`, naming it in `required_scope`',
+    { 'WWW-Authenticate': text('`Bearer error="insufficient_scope", scope="<scope>"`') },
+  ),
   404: problem('Unknown route or id (ids of other accounts included)'),
   409: problem(
     'A uniqueness rule, a state that does not allow it, a concurrent change (read again and retry), or a request with the same Idempotency-Key still running',
@@ -179,6 +184,9 @@ const allErrors = {
 } as const;
 
 type ErrorStatus = keyof typeof allErrors;
+
+/** The 403 of every operation that needs a scope, added where scopes are stated (src/http/scopes.ts). */
+export const forbiddenResponse = allErrors[403];
 
 /** The problem responses a route can give, for its OpenAPI description. */
 export function errorResponses<const S extends ErrorStatus>(

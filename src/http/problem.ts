@@ -5,6 +5,7 @@ import { type DomainCode, DomainError, type FieldError, rootMessage } from '../c
 const titles: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
@@ -23,6 +24,7 @@ export class ApiError extends Error {
     detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly members?: Record<string, string>,
   ) {
     super(detail);
   }
@@ -36,6 +38,7 @@ export class ApiError extends Error {
       code: this.code,
       ...(requestId ? { request_id: requestId } : {}),
       ...(this.errors ? { errors: this.errors } : {}),
+      ...this.members,
     };
   }
 }
@@ -46,6 +49,8 @@ export const badRequest = (code: string, detail: string, errors?: FieldError[]) 
 /** The one place a domain failure gets its HTTP status. */
 const statuses: Record<DomainCode, ContentfulStatusCode> = {
   unauthorized: 401,
+  api_key_expired: 401,
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   validation_failed: 422,
@@ -54,19 +59,33 @@ const statuses: Record<DomainCode, ContentfulStatusCode> = {
 };
 
 /**
- * Headers a domain failure is answered with. Event storage frees up as the cron purges events past
- * their retention, every 5 minutes: a sender that retries sooner only meets the 429 again.
+ * Headers a domain failure is answered with: RFC 6750's challenge for the key's failures (which
+ * scope is missing, or that the key is no good), and when to retry a full event storage (it frees
+ * up as the cron purges events past their retention, every 5 minutes: a sender that retries sooner
+ * only meets the 429 again).
  */
-const headersOf: Partial<Record<DomainCode, Record<string, string>>> = {
-  unauthorized: { 'WWW-Authenticate': 'Bearer' },
-  event_storage_full: { 'Retry-After': '300' },
-};
+function headersOf(err: DomainError): Record<string, string> | undefined {
+  switch (err.code) {
+    case 'unauthorized':
+      return { 'WWW-Authenticate': 'Bearer' };
+    case 'api_key_expired':
+      return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+    case 'insufficient_scope':
+      return {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${err.members?.required_scope}"`,
+      };
+    case 'event_storage_full':
+      return { 'Retry-After': '300' };
+    default:
+      return undefined;
+  }
+}
 
 /** The problem an expected failure is answered with; undefined for an unexpected one. */
 export function asApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) {
-    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headersOf[err.code]);
+    return new ApiError(statuses[err.code], err.code, err.message, err.errors, headersOf(err), err.members);
   }
   return undefined;
 }

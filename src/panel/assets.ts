@@ -47,6 +47,7 @@ code{overflow-wrap:anywhere;font-size:.85rem}
 .badge.failed{background:#fef3f2}
 .badge.processed,.badge.production{background:#ecfdf3}
 fieldset{border:1px solid #d0d5dd;border-radius:6px;margin:.5rem 0;padding:.5rem .75rem}
+fieldset.readonly{border:0;margin:0;padding:0}
 fieldset.flow{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 fieldset.inline-group{display:flex;flex-wrap:wrap;gap:.25rem 1rem;width:100%}
 pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:auto;font-size:.85rem}

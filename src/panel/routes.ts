@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, max, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, max, sql } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -16,17 +16,19 @@ import {
 } from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
 import { ownVar } from '../core/own-vars';
+import { allows, type Scope } from '../core/scopes';
 import { pickSample, sampleCandidates, samplePayload } from '../core/webhook-sample';
 import { newWebhookToken } from '../core/webhook-token';
+import { KeyGrant } from '../db/key-grant';
 import { live } from '../db/live';
 import { createOwn, listQuery, updateOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks, users } from '../db/schema';
-import { accountOf, ownRow, scoped } from '../db/tenant';
+import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { fieldErrors } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { ApiError, asApiError } from '../http/problem';
+import { ApiError, asApiError, logError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
 import { urlOf } from '../http/urls';
 import { eventStorageQuery, presentEventStorage } from '../model/event-storage';
@@ -89,7 +91,10 @@ const POLICY = [
 function pageOf(c: C, signedIn: boolean): Page {
   const lang = chooseLang(getCookie(c, 'lang'), c.req.header('Accept-Language'));
   const url = new URL(c.req.url);
-  return { lang, t: messages[lang], path: url.pathname + url.search, signedIn };
+  // Until a page has read its key, it offers nothing that needs a scope.
+  const held = c.get('panelKey')?.held;
+  const can = (scope: Scope) => held !== undefined && allows(held, scope);
+  return { lang, t: messages[lang], path: url.pathname + url.search, signedIn, can };
 }
 
 /** An origin this Worker serves pages from: the request's own, or the configured public one. */
@@ -105,19 +110,30 @@ function sameOrigin(c: C): boolean {
 const toSignIn = (c: C) => c.redirect('/panel/sign-in', 303);
 
 /**
- * Runs a page with the session's key: a missing, expired or revoked session (the 401 of `scoped`)
- * sends the browser to sign in, and a 404 or 400 of the shared functions becomes a page.
+ * Runs a page with the session's key, granted only for `scope` (the same rule as `/v1`): a missing,
+ * expired or revoked session or key (the 401 of `scoped`) sends the browser to sign in, a key
+ * without the scope gets a 403 page naming it, and a 404 or 400 of the shared functions a page.
  */
-async function withSession(c: C, handler: (key: SQL<string>) => Promise<Response>): Promise<Response> {
+async function withSession(
+  c: C,
+  scope: Scope,
+  handler: (key: KeyGrant) => Promise<Response>,
+): Promise<Response> {
   const hash = await sessionHash(c);
   if (!hash) return toSignIn(c);
+  const now = Date.now();
+  const deferred = (touch: Promise<unknown>) =>
+    c.executionCtx.waitUntil(touch.catch((err: unknown) => logError(err, c.get('requestId'))));
+  const key = new KeyGrant(sessionKey(hash, now), scope, now, deferred, c.req.method !== 'GET');
+  c.set('panelKey', key);
   try {
-    return await handler(sessionKey(hash, Date.now()));
+    return await handler(key);
   } catch (caught) {
     const err = asApiError(caught);
     if (!err) throw caught;
     const p = pageOf(c, true);
     if (err.status === 401) return toSignIn(c);
+    if (err.status === 403) return c.html(messagePage(p, p.t.noScope, `${p.t.noScope} ${scope}`), 403);
     if (err.status === 404) return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
     if (err.status === 400) return c.html(messagePage(p, p.t.badRequest, err.message), 400);
     throw err;
@@ -142,7 +158,7 @@ const viewOf = (row: Row, c: C): WebhookView => {
   };
 };
 
-const usersOf = (c: C, key: SQL<string>) =>
+const usersOf = (c: C, key: KeyRef) =>
   c
     .get('db')
     .select({ id: users.id, name: users.name })
@@ -156,7 +172,7 @@ const usersOf = (c: C, key: SQL<string>) =>
  * shown by name (one in the trash says so, one past the first 500 users is named too) and kept,
  * never dropped from the form because no option names them.
  */
-const namedUsers = (c: C, key: SQL<string>, id: number) =>
+const namedUsers = (c: C, key: KeyRef, id: number) =>
   c
     .get('db')
     .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
@@ -168,7 +184,7 @@ const namedUsers = (c: C, key: SQL<string>, id: number) =>
       ),
     );
 
-const theWebhook = (c: C, key: SQL<string>, id: number) =>
+const theWebhook = (c: C, key: KeyRef, id: number) =>
   c
     .get('db')
     .select()
@@ -181,7 +197,7 @@ const theWebhook = (c: C, key: SQL<string>, id: number) =>
  */
 async function renderEdit(
   c: C,
-  key: SQL<string>,
+  key: KeyRef,
   id: number,
   state: { draft?: Draft; errors?: Map<string, string[]>; secretError?: string; flash?: Flash },
   status: 200 | 409 | 422 = 200,
@@ -237,7 +253,7 @@ const refused = (caught: unknown): FieldError[] | undefined => {
 };
 
 /** Updates the webhook through the same schema and write as `PUT /v1/inbound-webhooks/{id}`. */
-async function update(c: C, key: SQL<string>, id: number, body: unknown): Promise<FieldError[] | undefined> {
+async function update(c: C, key: KeyRef, id: number, body: unknown): Promise<FieldError[] | undefined> {
   const parsed = InboundWebhookUpdate.safeParse(body);
   if (!parsed.success) return fieldErrors(parsed.error, body);
   try {
@@ -335,7 +351,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   });
 
   panel.get('/webhooks', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:read', async (key) => {
       const query = InboundWebhookQuery.safeParse(c.req.query());
       if (!query.success) throw new ApiError(400, 'invalid_query', 'The query string is not valid.');
       const db = c.get('db');
@@ -372,7 +388,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.get('/webhooks/new', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:insert', async (key) => {
       const [, people] = await scoped(c.get('db'), key, usersOf(c, key));
       const p = pageOf(c, true);
       const draft: Draft = { name: '', fields: [], flows: [] };
@@ -384,7 +400,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.post('/webhooks', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:insert', async (key) => {
       const submitted = await c.req.parseBody({ all: true });
       if (tooManyRows(submitted)) return refuseRows(c);
       const draft = draftFromForm(submitted);
@@ -415,11 +431,13 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.get('/webhooks/:id', (c) =>
-    withSession(c, (key) => renderEdit(c, key, idOf(c), { flash: doneFlash(c, pageOf(c, true)) })),
+    withSession(c, 'webhooks:read', (key) =>
+      renderEdit(c, key, idOf(c), { flash: doneFlash(c, pageOf(c, true)) }),
+    ),
   );
 
   panel.post('/webhooks/:id', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:update', async (key) => {
       const id = idOf(c);
       const submitted = await c.req.parseBody({ all: true });
       if (tooManyRows(submitted)) return refuseRows(c);
@@ -441,7 +459,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   /** A one-setting form: the value goes through the same schema and update as a PUT on /v1. */
   const setting = (name: 'mode' | 'enabled' | 'secret', read: (value: string) => unknown) =>
     panel.post(`/webhooks/:id/${name}`, (c) =>
-      withSession(c, async (key) => {
+      withSession(c, 'webhooks:update', async (key) => {
         const id = idOf(c);
         const form = await c.req.parseBody();
         const value = typeof form[name] === 'string' ? form[name] : '';
@@ -466,7 +484,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   setting('secret', (v) => (v === '' ? null : v));
 
   panel.post('/webhooks/:id/rotate', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:update', async (key) => {
       const id = idOf(c);
       await setOwnWebhook(c.get('db'), key, id, { token: newWebhookToken() });
       return saved(c, id);
@@ -474,7 +492,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.post('/webhooks/:id/sample', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:update', async (key) => {
       const id = idOf(c);
       const form = await c.req.parseBody();
       const db = c.get('db');
@@ -520,7 +538,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.get('/webhooks/:id/events', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:read', async (key) => {
       const id = idOf(c);
       // An empty select ("all") submits `status=`: no filter.
       const query = WebhookEventQuery.safeParse(
@@ -552,7 +570,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.get('/webhooks/:id/events/:event_id', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:read', async (key) => {
       const id = idOf(c);
       const eventId = idOf(c, 'event_id');
       const db = c.get('db');
@@ -574,7 +592,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   );
 
   panel.post('/webhooks/:id/events/:event_id/replay', (c) =>
-    withSession(c, async (key) => {
+    withSession(c, 'webhooks:update', async (key) => {
       const id = idOf(c);
       const eventId = idOf(c, 'event_id');
       const back = `/panel/webhooks/${id}/events/${eventId}`;

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sha256Hex } from '../auth/secrets';
@@ -37,8 +37,9 @@ export async function sessionHash(c: Context<AppEnv>): Promise<string | undefine
 }
 
 /**
- * One batch: forgets expired sessions and opens one for `keyHash` when it is a live key. Returns the
- * new session's cookie value, or undefined for an unknown or revoked key.
+ * One batch: forgets expired sessions and opens one for `keyHash` when it is a live, unexpired key
+ * (with any scopes: each page offers what they allow). Returns the new session's cookie value, or
+ * undefined for an unknown, revoked or expired key.
  */
 export async function openSession(db: Db, keyHash: string, now: number): Promise<string | undefined> {
   const token = toBase64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -58,7 +59,13 @@ export async function openSession(db: Db, keyHash: string, now: number): Promise
             expiresAt: sql<number>`${now + SESSION_TTL_MS}`.as('expires_at'),
           })
           .from(apiKeys)
-          .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))),
+          .where(
+            and(
+              eq(apiKeys.keyHash, keyHash),
+              isNull(apiKeys.revokedAt),
+              or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+            ),
+          ),
       )
       .returning({ id: panelSessions.id }),
   ]);

@@ -1,5 +1,6 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import type { Scope } from '../core/scopes';
 import { eventStatuses, type webhookModes } from '../core/statuses';
 import { fieldTypes } from '../core/webhook-fields';
 import {
@@ -16,10 +17,19 @@ import type { Lang, Messages } from './i18n';
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /**
- * What every page knows: its language, whether someone is signed in, and a banner about the whole
- * account to show above the page's own content (src/panel/storage-notice.ts).
+ * What every page knows: its language, whether someone is signed in, what the signed-in key may
+ * do, and a banner about the whole account to show above the page's own content
+ * (src/panel/storage-notice.ts).
  */
-export type Page = { lang: Lang; t: Messages; path: string; signedIn: boolean; notice?: Html };
+export type Page = {
+  lang: Lang;
+  t: Messages;
+  path: string;
+  signedIn: boolean;
+  /** Whether the signed-in key holds `scope`: the page offers only the actions it allows. */
+  can: (scope: Scope) => boolean;
+  notice?: Html;
+};
 
 export const ASSET_VERSION = '2';
 
@@ -107,7 +117,7 @@ export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) 
   return layout(
     p,
     p.t.webhooks,
-    html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>
+    html`${p.can('webhooks:insert') ? html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>` : ''}
 ${
   hooks.length
     ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.webhooks}"><table>
@@ -258,7 +268,9 @@ export function configForm(
   };
   const general = errors.get('');
   const name = problems(errors, 'name');
-  return html`<form method="post" action="${action}" class="card" novalidate>
+  const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
+  // A key that may not save sees the configuration with every control disabled, and no save button.
+  return html`<form method="post" action="${action}" class="card" novalidate>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
 ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
@@ -277,7 +289,7 @@ ${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 ${flows.map((a, i) => flowRow(p, a, i, owners, errors))}
-<p><button type="submit">${submit}</button></p>
+${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
 </form>`;
 }
 
@@ -307,6 +319,21 @@ export function editPage(
   flash?: { kind: 'ok' | 'error'; text: string },
 ) {
   const base = `/panel/webhooks/${h.id}`;
+  if (!p.can('webhooks:update')) {
+    return layout(
+      p,
+      h.name,
+      html`${modeBanner(p, h)}
+<section class="card" aria-labelledby="settings">
+<h2 id="settings">${p.t.settings}</h2>
+<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+<p class="hint" role="note">${p.t.readOnlyKey}</p>
+<div class="actions"><a class="button" href="${base}/events">${p.t.events}</a></div>
+</section>
+${form}`,
+      flash,
+    );
+  }
   return layout(
     p,
     h.name,
@@ -412,7 +439,7 @@ export function eventPage(
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
 ${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
 </dl>
-${e.status === 'failed' ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
+${e.status === 'failed' && p.can('webhooks:update') ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
 <h2>${p.t.payload}</h2>
 ${json(e.payload)}
 ${e.preview ? html`<h2>${p.t.preview}</h2>${json(e.preview)}` : ''}

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { eq, sql } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { bearerToken, hasApiKeyPrefix, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
+import { ApiKeyCreate, type ApiKeyCreateBody, NewApiKey } from '../contracts/api-keys';
 import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
 import { notFound, unauthorized } from '../core/errors';
 import { ownVar } from '../core/own-vars';
@@ -9,6 +10,7 @@ import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
+import { expiryOf, newKeyRow, presentKey } from '../model/api-keys';
 
 /**
  * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;
@@ -34,15 +36,10 @@ const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const ApiKey = z
-  .object({
-    id: Id,
-    key: z
-      .string()
-      .openapi({ description: 'The plaintext key: shown only in this response', example: 'crm_…' }),
-    created_at: Timestamp,
-  })
-  .openapi('ApiKey');
+/** The body is optional here, as it was before keys had names: none makes an unnamed full-access key. */
+const optionalJson = createMiddleware<AppEnv>(async (c, next) =>
+  c.req.header('Content-Type') === undefined ? next() : jsonGuard(c, next),
+);
 
 const Account = z.object({ id: Id, name: z.string(), created_at: Timestamp }).openapi('Account');
 
@@ -60,7 +57,7 @@ const createAccount = createRoute({
   request: { body: jsonBody(writeBodies({ name: Name }).create.openapi('AccountCreate')) },
   responses: {
     201: jsonContent(
-      one(z.object({ account: Account, api_key: ApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
+      one(z.object({ account: Account, api_key: NewApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
       'The account and its key',
     ),
     ...errorResponses(...bodyErrors, 404),
@@ -73,9 +70,13 @@ const createKey = createRoute({
   operationId: 'createApiKey',
   tags,
   security,
-  summary: 'Issue another API key for an account',
-  request: { params: IdParam },
-  responses: { 201: jsonContent(one(ApiKey, 'ApiKey'), 'The new key'), ...errorResponses(404) },
+  summary: 'Issue another API key for an account, with any scopes (the body of POST /v1/api-keys)',
+  middleware: [optionalJson] as const,
+  request: { params: IdParam, body: { ...jsonBody(ApiKeyCreate), required: false } },
+  responses: {
+    201: jsonContent(one(NewApiKey, 'NewApiKey'), 'The new key, with its secret'),
+    ...errorResponses(...bodyErrors, 404),
+  },
 });
 
 const revokeKey = createRoute({
@@ -104,14 +105,14 @@ export const adminRouter = base
       db
         .insert(apiKeys)
         .values({ accountId: sql`last_insert_rowid()`, keyHash: await sha256Hex(key), createdAt: now })
-        .returning({ id: apiKeys.id }),
+        .returning(),
     ]);
     if (!account || !apiKey) throw new Error('account insert returned no row');
     return c.json(
       {
         data: {
           account: { id: account.id, name: account.name, created_at: iso(account.createdAt) },
-          api_key: { id: apiKey.id, key, created_at: iso(now) },
+          api_key: { ...presentKey(apiKey), key },
         },
       },
       201,
@@ -119,28 +120,38 @@ export const adminRouter = base
   })
   .openapi(createKey, async (c) => {
     const { id } = c.req.valid('param');
+    // No body: an unnamed full-access key, as this route made before keys had names.
+    const body: ApiKeyCreateBody = c.req.valid('json');
     const db = c.get('db');
     const key = newApiKey();
     const now = Date.now();
-    const keyHash = await sha256Hex(key);
-    const [apiKey] = await db
+    const values = newKeyRow(
+      { accountId: id, hash: await sha256Hex(key), body, expiresAt: expiryOf(body, null, now) },
+      now,
+    );
+    // Insert-from-select: the account must exist, in the same statement.
+    const [row] = await db
       .insert(apiKeys)
       .select(
         db
-          // Insert-from-select needs every column of the table, in its order.
+          // Every column of the table, in its order.
           .select({
             id: sql<number>`null`.as('id'),
             accountId: accounts.id,
-            keyHash: sql<string>`${keyHash}`.as('key_hash'),
+            keyHash: sql<string>`${values.keyHash}`.as('key_hash'),
             createdAt: sql<number>`${now}`.as('created_at'),
             revokedAt: sql<number | null>`null`.as('revoked_at'),
+            name: sql<string | null>`${values.name}`.as('name'),
+            scopes: sql<string | null>`${values.scopes && JSON.stringify(values.scopes)}`.as('scopes'),
+            expiresAt: sql<number | null>`${values.expiresAt}`.as('expires_at'),
+            lastUsedAt: sql<number | null>`null`.as('last_used_at'),
           })
           .from(accounts)
           .where(eq(accounts.id, id)),
       )
-      .returning({ id: apiKeys.id });
-    if (!apiKey) throw notFound('No such account.');
-    return c.json({ data: { id: apiKey.id, key, created_at: iso(now) } }, 201);
+      .returning();
+    if (!row) throw notFound('No such account.');
+    return c.json({ data: { ...presentKey(row), key } }, 201);
   })
   .openapi(revokeKey, async (c) => {
     const { id } = c.req.valid('param');

@@ -20,5 +20,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     ]);
     expect(result.url).toMatch(/^http:\/\/crm\.test\/hooks\/whk_/);
     expect(result.payloads).toEqual([]);
+    expect(result.me.api_key).toMatchObject({ name: 'Reporting (read-only)', scopes: ['*:read'] });
+    expect(result.requiredScope).toBe('users:insert');
   });
 });

@@ -352,8 +352,9 @@ describe('Idempotency-Key on /v1 POSTs', () => {
 
   it('is documented on every /v1 POST in OpenAPI', async () => {
     const doc: Json = await json(await call('/openapi.json'));
+    // Creating an API key refuses the header: its answer holds a secret that is never stored to replay.
     const posts = Object.entries(doc.paths as Record<string, Json>).filter(
-      ([path, item]) => path.startsWith('/v1/') && item.post,
+      ([path, item]) => path.startsWith('/v1/') && item.post && path !== '/v1/api-keys',
     );
     expect(posts.length).toBeGreaterThanOrEqual(8);
     for (const [path, item] of posts) {

@@ -84,7 +84,7 @@ describe('sign-in', () => {
     const { key, keyId } = await newAccount();
     for (const wrong of ['crm_nope', `crm_${'A'.repeat(43)}`, '']) {
       const res = await panel('/panel/sign-in', { form: { api_key: wrong } });
-      expect(await page(res, 401)).toContain('Chave de API inválida ou revogada.');
+      expect(await page(res, 401)).toContain('Chave de API inválida, revogada ou expirada.');
       expect(res.headers.get('Set-Cookie')).toBeNull();
     }
     await call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });

@@ -9,6 +9,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const createAccount = (body: unknown, headers: Record<string, string> = adminHeaders()) =>
   call('/admin/accounts', { method: 'POST', body, headers });
 
+const KEY_FIELDS = ['created_at', 'expires_at', 'id', 'key', 'last_used_at', 'name', 'scopes'];
+
 const NEEDS_TOKEN = 'The admin token is required: Authorization: Bearer <ADMIN_TOKEN>.';
 
 async function expectUnauthorized(res: Response, detail = NEEDS_TOKEN): Promise<void> {
@@ -27,7 +29,9 @@ describe('POST /admin/accounts', () => {
     expect(Object.keys(body.data).sort()).toEqual(['account', 'api_key']);
     const { account, api_key } = body.data;
     expect(Object.keys(account).sort()).toEqual(['created_at', 'id', 'name']);
-    expect(Object.keys(api_key).sort()).toEqual(['created_at', 'id', 'key']);
+    expect(Object.keys(api_key).sort()).toEqual(KEY_FIELDS);
+    // Made without scopes: full access, unnamed, never expiring.
+    expect(api_key).toMatchObject({ name: null, scopes: null, expires_at: null, last_used_at: null });
     expect(account).toMatchObject({
       id: expect.any(Number),
       name: 'Acme Ltda',
@@ -131,7 +135,8 @@ describe('POST /admin/accounts/{id}/api-keys', () => {
     const res = await call(`/admin/accounts/${id}/api-keys`, { method: 'POST', headers: adminHeaders() });
     expect(res.status).toBe(201);
     const { data } = await json(res);
-    expect(Object.keys(data).sort()).toEqual(['created_at', 'id', 'key']);
+    expect(Object.keys(data).sort()).toEqual(KEY_FIELDS);
+    expect(data).toMatchObject({ name: null, scopes: null, expires_at: null });
     expect(data.id).not.toBe(keyId);
     expect(data.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
     expect(data.created_at).toMatch(ISO);

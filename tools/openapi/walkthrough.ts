@@ -104,5 +104,18 @@ export async function walkThrough(
     (event) => event.payload,
   );
 
-  return { user, company, task, ownerIds, open, next, tasks, categories, url, payloads };
+  // 8. A read-only key, and what it may do.
+  const reader = ok(
+    await api.POST('/v1/api-keys', { body: { name: 'Reporting (read-only)', scopes: ['*:read'] } }),
+  );
+  const readerApi = createClient<paths>({
+    baseUrl,
+    fetch,
+    headers: { Authorization: `Bearer ${reader.key}` },
+  });
+  const me = ok(await readerApi.GET('/v1/me'));
+  const refused = await readerApi.POST('/v1/users', { body: { name: 'Eve', email: 'eve@acme.com' } });
+  const requiredScope: string | undefined = refused.error?.required_scope;
+
+  return { user, company, task, ownerIds, open, next, tasks, categories, url, payloads, me, requiredScope };
 }

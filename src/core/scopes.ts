@@ -1,0 +1,100 @@
+/**
+ * API key scopes, `<resource>:<operation>`, named by the service's own operations. A key without
+ * scopes (null) has full access, as every key had before scopes existed.
+ */
+export const SCOPE_RESOURCES = [
+  'users',
+  'companies',
+  'contacts',
+  'deals',
+  'tasks',
+  'webhooks',
+  'api_keys',
+] as const;
+export const OPERATIONS = ['read', 'insert', 'update', 'delete'] as const;
+
+export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
+export type Operation = (typeof OPERATIONS)[number];
+export type Scope = `${ScopeResource | '*'}:${Operation | '*'}`;
+
+/** Every scope a key may hold, wildcards included: what a create body's `scopes` may list. */
+export const ALL_SCOPES = (['*', ...SCOPE_RESOURCES] as const).flatMap((resource) =>
+  (['*', ...OPERATIONS] as const).map((op): Scope => `${resource}:${op}`),
+) as [Scope, ...Scope[]];
+
+/** The held scopes that grant `needed`: itself and its three wildcard forms. */
+export function grantingScopes(needed: Scope): Scope[] {
+  const [resource, op] = needed.split(':') as [ScopeResource | '*', Operation | '*'];
+  return [...new Set<Scope>([needed, `${resource}:*`, `*:${op}`, '*:*'])];
+}
+
+/** Whether a key holding `held` (null: full access) may do `needed` (null: any key may). */
+export function allows(held: readonly string[] | null, needed: Scope | null): boolean {
+  if (held === null || needed === null) return true;
+  return grantingScopes(needed).some((scope) => held.includes(scope));
+}
+
+/** The concrete `<resource>:<operation>` pairs a set of scopes stands for (null: all of them). */
+function expand(scopes: readonly string[] | null): Set<string> {
+  const pairs = SCOPE_RESOURCES.flatMap((r) => OPERATIONS.map((op): Scope => `${r}:${op}`));
+  return new Set(pairs.filter((pair) => allows(scopes, pair)));
+}
+
+/** Whether `wanted` (null: full access) grants nothing `held` does not: wildcards expanded first. */
+export function covers(held: readonly string[] | null, wanted: readonly string[] | null): boolean {
+  const mine = expand(held);
+  return [...expand(wanted)].every((pair) => mine.has(pair));
+}
+
+/** `/v1/<segment>` to the resource its scope names; null: any valid key may call it. */
+const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
+  users: 'users',
+  companies: 'companies',
+  contacts: 'contacts',
+  deals: 'deals',
+  tasks: 'tasks',
+  // Categories exist only through tasks, so reading them is reading tasks.
+  'task-categories': 'tasks',
+  'inbound-webhooks': 'webhooks',
+  'api-keys': 'api_keys',
+  // The account's webhooks and their event storage against its limits: a read of webhooks.
+  usage: 'webhooks',
+  me: null,
+};
+
+const METHOD_OPERATIONS: Record<string, Operation> = {
+  GET: 'read',
+  HEAD: 'read',
+  POST: 'insert',
+  PUT: 'update',
+  DELETE: 'delete',
+};
+
+/** POSTs that act on an existing row: the operation they are, named by the path's last segment. */
+const ACTIONS: Record<string, Operation> = {
+  // Restoring undoes a delete: whoever may send a row to the trash may take it back.
+  restore: 'delete',
+  'rotate-token': 'update',
+  replay: 'update',
+};
+
+/**
+ * The scope a `/v1` request needs, from its method and path (a template such as
+ * `/v1/companies/{id}/restore` or the request's own): null when any key may, undefined when the
+ * path names no known resource (a route added without a mapping here, refused by the document's
+ * build and treated as needing full access).
+ */
+export function scopeOfRoute(method: string, path: string): Scope | null | undefined {
+  const [, prefix, segment, ...rest] = path.split('/');
+  if (prefix !== 'v1' || segment === undefined || !Object.hasOwn(ROUTE_RESOURCES, segment)) return undefined;
+  const resource = ROUTE_RESOURCES[segment];
+  if (resource === null || resource === undefined) return resource === null ? null : undefined;
+  const last = rest.at(-1);
+  const action = method === 'POST' && last && Object.hasOwn(ACTIONS, last) ? ACTIONS[last] : undefined;
+  const op = action ?? (Object.hasOwn(METHOD_OPERATIONS, method) ? METHOD_OPERATIONS[method] : undefined);
+  return op ? `${resource}:${op}` : undefined;
+}
+
+/** Scopes as stored and shown: each once, in a stable order. */
+export const normalScopes = (scopes: readonly Scope[]): Scope[] =>
+  ALL_SCOPES.filter((scope) => scopes.includes(scope));

@@ -1,0 +1,111 @@
+import { and, eq, isNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { insufficientScope, keyExpired } from '../core/errors';
+import { allows, grantingScopes, type Scope } from '../core/scopes';
+import type { Db } from './client';
+import { apiKeys } from './schema';
+
+const MINUTE_MS = 60_000;
+// What a scope written into SQL as a literal may hold: never a quote.
+const SCOPE_LITERAL = /^[a-z_*]+:[a-z*]+$/;
+
+/** What the key lookup reads of the request's key, to tell 401, expired and 403 apart. */
+export type KeyState = { expiresAt: number | null; scopes: string[] | null; lastUsedAt: number | null };
+
+/**
+ * A request's key as its queries see it: the key (its hash, or the panel session's subquery for
+ * it) while it is live, unexpired and holds `scope`, else nothing. Every query scoped by it
+ * (`accountOf`, `ownRow`) reads and writes nothing without the scope, even in a batch that runs
+ * before the key's state is read; `scoped` then answers 401 or 403 from that state.
+ */
+export class KeyGrant implements SQLWrapper {
+  #touched = false;
+  /** The key's scopes once its lookup has been read (null: full access), for pages that offer actions. */
+  held?: string[] | null;
+
+  constructor(
+    /** The key: its SHA-256, or a scalar subquery yielding it. */
+    readonly key: string | SQL<string>,
+    /** What the operation needs; null: any valid key may (GET /v1/me). */
+    readonly scope: Scope | null,
+    readonly now: number,
+    /** Where a read's last-used update goes, off the response's path; none: not recorded. */
+    readonly deferred?: (touch: Promise<unknown>) => void,
+    /** A write's batches run on the primary: its last-used update joins the first one. */
+    readonly writes = false,
+  ) {}
+
+  /**
+   * Unexpired and holding the scope (revocation is checked where the hash is used). Written as
+   * literals, not parameters: a list repeats its account subquery many times, and D1 binds at
+   * most 100 parameters per statement. Both come from this code (a whole number, scopes from
+   * `ALL_SCOPES`, letters, `_`, `*` and `:`), never from the request.
+   */
+  usable(): SQL | undefined {
+    const literal = (scope: Scope) => {
+      if (!SCOPE_LITERAL.test(scope)) throw new Error(`not a scope: ${scope}`);
+      return sql.raw(`'${scope}'`);
+    };
+    const held =
+      this.scope === null
+        ? undefined
+        : or(
+            isNull(apiKeys.scopes),
+            sql`exists (select 1 from json_each(${apiKeys.scopes}) where value in (${sql.join(
+              grantingScopes(this.scope).map(literal),
+              sql`, `,
+            )}))`,
+          );
+    const now = sql.raw(String(Math.trunc(this.now)));
+    return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
+  }
+
+  getSQL(): SQL {
+    return sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${this.key} and ${isNull(apiKeys.revokedAt)} and ${this.usable()})`;
+  }
+
+  /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */
+  check(state: KeyState): void {
+    this.held = state.scopes;
+    if (state.expiresAt !== null && state.expiresAt <= this.now) {
+      throw keyExpired(new Date(state.expiresAt).toISOString());
+    }
+    if (!allows(state.scopes, this.scope)) throw insufficientScope(this.scope ?? '');
+  }
+
+  get #minute(): number {
+    return Math.floor(this.now / MINUTE_MS) * MINUTE_MS;
+  }
+
+  /** Sets last-used to this minute, unless it already is: at most one write per key per minute. */
+  #touch(db: Db) {
+    return db
+      .update(apiKeys)
+      .set({ lastUsedAt: this.#minute })
+      .where(
+        and(
+          eq(apiKeys.keyHash, this),
+          or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < ${this.#minute}`),
+        ),
+      );
+  }
+
+  /** For a write's first batch: its last-used update, once per request. */
+  batched(db: Db) {
+    if (!this.writes || this.#touched) return [];
+    this.#touched = true;
+    return [this.#touch(db)];
+  }
+
+  /**
+   * After a read: hands the last-used update to `deferred` when the key's last use is before this
+   * minute. A write in a read's batch would send it to the primary instead of a nearby replica, so
+   * a read costs no write and no round trip of its own; the update runs after the response, at
+   * most once per key and minute.
+   */
+  afterRead(db: Db, state: KeyState): void {
+    if (this.writes || this.#touched || !this.deferred) return;
+    if (state.lastUsedAt !== null && state.lastUsedAt >= this.#minute) return;
+    this.#touched = true;
+    this.deferred(this.#touch(db).then(() => undefined));
+  }
+}

@@ -1,0 +1,146 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { ApiKeyCreateBody } from '../contracts/api-keys';
+import { iso } from '../contracts/common';
+import { conflict, insufficientScope, invalid, notFound } from '../core/errors';
+import { covers, type Scope } from '../core/scopes';
+import type { Db } from '../db/client';
+import { apiKeys } from '../db/schema';
+import { accountOf, type KeyRef, scoped } from '../db/tenant';
+
+/** Enough for every integration an account runs; a key that may create keys cannot fill D1. */
+export const MAX_LIVE_KEYS = 100;
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+const timestamp = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** A key as the API shows it: never its hash or secret. */
+export const presentKey = (row: KeyRow) => ({
+  id: row.id,
+  name: row.name,
+  scopes: row.scopes as Scope[] | null,
+  expires_at: timestamp(row.expiresAt),
+  last_used_at: timestamp(row.lastUsedAt),
+  created_at: iso(row.createdAt),
+});
+
+const liveKeysOf = (key: KeyRef) => and(eq(apiKeys.accountId, accountOf(key)), isNull(apiKeys.revokedAt));
+
+/** The account's live keys, newest first: at most MAX_LIVE_KEYS, so one page. */
+export async function listKeys(db: Db, key: KeyRef): Promise<KeyRow[]> {
+  const [, rows] = await scoped(
+    db,
+    key,
+    db.select().from(apiKeys).where(liveKeysOf(key)).orderBy(desc(apiKeys.id)).limit(MAX_LIVE_KEYS),
+  );
+  return rows;
+}
+
+export async function getKey(db: Db, key: KeyRef, id: number): Promise<KeyRow> {
+  const [, rows] = await scoped(
+    db,
+    key,
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(liveKeysOf(key), eq(apiKeys.id, id))),
+  );
+  const row = rows[0];
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The key the request is made with. */
+export async function ownKey(db: Db, key: KeyRef): Promise<KeyRow> {
+  const [, rows] = await scoped(db, key, db.select().from(apiKeys).where(eq(apiKeys.keyHash, key)));
+  const row = rows[0];
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Revokes the account's key `id` (again is fine): it answers 401 from the next request on. */
+export async function revokeKey(db: Db, key: KeyRef, id: number, now: number): Promise<void> {
+  const [, rows] = await scoped(
+    db,
+    key,
+    db
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
+      .where(and(eq(apiKeys.accountId, accountOf(key)), eq(apiKeys.id, id)))
+      .returning({ id: apiKeys.id }),
+  );
+  if (!rows.length) throw notFound();
+}
+
+/**
+ * The expiry a new key gets: the body's, which must be in the future and, when the creating key
+ * expires, no later than it (absent: the creator's own), so no key outlives what made it.
+ */
+export function expiryOf(
+  body: Pick<ApiKeyCreateBody, 'expires_at'>,
+  creatorExpiresAt: number | null,
+  now: number,
+): number | null {
+  const wanted = body.expires_at ?? null;
+  const problem = (message: string) => invalid([{ path: 'expires_at', code: 'invalid', message }]);
+  if (wanted !== null && wanted <= now) throw problem('expires_at must be in the future.');
+  if (creatorExpiresAt === null) return wanted;
+  if (wanted === null) return creatorExpiresAt;
+  if (wanted > creatorExpiresAt) {
+    throw problem(`expires_at must not be after the creating key's own expiry, ${iso(creatorExpiresAt)}.`);
+  }
+  return wanted;
+}
+
+/** The 403 of a key that asks for a scope it does not hold itself (null: full access). */
+export function assertCovered(held: readonly string[] | null, wanted: readonly Scope[] | null): void {
+  for (const scope of wanted ?? (['*:*'] as const)) {
+    if (!covers(held, [scope])) throw insufficientScope(scope);
+  }
+}
+
+export type NewKey = {
+  accountId: number;
+  hash: string;
+  body: Pick<ApiKeyCreateBody, 'scopes' | 'name'>;
+  expiresAt: number | null;
+};
+
+/** The row of a new key (its secret's hash only). */
+export const newKeyRow = ({ accountId, hash, body, expiresAt }: NewKey, now: number) => ({
+  accountId,
+  keyHash: hash,
+  createdAt: now,
+  name: body.name ?? null,
+  scopes: body.scopes ?? null,
+  expiresAt,
+});
+
+/**
+ * Two round trips, like every write: the creating key (its scopes and expiry) and the account's
+ * count of live keys, then the insert.
+ */
+export async function createKey(db: Db, key: KeyRef, hash: string, body: ApiKeyCreateBody, now: number) {
+  const [accountId, creators, live] = await scoped(
+    db,
+    key,
+    db
+      .select({ scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, key)),
+    db.select({ n: count() }).from(apiKeys).where(liveKeysOf(key)),
+  );
+  const creator = creators[0];
+  if (!creator) throw notFound();
+  assertCovered(creator.scopes, body.scopes ?? null);
+  const expiresAt = expiryOf(body, creator.expiresAt, now);
+  if ((live[0]?.n ?? 0) >= MAX_LIVE_KEYS) {
+    throw conflict(`An account holds at most ${MAX_LIVE_KEYS} live API keys; revoke one first.`);
+  }
+  const [row] = await db
+    .insert(apiKeys)
+    .values(newKeyRow({ accountId, hash, body, expiresAt }, now))
+    .returning();
+  if (!row) throw new Error('api key insert returned no row');
+  return row;
+}

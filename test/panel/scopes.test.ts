@@ -1,0 +1,97 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, call, create, json, newAccount } from '../helpers';
+import { page, panel, signIn } from './browser';
+
+async function keyWith(accountId: number, scopes: string[], extra: Record<string, unknown> = {}) {
+  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
+    method: 'POST',
+    headers: adminHeaders(),
+    body: { name: 'Panel', scopes, ...extra },
+  });
+  expect(res.status).toBe(201);
+  return (await json(res)).data;
+}
+
+const hookRow = (id: number) =>
+  env.DB.prepare('SELECT name, mode, enabled, token FROM inbound_webhooks WHERE id = ?').bind(id).first();
+
+describe('the panel offers only what the key may do', () => {
+  it('a read-only key signs in and sees webhooks and events, without any action that changes them', async () => {
+    const account = await newAccount();
+    const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const { key } = await keyWith(account.id, ['webhooks:read']);
+    const cookie = await signIn(key);
+
+    const list = await page(await panel('/panel/webhooks', { cookie }));
+    expect(list).toContain('Leads do site');
+    expect(list).not.toContain('href="/panel/webhooks/new"');
+
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toContain('Esta chave de API só pode ver este webhook');
+    for (const action of ['/mode', '/enabled', '/rotate', '/sample', '/secret']) {
+      expect(edit, action).not.toContain(`action="/panel/webhooks/${hook.id}${action}"`);
+    }
+    expect(edit).not.toMatch(/<button type="submit">Salvar<\/button>/);
+    expect(edit).toContain('<fieldset class="readonly" disabled>');
+    expect((await panel(`/panel/webhooks/${hook.id}/events`, { cookie })).status).toBe(200);
+
+    // The server refuses them too, and nothing changes.
+    const before = await hookRow(hook.id);
+    for (const [path, form] of [
+      [`/panel/webhooks/${hook.id}/rotate`, {}],
+      [`/panel/webhooks/${hook.id}/enabled`, { enabled: 'false' }],
+      [`/panel/webhooks/${hook.id}`, { name: 'Outro' }],
+      ['/panel/webhooks', { name: 'Novo' }],
+    ] as const) {
+      const res = await panel(path, { cookie, form });
+      const html = await page(res, 403);
+      expect(html, path).toContain('Esta chave de API não tem o escopo');
+    }
+    expect(await hookRow(hook.id)).toEqual(before);
+    const count = await env.DB.prepare('SELECT count(*) AS n FROM inbound_webhooks WHERE account_id = ?')
+      .bind(account.id)
+      .first();
+    expect(count?.n).toBe(1);
+    expect((await panel('/panel/webhooks/new', { cookie })).status).toBe(403);
+  });
+
+  it('a full-access key is offered every action', async () => {
+    const account = await newAccount();
+    const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const cookie = await signIn(account.key);
+    expect(await page(await panel('/panel/webhooks', { cookie }))).toContain('href="/panel/webhooks/new"');
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
+    expect(edit).toContain(`action="/panel/webhooks/${hook.id}/rotate"`);
+    expect(edit).not.toContain('Esta chave de API só pode ver');
+    expect(edit).not.toContain('disabled>');
+  });
+
+  it('a key without webhooks:read gets a page naming the scope; an expired key cannot sign in', async () => {
+    const account = await newAccount();
+    const { key } = await keyWith(account.id, ['deals:read']);
+    const cookie = await signIn(key);
+    const html = await page(await panel('/panel/webhooks', { cookie }), 403);
+    expect(html).toContain('webhooks:read');
+
+    const soon = await keyWith(account.id, ['*:*']);
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
+      .bind(Date.now() - 1, soon.id)
+      .run();
+    const res = await panel('/panel/sign-in', { form: { api_key: soon.key } });
+    expect(res.status).toBe(401);
+  });
+
+  it('a session ends when its key expires', async () => {
+    const account = await newAccount();
+    const made = await keyWith(account.id, ['webhooks:*']);
+    const cookie = await signIn(made.key);
+    expect((await panel('/panel/webhooks', { cookie })).status).toBe(200);
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
+      .bind(Date.now() - 1, made.id)
+      .run();
+    const res = await panel('/panel/webhooks', { cookie });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('Location')).toBe('/panel/sign-in');
+  });
+});
