@@ -37,24 +37,24 @@ function eventsHolding(account: SQL, id: number): SQL {
     sql`(${names(sql`h.value`)} or ${names(sql`w.value`)})`,
   );
   // Grouped in twos: D1 caps the terms of one compound select.
-  return sql`select id from (${linked} union ${payload})
-    union select id from (${kept} union ${problem})
-    union ${headers}`;
+  return sql`select id from (${linked} union all ${payload})
+    union all select id from (${kept} union all ${problem})
+    union all ${headers}`;
 }
 
 /**
- * The keys of the account's stored Idempotency-Key answers that hold contact `id`, whatever the
- * route: the create's (its Location), and any whose body names its email or phone, holds the
- * contact itself (an object with its id and a `phone` key, which only contacts have: a create,
- * a restore) or an event of `events` (a replay).
+ * The account's Idempotency-Keys whose stored answer holds contact `id`, whatever the route: the
+ * create's (its Location), and any whose body names its email or phone, holds the contact itself
+ * (an object with its id and a `phone` key, which only contacts have: a create, a restore) or an
+ * event of `events` (a replay).
  */
 function answersHolding(account: SQL, id: number, events: SQL): SQL {
   const suffix = `/v1/contacts/${id}`;
   const body = sql`json_extract(k.response, '$.body')`;
   const object = (test: SQL) => sql`(n.type = 'object' and ${test})`;
-  return sql`select k.account_id, k.key from ${idempotencyKeys} k where k.account_id = ${account}
+  return sql`select k.key from ${idempotencyKeys} k where k.account_id = ${account}
       and substr(json_extract(k.response, '$.headers.location'), -${suffix.length}) = ${suffix}
-    union select k.account_id, k.key from ${idempotencyKeys} k
+    union all select k.key from ${idempotencyKeys} k
       join ${contacts} c on c.account_id = k.account_id and c.id = ${id}, json_tree(${walkable(body)}) n
       where k.account_id = ${account} and (${nodeNames('n')}
         or ${object(sql`json_extract(n.value, '$.id') = c.id and json_type(n.value, '$.phone') is not null`)}
@@ -87,7 +87,8 @@ export async function eraseContact(db: Db, keyHash: string, id: number): Promise
       .where(
         and(
           present,
-          sql`(${k.accountId}, ${k.key}) in (${answersHolding(account, id, eventsHolding(account, id))})`,
+          eq(k.accountId, account),
+          sql`${k.key} in (${answersHolding(account, id, eventsHolding(account, id))})`,
         ),
       ),
     db
