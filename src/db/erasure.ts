@@ -1,7 +1,16 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { notFound } from '../core/errors';
 import type { Db } from './client';
-import { formDecoded, names, nodeNames, pieces, VALUE_CUTS, WORD_CUTS, walkable } from './person-match';
+import {
+  formDecoded,
+  mayName,
+  names,
+  nodeNames,
+  pieces,
+  VALUE_CUTS,
+  WORD_CUTS,
+  walkable,
+} from './person-match';
 import { contacts, deals, idempotencyKeys, inboundEventResults, inboundEvents } from './schema';
 import { accountOf, scoped } from './tenant';
 
@@ -27,14 +36,19 @@ function eventsHolding(account: SQL, id: number): SQL {
     or json_extract(x.preview, '$.contact.id') = ${id}
     or exists (select 1 from ${contacts} c where c.account_id = x.account_id and c.id = ${id} and ${names(sql`x.idempotency_key`)}))`;
   const payload = naming(sql`, json_tree(${walkable(sql`x.payload`)}) v`, nodeNames('v'));
+  // Texts are cut into pieces only when they may name the person (mayName): the cutting reads
+  // them one character at a time, and every event has headers.
   const kept = naming(
     sql`, json_each(${pieces(body, VALUE_CUTS)}) w`,
-    sql`(${names(sql`w.value`)} or ${names(sql`replace(w.value, '+', ' ')`)})`,
+    sql`${mayName(body)} and (${names(sql`w.value`)} or ${names(sql`replace(w.value, '+', ' ')`)})`,
   );
-  const problem = naming(sql`, json_each(${pieces(detail, WORD_CUTS)}) w`, names(sql`w.value`));
+  const problem = naming(
+    sql`, json_each(${pieces(detail, WORD_CUTS)}) w`,
+    sql`${mayName(detail)} and ${names(sql`w.value`)}`,
+  );
   const headers = naming(
-    sql`, json_each(x.headers) h, json_each(${pieces(sql`h.value`, WORD_CUTS)}) w`,
-    sql`(${names(sql`h.value`)} or ${names(sql`w.value`)})`,
+    sql`, json_each(x.headers) h`,
+    sql`(${names(sql`h.value`)} or (${mayName(sql`h.value`)} and exists (select 1 from json_each(${pieces(sql`h.value`, WORD_CUTS)}) w where ${names(sql`w.value`)})))`,
   );
   // Grouped in twos: D1 caps the terms of one compound select.
   return sql`select id from (${linked} union all ${payload})

@@ -21,12 +21,22 @@ const PHONE_POSITIONS = sql.raw(`'[${Array.from({ length: PHONE_SPAN }, (_, i) =
 
 /** The phone text `t` means to normalizePhone, in E.164 when it is one (else text that is not). */
 export function phoneOf(t: SQL): SQL {
-  // Null when a character is no digit, `+` or separator normalizePhone drops: not a phone at all.
-  // (instr, not a glob class: D1 caps a glob pattern's length.)
+  // Most texts are decided by a glob: one with a letter is no phone, one of digits, `+` and ASCII
+  // separators loses the separators. Only the rest (tabs, Unicode spaces) is read one character at
+  // a time, and is no phone when a character is no digit, `+` or separator normalizePhone drops
+  // (instr, not a glob class: D1 caps a glob pattern's length).
+  const ascii = ['(', ')', '.', '-'].reduce(
+    (acc, c) => sql`replace(${acc}, '${sql.raw(c)}', '')`,
+    sql`replace(${t}, ' ', '')`,
+  );
   const allowed = sql`'0123456789+().-' || ${spaces}`;
-  const digits = sql`(select case when sum(instr(${allowed}, ch) = 0) > 0 then null
+  const slow = sql`(select case when sum(instr(${allowed}, ch) = 0) > 0 then null
       else group_concat(case when ch glob '[0-9+]' then ch end, '') end
     from (select substr(${t}, p.value + 1, 1) as ch from json_each(${PHONE_POSITIONS}) p where p.value < length(${t})))`;
+  const digits = sql`case when length(${t}) > ${sql.raw(String(PHONE_SPAN))} then null
+    when ${t} not glob '*[^0-9+(). -]*' then ${ascii}
+    when ${t} glob '*[a-zA-Z@]*' then null
+    else ${slow} end`;
   // International (`+`, `00`), then national: one leading 0 dropped, then a leading 55 before 10
   // or 11 digits taken as the country code.
   return sql`(select case
@@ -36,8 +46,15 @@ export function phoneOf(t: SQL): SQL {
       when d glob '0*' then '+55' || substr(d, 2)
       when d glob '55*' and length(d) in (12, 13) then '+' || d
       else '+55' || d end
-    from (select case when length(${t}) > ${sql.raw(String(PHONE_SPAN))} then null else ${digits} end as d))`;
+    from (select ${digits} as d))`;
 }
+
+/**
+ * Whether free text `t` may hold a word that names contact `c`: it holds the email, or the last
+ * four digits of the phone. A cheap test before cutting a text into words, one character at a time.
+ */
+export const mayName = (t: SQL): SQL =>
+  sql`(instr(lower(${t}), c.email_norm) > 0 or instr(${t}, substr(c.phone, -4)) > 0)`;
 
 /** Whether text `t`, as a whole, is the email or the phone of contact `c`. */
 export const names = (t: SQL): SQL =>
