@@ -40,11 +40,11 @@ function eventsHolding(account: SQL, id: number): SQL {
   // them one character at a time, and every event has headers.
   const kept = naming(
     sql`, json_each(${pieces(body, VALUE_CUTS)}) w`,
-    sql`${mayName(body)} and (${names(sql`w.value`)} or ${names(sql`replace(w.value, '+', ' ')`)})`,
+    sql`x.rejection is not null and ${mayName(body)} and (${names(sql`w.value`)} or ${names(sql`replace(w.value, '+', ' ')`)})`,
   );
   const problem = naming(
     sql`, json_each(${pieces(detail, WORD_CUTS)}) w`,
-    sql`${mayName(detail)} and ${names(sql`w.value`)}`,
+    sql`x.rejection is not null and ${mayName(detail)} and ${names(sql`w.value`)}`,
   );
   const headers = naming(
     sql`, json_each(x.headers) h`,

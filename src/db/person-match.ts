@@ -58,7 +58,8 @@ export const mayName = (t: SQL): SQL =>
 
 /** Whether text `t`, as a whole, is the email or the phone of contact `c`. */
 export const names = (t: SQL): SQL =>
-  sql`(lower(trim(${t}, ${spaces})) = c.email_norm or (c.phone is not null and ${phoneOf(t)} = c.phone))`;
+  sql`(lower(trim(${t}, ${spaces})) = c.email_norm
+    or (c.phone is not null and ${t} not glob '*[a-zA-Z@]*' and ${phoneOf(t)} = c.phone))`;
 
 /** Whether json_tree row `n` (a value, or an object member's key) names contact `c`. */
 export const nodeNames = (n: string): SQL => {
