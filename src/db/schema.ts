@@ -22,7 +22,7 @@ const timestamps = {
 
 /** The columns every tenant-owned table starts with. */
 const owned = () => ({
-  id: integer('id').primaryKey(),
+  id: integer('id').primaryKey({ autoIncrement: true }),
   accountId: integer('account_id')
     .notNull()
     .references(() => accounts.id),
@@ -62,7 +62,7 @@ const trashIndexes = (
 export type CustomFields = Record<string, string | number | boolean | null>;
 
 export const accounts = sqliteTable('accounts', {
-  id: integer('id').primaryKey(),
+  id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
 });
@@ -70,7 +70,7 @@ export const accounts = sqliteTable('accounts', {
 export const apiKeys = sqliteTable(
   'api_keys',
   {
-    id: integer('id').primaryKey(),
+    id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id),
@@ -442,7 +442,7 @@ export const idempotencyKeys = sqliteTable(
 export const panelSessions = sqliteTable(
   'panel_sessions',
   {
-    id: integer('id').primaryKey(),
+    id: integer('id').primaryKey({ autoIncrement: true }),
     tokenHash: text('token_hash').notNull(),
     accountId: integer('account_id')
       .notNull()

@@ -10,9 +10,7 @@ import {
   companyFollowers,
   contacts,
   deals,
-  idempotencyKeys,
   inboundEventResults,
-  inboundEvents,
   type TrashTable,
   taskOwners,
   tasks,
@@ -94,69 +92,6 @@ export async function restoreOwn<T extends TrashTable, X extends Extras>(
   const row = (results.at(-1) as Viewed<T, X>[])[0];
   if (!row) throw conflict(spec.restoreNeeds?.problem ?? 'It cannot be restored now.');
   return row;
-}
-
-/**
- * LGPD erasure, one round trip and one batch: contact `id` of the account (live or in the trash)
- * is deleted for good, and with it every copy of its personal data the service keeps: the search
- * index (by the delete trigger), the payloads, headers, errors and previews of the webhook events
- * that produced it, matched it, or name its email or phone, and the stored answer to the POST that
- * created it. Deals and event results that pointed at it keep existing without it. 404 if absent.
- */
-export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise<void> {
-  const account = accountOf(keyHash);
-  const target = and(eq(contacts.accountId, account), eq(contacts.id, id));
-  // Each statement changes nothing unless the contact is there, so a 404 leaves D1 as it was.
-  const present = sql`exists (select 1 from ${contacts} where ${target})`;
-  const e = inboundEvents;
-  const produced = sql`${e.id} in (select ${inboundEventResults.eventId} from ${inboundEventResults} where ${and(
-    eq(inboundEventResults.accountId, account),
-    eq(inboundEventResults.contactId, id),
-  )})`;
-  const matched = sql`json_extract(${e.preview}, '$.contact.id') = ${id}`;
-  // The email as stored (normalised) and the phone in E.164, each as a whole value: a string of an
-  // event's payload, or, in a refused body kept as text, a quoted JSON string or a form value (`@`
-  // and `+` percent-encoded). Never a substring, which would take joana@x.com for ana@x.co and
-  // erase another person's event. Other spellings only the two links above find.
-  const refusedBody = sql`json_extract(${e.rejection}, '$.body')`;
-  const named = sql`exists (select 1 from ${contacts} c where c.account_id = ${account} and c.id = ${id} and (
-    (json_valid(${e.payload}) and exists (select 1 from json_tree(${e.payload}) v where v.type = 'text'
-      and (lower(trim(v.value)) = c.email_norm or v.value = c.phone)))
-    or instr(lower(${refusedBody}), '"' || c.email_norm || '"') > 0
-    or instr(lower(${refusedBody}) || '&', '=' || replace(c.email_norm, '@', '%40') || '&') > 0
-    or instr(${refusedBody}, '"' || c.phone || '"') > 0
-    or instr(upper(${refusedBody}) || '&', '=' || replace(c.phone, '+', '%2B') || '&') > 0))`;
-  const suffix = `/v1/contacts/${id}`;
-  const created = sql`substr(json_extract(${idempotencyKeys.response}, '$.headers.location'), -${suffix.length}) = ${suffix}`;
-  const results = await scoped(
-    db,
-    keyHash,
-    db
-      .update(e)
-      .set({
-        payload: sql`case when ${e.status} = 'rejected' then 'null' else '{}' end`,
-        rejection: sql`json_set(${e.rejection}, '$.body', null)`,
-        headers: {},
-        preview: null,
-        error: sql`case when ${e.error} is null then null else 'Erased on request (LGPD).' end`,
-      })
-      .where(and(eq(e.accountId, account), present, sql`(${produced} or ${matched} or ${named})`)),
-    // Committed and without its answer: a retry of that POST gets a 409 and never runs again.
-    db
-      .update(idempotencyKeys)
-      .set({ status: null, response: null })
-      .where(and(eq(idempotencyKeys.accountId, account), present, created)),
-    db
-      .update(inboundEventResults)
-      .set({ contactId: null })
-      .where(and(eq(inboundEventResults.accountId, account), eq(inboundEventResults.contactId, id))),
-    db
-      .update(deals)
-      .set({ contactId: null })
-      .where(and(eq(deals.accountId, account), eq(deals.contactId, id))),
-    db.delete(contacts).where(target).returning({ id: contacts.id }),
-  );
-  if (!(results.at(-1) as unknown[]).length) throw notFound();
 }
 
 /** Rows of each table the cron purges per run at most (a deal's tasks go with it, however many). */

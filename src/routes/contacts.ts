@@ -6,9 +6,9 @@ import {
   ContactUpdate,
   contactSorts,
 } from '../contracts/contacts';
+import { eraseContact } from '../db/erasure';
 import { listOwn } from '../db/own';
 import { contacts } from '../db/schema';
-import { eraseContact } from '../db/trash';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';

@@ -2,10 +2,54 @@ import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+// Account 3, written just before 0010: two rows in every table with an id (the second, the
+// table's highest id, has nothing pointing at it), and a row in every link table.
+const BEFORE_0010 = [
+  "insert into accounts (id, name, created_at) values (3, 'C', 0), (4, 'D', 0)",
+  "insert into api_keys (id, account_id, key_hash, created_at) values (10, 3, 'h10', 0), (11, 3, 'h11', 0)",
+  "insert into panel_sessions (id, token_hash, account_id, api_key_id, created_at, expires_at) values (10, 't10', 3, 10, 0, 9), (11, 't11', 3, 10, 0, 9)",
+  "insert into users (id, account_id, name, name_norm, email, email_norm, created_at, updated_at) values (10, 3, 'Bia', 'bia', 'b@x.co', 'b@x.co', 0, 0), (11, 3, 'Dora', 'dora', 'd@x.co', 'd@x.co', 1, 1)",
+  "insert into companies (id, account_id, name, name_norm, cnpj, owner_id, created_at, updated_at) values (10, 3, 'Borracharia', 'borracharia', '11222333000181', 10, 0, 0), (11, 3, 'Cantina', 'cantina', '12345678000195', null, 1, 1)",
+  'insert into company_followers (account_id, company_id, user_id) values (3, 10, 10)',
+  "insert into contacts (id, account_id, name, name_norm, company_id, owner_id, created_at, updated_at) values (10, 3, 'Wagner', 'wagner', 10, 10, 0, 0), (11, 3, 'Xenia', 'xenia', null, null, 1, 1)",
+  "insert into deals (id, account_id, name, name_norm, contact_id, company_id, owner_id, created_at, updated_at) values (10, 3, 'Yate', 'yate', 10, 10, 10, 0, 0), (11, 3, 'Zepelim', 'zepelim', null, null, null, 1, 1)",
+  "insert into task_categories (id, account_id, name, name_norm, created_at) values (10, 3, 'Ligar', 'ligar', 0), (11, 3, 'Visitar', 'visitar', 0)",
+  "insert into tasks (id, account_id, name, deal_id, category_id, created_at, updated_at) values (10, 3, 'T10', 10, 10, 0, 0), (11, 3, 'T11', 10, 10, 1, 1)",
+  'insert into task_owners (account_id, task_id, user_id) values (3, 10, 10)',
+  "insert into inbound_webhooks (id, account_id, name, token, fields, flows, created_at, updated_at) values (10, 3, 'W10', 'tok10', '[]', '[]', 0, 0), (11, 3, 'W11', 'tok11', '[]', '[]', 1, 1)",
+  "insert into inbound_events (id, account_id, webhook_id, mode, payload, headers, received_at, queued_at) values (10, 3, 10, 'production', '{}', '{}', 0, 0), (11, 3, 10, 'production', '{}', '{}', 1, 1)",
+  'insert into inbound_event_results (event_id, account_id, contact_id, company_id, deal_id) values (10, 3, 10, 10, 10)',
+  'insert into webhook_rotations (account_id, webhook_id, action, turns) values (3, 10, 0, 2)',
+  "insert into idempotency_keys (account_id, key, request_hash, created_at) values (3, 'k', 'h', 0)",
+];
+
+/** Each table whose rows have an `id` (its rowid), and a new row for it in account 3. */
+const NEW_ROWS: Record<string, string> = {
+  accounts: "insert into accounts (name, created_at) values ('N', 0)",
+  api_keys: "insert into api_keys (account_id, key_hash, created_at) values (3, 'new', 0)",
+  panel_sessions:
+    "insert into panel_sessions (token_hash, account_id, api_key_id, created_at, expires_at) values ('new', 3, 10, 0, 9)",
+  users:
+    "insert into users (account_id, name, name_norm, email, email_norm, created_at, updated_at) values (3, 'Nina', 'nina', 'n@x.co', 'n@x.co', 5, 5)",
+  companies:
+    "insert into companies (account_id, name, name_norm, cnpj, created_at, updated_at) values (3, 'Nova', 'nova', '11444777000161', 5, 5)",
+  contacts:
+    "insert into contacts (account_id, name, name_norm, created_at, updated_at) values (3, 'Noemia', 'noemia', 5, 5)",
+  deals: "insert into deals (account_id, name, name_norm, created_at, updated_at) values (3, 'N', 'n', 5, 5)",
+  task_categories:
+    "insert into task_categories (account_id, name, name_norm, created_at) values (3, 'Nova', 'nova', 5)",
+  tasks:
+    "insert into tasks (account_id, name, deal_id, category_id, created_at, updated_at) values (3, 'N', 10, 10, 5, 5)",
+  inbound_webhooks:
+    "insert into inbound_webhooks (account_id, name, token, fields, flows, created_at, updated_at) values (3, 'N', 'tokN', '[]', '[]', 5, 5)",
+  inbound_events:
+    "insert into inbound_events (account_id, webhook_id, mode, payload, headers, received_at, queued_at) values (3, 10, 'production', '{}', '{}', 5, 5)",
+};
+
 describe('migrations on a database that already holds data', () => {
   const db = env.MIGRATION_DB;
 
-  // Rows written under the first schema, then every later migration at once.
+  // Rows written under the first schema, then more under the schema before 0010, then the rest.
   beforeAll(async () => {
     const [init] = env.TEST_MIGRATIONS;
     if (!init) throw new Error('no migrations');
@@ -29,12 +73,17 @@ describe('migrations on a database that already holds data', () => {
         "insert into contacts (id, account_id, name, name_norm, created_at, updated_at) values (2, 1, 'K2', 'k2', 30, 30), (3, 1, 'K3', 'k3', 20, 20), (4, 2, 'K4', 'k4', 10, 10), (5, 1, 'K5', 'k5', 40, 40)",
       ),
     ]);
+    await applyD1Migrations(
+      db,
+      env.TEST_MIGRATIONS.filter((m) => m.name < '0010'),
+    );
+    await db.batch(BEFORE_0010.map((statement) => db.prepare(statement)));
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
   });
 
   it('0001 rebuilds companies, keeping their rows and the contacts and deals that point at them', async () => {
     // Later migrations may add columns; these are the ones 0001 must keep or add empty.
-    const { results } = await db.prepare('select * from companies').all();
+    const { results } = await db.prepare('select * from companies where account_id = 1').all();
     expect(results).toEqual([
       expect.objectContaining({
         id: 5,
@@ -53,7 +102,9 @@ describe('migrations on a database that already holds data', () => {
     expect((await db.prepare('pragma foreign_key_check').all()).results).toEqual([]);
     expect(
       await db
-        .prepare('select company_id from contacts where id = 1 union all select company_id from deals')
+        .prepare(
+          'select company_id from contacts where id = 1 union all select company_id from deals where account_id = 1',
+        )
         .raw(),
     ).toEqual([[5], [5]]);
     // The rebuilt table has the composite key: an owner of the same account is taken, one of
@@ -80,7 +131,11 @@ describe('migrations on a database that already holds data', () => {
 
   it('0006 brings rows written out of id order into it, per account, and keeps them so', async () => {
     expect(
-      await db.prepare('select id, account_id, created_at, updated_at from contacts order by id').raw(),
+      await db
+        .prepare(
+          'select id, account_id, created_at, updated_at from contacts where account_id < 3 order by id',
+        )
+        .raw(),
     ).toEqual([
       [1, 1, 0, 0],
       [2, 1, 30, 30],
@@ -97,5 +152,90 @@ describe('migrations on a database that already holds data', () => {
         )
         .run(),
     ).rejects.toThrow(/must be its account's newest/);
+  });
+
+  it('0010 keeps every row, link and count, and the foreign keys hold', async () => {
+    const ids = async (table: string) =>
+      (await db.prepare(`select id from ${table} where account_id = 3 order by id`).raw()).flat();
+    for (const table of Object.keys(NEW_ROWS).filter((t) => t !== 'accounts')) {
+      expect(await ids(table), table).toEqual([10, 11]);
+    }
+    expect((await db.prepare('pragma foreign_key_check').all()).results).toEqual([]);
+    const links = await db
+      .prepare(
+        `select (select count(*) from company_followers where account_id = 3)
+          + (select count(*) from task_owners where account_id = 3)
+          + (select count(*) from inbound_event_results where account_id = 3 and contact_id = 10)
+          + (select count(*) from webhook_rotations where account_id = 3 and turns = 2)
+          + (select count(*) from idempotency_keys where account_id = 3) as n`,
+      )
+      .first<{ n: number }>();
+    expect(links?.n).toBe(5);
+    expect(
+      await db.prepare('select task_count from task_categories where account_id = 3 order by id').raw(),
+    ).toEqual([[2], [0]]);
+    // Still composite foreign keys: a row pointing into another account is refused.
+    await expect(db.prepare('update contacts set owner_id = 1 where id = 10').run()).rejects.toThrow(
+      /FOREIGN KEY constraint failed/,
+    );
+  });
+
+  it('0010: every table with an id hands out a new one after its highest row is deleted', async () => {
+    // Every table whose rowid is a column named id, read from its own CREATE TABLE.
+    const { results } = await db
+      .prepare("select name, sql from sqlite_master where type = 'table' order by name")
+      .all<{ name: string; sql: string }>();
+    const tables = results.filter((t) => /[`"]id[`"] integer PRIMARY KEY/i.test(t.sql)).map((t) => t.name);
+    for (const t of results.filter((r) => tables.includes(r.name)))
+      expect(t.sql, t.name).toMatch(/AUTOINCREMENT/);
+    expect(tables).toEqual(Object.keys(NEW_ROWS).sort());
+    for (const table of tables) {
+      const top = await db.prepare(`select max(id) as id from ${table}`).first<{ id: number }>();
+      await db.prepare(`delete from ${table} where id = ?`).bind(top?.id).run();
+      const made = await db.prepare(`${NEW_ROWS[table]} returning id`).first<{ id: number }>();
+      expect(made?.id, table).toBeGreaterThan(top?.id ?? Number.POSITIVE_INFINITY);
+    }
+  });
+
+  it('0010 keeps the triggers firing: search, task counts, a live deal for a live task', async () => {
+    const found = async (query: string) =>
+      (
+        await db
+          .prepare('select rowid from contacts_search where contacts_search match ? order by rowid')
+          .bind(query)
+          .raw()
+      ).flat();
+    const row = (id: number) => 3 * 2 ** 32 + id;
+    const created = await db
+      .prepare(
+        "insert into contacts (account_id, name, name_norm, created_at, updated_at) values (3, 'Wagnerita', 'wagnerita', 9, 9) returning id",
+      )
+      .first<{ id: number }>();
+    const id = created?.id ?? 0;
+    // The row from before 0010 and the new one; an update and a delete reach the index too.
+    expect(await found('name : "wagner"')).toEqual([row(10), row(id)]);
+    await db.prepare("update contacts set name = 'Walter', name_norm = 'walter' where id = 10").run();
+    expect(await found('name : "wagner"')).toEqual([row(id)]);
+    expect(await found('name : "walter"')).toEqual([row(10)]);
+    await db.prepare('delete from contacts where id = ?').bind(id).run();
+    expect(await found('name : "wagner"')).toEqual([]);
+
+    const count = () =>
+      db.prepare('select task_count from task_categories where id = 10').first<{ task_count: number }>();
+    const before = (await count())?.task_count ?? 0;
+    await db
+      .prepare(
+        "insert into tasks (account_id, name, deal_id, category_id, created_at, updated_at) values (3, 'More', 10, 10, 9, 9)",
+      )
+      .run();
+    expect((await count())?.task_count).toBe(before + 1);
+    await db.prepare('update deals set deleted_at = 1 where id = 10').run();
+    await expect(
+      db
+        .prepare(
+          "insert into tasks (account_id, name, deal_id, category_id, created_at, updated_at) values (3, 'Late', 10, 10, 9, 9)",
+        )
+        .run(),
+    ).rejects.toThrow(/the deal is in the trash/);
   });
 });
