@@ -1,9 +1,10 @@
+import { canonicalCnpj, MASKED } from './cnpj';
 import type { FieldError } from './errors';
 import { valueAt } from './json-paths';
 import { normalizePhone } from './phone';
 import { parseEmail, wellFormed } from './text';
 
-export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email'] as const;
+export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email', 'cnpj'] as const;
 
 export type FieldType = (typeof fieldTypes)[number];
 
@@ -179,6 +180,14 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
       const value = parseEmail(raw);
       return value === undefined ? expect('a valid email address') : { value };
     }
+    case 'cnpj': {
+      // A number would have lost a CNPJ's leading zeros: only text is read as one.
+      if (typeof raw !== 'string') return expect('a CNPJ as a string');
+      const value = canonicalCnpj(raw);
+      return value === undefined
+        ? expect('a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with right check digits')
+        : { value };
+    }
   }
 }
 
@@ -220,6 +229,8 @@ export function guessType(value: unknown): FieldType {
   if (typeof value !== 'string') return 'string';
   if (parseFieldDate(value)) return 'date';
   if (parseEmail(value) !== undefined) return 'email';
+  // Only a masked one: 14 bare digits may as well be a phone or an id.
+  if (MASKED.test(value.trim()) && canonicalCnpj(value)) return 'cnpj';
   if (normalizePhone(value)) return 'phone';
   return 'string';
 }
