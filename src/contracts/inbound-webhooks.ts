@@ -98,7 +98,8 @@ export const WebhookEvent = z
         "The body as received: the JSON object, or the object a form body's keys make; null for a `rejected` event (the start of its body is in `rejection.body`)",
     }),
     warnings: z.array(FieldErrorSchema).openapi({
-      description: 'Optional fields that did not fit their type and were left out (`code`: `dropped`)',
+      description:
+        'What was left out or not done, by `code`: `dropped` (a value left out), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),
