@@ -158,6 +158,10 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
       return expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
     }
     case 'string': {
+      // JSON.parse has already rounded a whole number past 2^53 (an order id, a card-sized code):
+      // its text would be other digits than the sender's.
+      if (typeof raw === 'number' && Number.isInteger(raw) && !Number.isSafeInteger(raw))
+        return expect('a string for a whole number over 2^53, which a JSON number cannot hold exactly');
       if (typeof raw === 'number' || typeof raw === 'boolean') return { value: String(raw) };
       if (typeof raw !== 'string') return expect('a string, number or boolean');
       if (raw.length > MAX_STRING) return expect(`at most ${MAX_STRING} characters`);

@@ -303,3 +303,41 @@ describe('a task due from a date the event lacks', () => {
     expect((await get(key, `/v1/tasks/${event.result.task_ids[0]}`)).due_date).toBeNull();
   });
 });
+
+describe('values a record cannot take, found on the ingest and queue path', () => {
+  it('leaves out a deal.value the deal refuses, with a warning, and writes the deal', async () => {
+    const { key, accountId, hook } = await leadHook([{ key: 'valor', type: 'number', target: 'deal.value' }]);
+    const id = await ingest(hook, { nome: 'Ana', telefone: '11987654321', valor: 2e15, __fault: 'send' });
+    await deliver([id]);
+    const event = await eventOf(key, hook.id, id);
+    expect(event.status).toBe('processed');
+    expect(event.warnings).toEqual([
+      { path: 'valor', code: 'dropped', message: expect.stringMatching(/^Left out of the deal: /) },
+    ]);
+    expect((await get(key, `/v1/deals/${event.result.deal_id}`)).value).toBeNull();
+    expect(await recordCounts(accountId)).toMatchObject({ contacts: 1, deals: 1, tasks: 1 });
+  });
+
+  it('never stores a whole number past 2^53 as other digits in a string field: 400 when required, a warning when optional', async () => {
+    const { key, hook } = await leadHook([
+      { key: 'pedido', type: 'string', target: 'contact.custom_fields.pedido' },
+      { key: 'codigo', type: 'string', required: true },
+    ]);
+    const lead = '{"nome":"Ana","telefone":"11987654321","__fault":"send"';
+    const problem = await expectProblem(
+      await rawPost(hook.path, `${lead},"codigo":12345678901234567891}`, JSON_TYPE),
+      400,
+      'invalid_fields',
+    );
+    expect(problem.errors).toEqual([
+      expect.objectContaining({ path: 'codigo', message: expect.stringContaining('2^53') }),
+    ]);
+    const body = `${lead},"codigo":9007199254740991,"pedido":12345678901234567891}`;
+    expect((await rawPost(hook.path, body, JSON_TYPE)).status).toBe(204);
+    const stored = await lastEvent(key, hook.id);
+    expect(stored.warnings).toEqual([expect.objectContaining({ path: 'pedido', code: 'dropped' })]);
+    await deliver([stored.id]);
+    const event = await eventOf(key, hook.id, stored.id);
+    expect((await get(key, `/v1/contacts/${event.result.contact_id}`)).custom_fields).toEqual({});
+  });
+});
