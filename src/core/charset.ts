@@ -32,12 +32,16 @@ export function charsetOf(contentType: string | undefined): Charset {
   return WINDOWS_1252.has(m?.[1]?.toLowerCase() ?? '') ? 'windows-1252' : 'utf-8';
 }
 
+// Stateless between calls that do not stream, so one of each serves every request.
 const latin = new TextDecoder('windows-1252');
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+// A form value keeps a leading U+FEFF, as URLSearchParams does; only a whole body starts with a BOM.
+const utf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes as UTF-8, or undefined when they are not valid UTF-8. */
-function strictUtf8(bytes: Uint8Array): string | undefined {
+function strictUtf8(bytes: Uint8Array, decoder: TextDecoder): string | undefined {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return decoder.decode(bytes);
   } catch {
     return undefined;
   }
@@ -48,25 +52,25 @@ function strictUtf8(bytes: Uint8Array): string | undefined {
  * Windows-1252, the charset old Latin-1 senders mean, and `guessed` says so. Never a U+FFFD that
  * the bytes did not hold.
  */
-export function decodeText(bytes: Uint8Array, charset: Charset): { text: string; guessed: boolean } {
+export function decodeText(
+  bytes: Uint8Array,
+  charset: Charset,
+  decoder = utf8,
+): { text: string; guessed: boolean } {
   if (charset === 'windows-1252') return { text: latin.decode(bytes), guessed: false };
-  const text = strictUtf8(bytes);
+  const text = strictUtf8(bytes, decoder);
   return text === undefined ? { text: latin.decode(bytes), guessed: true } : { text, guessed: false };
 }
 
 /**
  * The start of a body as text, for the record of a refused call: at most `max` bytes, never half a
- * UTF-8 character, and Windows-1252 when the bytes are not UTF-8.
+ * UTF-8 character, and Windows-1252 when the body (as a whole) is not UTF-8.
  */
 export function textPrefix(bytes: Uint8Array, charset: Charset, max: number): string {
   const head = bytes.subarray(0, max);
-  if (charset === 'windows-1252') return latin.decode(head);
-  try {
-    // Streaming leaves out a character cut in half at the limit instead of failing on it.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head, { stream: true });
-  } catch {
-    return latin.decode(head);
-  }
+  if (charset === 'windows-1252' || strictUtf8(bytes, utf8) === undefined) return latin.decode(head);
+  // Streaming leaves out a character cut in half at the limit (its own decoder: it keeps state).
+  return new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(head, { stream: true });
 }
 
 const PLUS = 0x2b;
@@ -124,8 +128,12 @@ export function formPairs(
   const guessed: string[] = [];
   for (const part of split(body, AMPERSAND)) {
     const at = part.indexOf(EQUALS);
-    const name = decodeText(percentDecode(at < 0 ? part : part.subarray(0, at)), charset);
-    const value = decodeText(percentDecode(at < 0 ? new Uint8Array() : part.subarray(at + 1)), charset);
+    const name = decodeText(percentDecode(at < 0 ? part : part.subarray(0, at)), charset, utf8KeepingBom);
+    const value = decodeText(
+      percentDecode(at < 0 ? new Uint8Array() : part.subarray(at + 1)),
+      charset,
+      utf8KeepingBom,
+    );
     pairs.push([name.text, value.text]);
     if (name.guessed || value.guessed) guessed.push(name.text);
   }
