@@ -19,6 +19,7 @@ import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../h
 import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
+import { requiredTargetErrors } from '../model/field-targets';
 import { injected } from '../queue/faults';
 
 /** The largest body a sender may post. */
@@ -221,7 +222,8 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
   const key = idempotencyKeyOf(c);
   const parsed = parseObject(c.req.header('Content-Type'), body);
   const { text, value } = parsed;
-  const { errors, warnings } = readFields(value, hook.fields);
+  const { values, errors, warnings } = readFields(value, hook.fields);
+  errors.push(...requiredTargetErrors(hook.fields, values));
   if (errors.length)
     throw badRequest('invalid_fields', 'Some required fields are missing or invalid; see errors.', errors);
 

@@ -341,3 +341,29 @@ describe('values a record cannot take, found on the ingest and queue path', () =
     expect((await get(key, `/v1/contacts/${event.result.contact_id}`)).custom_fields).toEqual({});
   });
 });
+
+describe('a required value its record cannot take', () => {
+  it('is a 400 at ingest, not a 204 for a lead that then fails', async () => {
+    const { key, hook } = await leadHook([
+      { key: 'valor', type: 'number', required: true, target: 'deal.value' },
+    ]);
+    const lead = { telefone: '11987654321', valor: 10, __fault: 'send' };
+    const long = await expectProblem(
+      await postEvent(hook.url, { ...lead, nome: 'x'.repeat(256), valor: 2e15 }),
+      400,
+      'invalid_fields',
+    );
+    expect(long.errors).toEqual([
+      {
+        path: 'nome',
+        code: 'invalid_type',
+        message: expect.stringMatching(/^Does not fit contact\.name: .*255/),
+      },
+      { path: 'valor', code: 'invalid_type', message: expect.stringMatching(/^Does not fit deal\.value: /) },
+    ]);
+    expect(await eventLog(key, hook.id, 'status=pending')).toEqual([]);
+    const id = await ingest(hook, { ...lead, nome: 'x'.repeat(255) });
+    await deliver([id]);
+    expect((await eventOf(key, hook.id, id)).status).toBe('processed');
+  });
+});
