@@ -3,7 +3,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
-import { charsetOf, decodeText, formPairs, textPrefix } from '../core/charset';
+import { charsetOf, decodeText, formPairs, latinWarnings, textPrefix } from '../core/charset';
 import type { FieldError } from '../core/errors';
 import { sameEvent } from '../core/event-identity';
 import { formObject } from '../core/form-body';
@@ -82,7 +82,7 @@ function parseObject(
   if (isJson) {
     const decoded = decodeText(body, charset);
     text = decoded.text;
-    if (decoded.guessed) warnings.push(notUtf8(''));
+    if (decoded.guessed) warnings.push(...latinWarnings('body'));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -102,7 +102,7 @@ function parseObject(
       );
     }
     const { pairs, guessed } = formPairs(body, charset);
-    warnings.push(...guessed.map(notUtf8));
+    warnings.push(...latinWarnings(guessed));
     const form = formObject(new URLSearchParams(pairs));
     if ('error' in form) throw badRequest('malformed_form', form.error);
     value = form.value;
@@ -117,13 +117,6 @@ function parseObject(
   // A form is stored as the object it makes, so processing reads a form event like a JSON one.
   return { text: isJson ? text : JSON.stringify(value), value, warnings };
 }
-
-/** The warning of a body (path '') or form key whose bytes were not UTF-8. */
-const notUtf8 = (path: string): FieldError => ({
-  path,
-  code: 'decoded_as_windows_1252',
-  message: `Not valid UTF-8: read as Windows-1252 (Latin-1). Declare the charset in the Content-Type, or send UTF-8.`,
-});
 
 /** A problem response of the shared catalogue, described for this route. */
 const described = <S extends 400 | 401 | 413 | 422 | 429>(status: S, description: string) =>

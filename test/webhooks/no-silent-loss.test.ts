@@ -367,3 +367,21 @@ describe('a required value its record cannot take', () => {
     expect((await eventOf(key, hook.id, id)).status).toBe('processed');
   });
 });
+
+describe('a form full of Latin-1 keys', () => {
+  it('stores a bounded list of warnings, never a 5xx', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, {});
+    const body = Array.from({ length: 20_000 }, (_, i) => `k${i}=%E3`).join('&');
+    expect((await rawPost(hook.path, `${body}&__fault=send`, FORM)).status).toBe(204);
+    const [event] = await eventLog(key, hook.id);
+    expect(event.payload.k19999).toBe('ã');
+    expect(event.warnings).toHaveLength(11);
+    expect(event.warnings.slice(0, 10).map((w: Json) => w.path)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `k${i}`),
+    );
+    expect(event.warnings[10]).toMatchObject({ path: '', code: 'decoded_as_windows_1252' });
+    expect(event.warnings[10].message).toContain('19990 more keys');
+    expect(JSON.stringify(event.warnings).length).toBeLessThan(2000);
+  });
+});
