@@ -237,6 +237,33 @@ describe('the cnpj field type', () => {
     expect(await recordCounts(accountId)).toMatchObject({ contacts: 1, companies: 0, deals: 1, tasks: 1 });
   });
 
+  it('previews the same in test mode: the skipped action in the preview and the warnings', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, {
+      mode: 'test',
+      fields: [nome, telefone, cnpjField(false), empresa],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }, { action: 'upsert_company' }],
+    });
+    const id = await ingest(hook, {
+      nome: 'Ana',
+      telefone: '11987654321',
+      cnpj: '1',
+      empresa: 'Acme',
+      __fault: 'send',
+    });
+    await deliver([id]);
+    const event = await eventOf(key, hook.id, id);
+    expect(event).toMatchObject({ status: 'test', preview: { contact: { action: 'create' } } });
+    expect(event.preview.company).toBeUndefined();
+    expect(event.preview.skipped).toEqual([
+      { index: 1, action: 'upsert_company', reason: 'the event has no CNPJ' },
+    ]);
+    expect(event.warnings.map((w: Json) => [w.path, w.code])).toEqual([
+      ['cnpj', 'dropped'],
+      ['flows.1', 'step_skipped'],
+    ]);
+  });
+
   it('fills only company.cnpj among the fixed targets, and any custom field', async () => {
     const { key } = await newAccount();
     const res = await call('/v1/inbound-webhooks', {
