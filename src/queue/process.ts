@@ -11,7 +11,7 @@ import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
 import { injected } from './faults';
-import { type Found, matchOf, preview, recordStatements } from './records';
+import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
 import { liveOwners, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
@@ -58,29 +58,8 @@ export async function processEvent(
   let steps = salvaged.steps;
 
   const contactStep = steps.find((s) => s.action === 'upsert_contact');
-  const companyStep = steps.find((s) => s.action === 'upsert_company');
   const refs = ownerRefs(steps);
-  const [contact, company, owners, rotations] = await db.batch([
-    db
-      .select({ id: contacts.id, customFields: contacts.customFields })
-      .from(contacts)
-      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
-      .orderBy(asc(contacts.id))
-      .limit(1),
-    db
-      .select({ id: companies.id })
-      .from(companies)
-      .where(
-        companyStep
-          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
-          : sql`0`,
-      ),
-    refsQuery(db, accountId, refs),
-    db
-      .select({ action: webhookRotations.action, turns: webhookRotations.turns })
-      .from(webhookRotations)
-      .where(eq(webhookRotations.webhookId, hook.id)),
-  ]);
+  const [contact, company, owners, rotations] = await lookUp(db, accountId, hook.id, steps, refs);
   steps = liveOwners(steps, missingRefs(owners, refs), salvaged.warnings);
   const found: Found = {
     contactId: contact[0]?.id,
@@ -150,4 +129,34 @@ function missingRefs(rows: Record<string, unknown>[], refs: Refs): FieldError[] 
     if (err instanceof DomainError) return err.errors ?? [];
     throw err;
   }
+}
+
+/**
+ * What the steps need to know, in one round trip: the contact the event matches, the company of
+ * its CNPJ, which owners are live users, and the round-robin turns.
+ */
+function lookUp(db: Db, accountId: number, webhookId: number, steps: ValidStep[], refs: Refs) {
+  const contactStep = steps.find((s) => s.action === 'upsert_contact');
+  const companyStep = steps.find((s) => s.action === 'upsert_company');
+  return db.batch([
+    db
+      .select({ id: contacts.id, customFields: contacts.customFields })
+      .from(contacts)
+      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
+      .orderBy(asc(contacts.id))
+      .limit(1),
+    db
+      .select({ id: companies.id })
+      .from(companies)
+      .where(
+        companyStep
+          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
+          : sql`0`,
+      ),
+    refsQuery(db, accountId, refs),
+    db
+      .select({ action: webhookRotations.action, turns: webhookRotations.turns })
+      .from(webhookRotations)
+      .where(eq(webhookRotations.webhookId, webhookId)),
+  ]);
 }
