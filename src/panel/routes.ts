@@ -218,6 +218,7 @@ function samplePayload(fields: Row['fields']): Record<string, unknown> {
     date: new Date().toISOString().slice(0, 10),
     phone: '+55 11 91234-5678',
     email: 'exemplo@example.com',
+    cnpj: '11.222.333/0001-81',
   };
   const body: Record<string, unknown> = {};
   for (const field of fields) {
