@@ -111,7 +111,7 @@ export const WebhookEvent = z
     }),
     warnings: z.array(FieldErrorSchema).openapi({
       description:
-        'What was left out: optional fields that did not fit their type (`code`: `dropped`), and keys of the body named `__proto__`, `prototype` or `constructor` (`code`: `reserved_key`)',
+        'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),

@@ -1,3 +1,4 @@
+import type { FieldError } from './errors';
 import { render } from './templates';
 import { normalizeText } from './text';
 import type { Action, FieldMapping, Owner, Target, When } from './webhook-config';
@@ -18,7 +19,22 @@ export type Step =
 /** How an existing contact is found: its phone in E.164, or its email case-insensitively. */
 export type Match = { by: 'phone' | 'email'; value: string };
 
-export type Plan = { steps: Step[]; skipped: { index: number; action: string; reason: string }[] };
+/**
+ * The steps to run, the actions that do not run, and a warning for each action that runs in part or
+ * not at all for want of a value of the event (an action whose `when` does not hold is not one).
+ */
+export type Plan = {
+  steps: Step[];
+  skipped: { index: number; action: string; reason: string }[];
+  warnings: FieldError[];
+};
+
+/** The warning of an action skipped for want of what it needs. */
+export const skippedWarning = (index: number, action: string, reason: string): FieldError => ({
+  path: `flows.${index}`,
+  code: 'step_skipped',
+  message: `${action} did not run: ${reason}.`,
+});
 
 const HOUR_MS = 3_600_000;
 
@@ -72,12 +88,15 @@ export function planFlows(
   const { fields } = config;
   const lookup = (key: string) =>
     key === 'received_at' ? new Date(receivedAt).toISOString() : values.get(key);
-  const plan: Plan = { steps: [], skipped: [] };
+  const plan: Plan = { steps: [], skipped: [], warnings: [] };
   let deal = false;
   for (const [index, action] of config.flows.entries()) {
-    const skip = (reason: string) => plan.skipped.push({ index, action: action.action, reason });
+    const skip = (reason: string, warn = true) => {
+      plan.skipped.push({ index, action: action.action, reason });
+      if (warn) plan.warnings.push(skippedWarning(index, action.action, reason));
+    };
     if (action.when && !holds(action.when, values)) {
-      skip('its condition does not hold');
+      skip('its condition does not hold', false);
       continue;
     }
     const owner = action.owner;
@@ -109,6 +128,13 @@ export function planFlows(
         }
         const { due } = action;
         const from = due && (due.from === 'received_at' ? receivedAt : dateOf(values.get(due.from)));
+        if (due && from === undefined) {
+          plan.warnings.push({
+            path: `flows.${index}.due.from`,
+            code: 'no_due_date',
+            message: `The event has no usable "${due.from}": the task was created without a due date.`,
+          });
+        }
         const body: Body = {
           name: render(action.name, lookup),
           category: render(action.category, lookup),

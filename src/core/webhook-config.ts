@@ -11,7 +11,7 @@ export const fixedTargets = {
   'deal.name': ['string'],
   'deal.value': ['number'],
   'company.name': ['string'],
-  'company.cnpj': ['string'],
+  'company.cnpj': ['cnpj', 'string'],
 } as const satisfies Record<string, readonly (typeof fieldTypes)[number][]>;
 
 export type Target = keyof typeof fixedTargets | `${'contact' | 'deal'}.custom_fields.${string}`;

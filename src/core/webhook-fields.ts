@@ -1,10 +1,11 @@
+import { canonicalCnpj, MASKED } from './cnpj';
 import type { FieldError } from './errors';
 import { valueAt } from './json-paths';
 import { withoutReservedKeys } from './outside-keys';
 import { normalizePhone } from './phone';
 import { parseEmail, wellFormed } from './text';
 
-export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email'] as const;
+export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email', 'cnpj'] as const;
 
 export type FieldType = (typeof fieldTypes)[number];
 
@@ -158,6 +159,10 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
       return expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
     }
     case 'string': {
+      // JSON.parse has already rounded a whole number past 2^53 (an order id, a card-sized code):
+      // its text would be other digits than the sender's.
+      if (typeof raw === 'number' && Number.isInteger(raw) && !Number.isSafeInteger(raw))
+        return expect('a string for a whole number over 2^53, which a JSON number cannot hold exactly');
       if (typeof raw === 'number' || typeof raw === 'boolean') return { value: String(raw) };
       if (typeof raw !== 'string') return expect('a string, number or boolean');
       if (raw.length > MAX_STRING) return expect(`at most ${MAX_STRING} characters`);
@@ -179,6 +184,14 @@ function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: 
       if (typeof raw !== 'string') return expect('an email address as a string');
       const value = parseEmail(raw);
       return value === undefined ? expect('a valid email address') : { value };
+    }
+    case 'cnpj': {
+      // A number would have lost a CNPJ's leading zeros: only text is read as one.
+      if (typeof raw !== 'string') return expect('a CNPJ as a string');
+      const value = canonicalCnpj(raw);
+      return value === undefined
+        ? expect('a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with right check digits')
+        : { value };
     }
   }
 }
@@ -222,6 +235,8 @@ export function guessType(value: unknown): FieldType {
   if (typeof value !== 'string') return 'string';
   if (parseFieldDate(value)) return 'date';
   if (parseEmail(value) !== undefined) return 'email';
+  // Only a masked one: 14 bare digits may as well be a phone or an id.
+  if (MASKED.test(value.trim()) && canonicalCnpj(value)) return 'cnpj';
   if (normalizePhone(value)) return 'phone';
   return 'string';
 }

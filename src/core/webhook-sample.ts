@@ -82,6 +82,7 @@ export function samplePayload(
     date: today.toISOString().slice(0, 10),
     phone: values.phone,
     email: values.email,
+    cnpj: values.cnpj,
   });
   const body = Object.create(null) as Node;
   for (const field of fields) {

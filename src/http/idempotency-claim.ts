@@ -16,6 +16,14 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_MS = 60_000;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
+/** The 422 of a key used again, within its window, for another request: here and by webhook ingest. */
+export const keyReused = (): ApiError =>
+  new ApiError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was used for a different request (another path or body) in the last 24 hours.',
+  );
+
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 // The key's last-used minute (src/db/key-grant.ts) rides in a write's first batch: bookkeeping,
 // not the request's own write, so it neither commits the claim nor needs its guard.
@@ -192,11 +200,7 @@ export class IdempotencyClaim implements BatchExtension {
       .where(this.#row());
     if (!row) return undefined;
     if (row.requestHash !== (await armed.fingerprint())) {
-      return new ApiError(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for a different request (another path or body) in the last 24 hours.',
-      );
+      return keyReused();
     }
     if (row.status === null || !row.response) return undefined;
     return new Response(row.response.body, {

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { MAX_CUSTOM_FIELDS } from '../contracts/common';
-import { DomainError, rootMessage } from '../core/errors';
+import { DomainError, type FieldError, rootMessage } from '../core/errors';
+import { ingestWarnings } from '../core/event-warnings';
 import { planFlows } from '../core/flows';
+import type { Refs } from '../core/refs';
 import { ownerRefs } from '../core/webhook-config';
 import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
@@ -10,7 +11,8 @@ import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
 import { injected } from './faults';
-import { type Found, matchOf, preview, recordStatements, validSteps } from './records';
+import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
+import { liveOwners, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
 export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
@@ -46,47 +48,19 @@ export async function processEvent(
   const payload: unknown = JSON.parse(event.payload);
   if (options.attempt === 1 && injected(options.env, payload, 'consumer'))
     throw new Error('Injected transient fault');
-  const { values, errors, warnings } = readFields(payload, hook.fields);
+  const { values, errors, warnings: fieldWarnings } = readFields(payload, hook.fields);
   if (errors.length) {
     return failed(
       `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
     );
   }
-  const plan = planFlows(hook, values, event.receivedAt);
-  const { steps, errors: invalid } = validSteps(plan);
-  if (invalid.length) return failed(invalid.join('; '));
+  const salvaged = usableSteps(planFlows(hook, values, event.receivedAt), hook.fields);
+  let steps = salvaged.steps;
 
   const contactStep = steps.find((s) => s.action === 'upsert_contact');
-  const companyStep = steps.find((s) => s.action === 'upsert_company');
   const refs = ownerRefs(steps);
-  const [contact, company, owners, rotations] = await db.batch([
-    db
-      .select({ id: contacts.id, customFields: contacts.customFields })
-      .from(contacts)
-      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
-      .orderBy(asc(contacts.id))
-      .limit(1),
-    db
-      .select({ id: companies.id })
-      .from(companies)
-      .where(
-        companyStep
-          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
-          : sql`0`,
-      ),
-    refsQuery(db, accountId, refs),
-    db
-      .select({ action: webhookRotations.action, turns: webhookRotations.turns })
-      .from(webhookRotations)
-      .where(eq(webhookRotations.webhookId, hook.id)),
-  ]);
-  try {
-    assertRefs(owners, refs);
-  } catch (err) {
-    if (err instanceof DomainError)
-      return failed(`An owner is not a user of the account (${err.errors?.map((e) => e.message).join(' ')})`);
-    throw err;
-  }
+  const [contact, company, owners, rotations] = await lookUp(db, accountId, hook.id, steps, refs);
+  steps = liveOwners(steps, missingRefs(owners, refs), salvaged.warnings);
   const found: Found = {
     contactId: contact[0]?.id,
     companyId: company[0]?.id,
@@ -95,19 +69,8 @@ export async function processEvent(
   if (contactStep && found.contactId === undefined && contactStep.body.name === undefined) {
     return failed('contact.name: needed to create a contact, and no existing contact matched.');
   }
-  // Mapped custom fields merge into the contact's own; the merge must keep the /v1 limit.
-  const merged = new Set([
-    ...Object.keys(contact[0]?.customFields ?? {}),
-    ...Object.keys(contactStep?.body.custom_fields ?? {}),
-  ]);
-  if (merged.size > MAX_CUSTOM_FIELDS) {
-    return failed(
-      `contact.custom_fields: merged into the contact's, they would be ${merged.size}; at most ${MAX_CUSTOM_FIELDS}.`,
-    );
-  }
-  if (companyStep && found.companyId === undefined && companyStep.body.name === undefined) {
-    return failed('company.name: needed to create a company, and no company has this CNPJ.');
-  }
+  steps = writableSteps(steps, { ...found, customFields: contact[0]?.customFields }, hook.fields, salvaged);
+  const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
 
   const now = Date.now();
   const mine = eq(inboundEvents.id, eventId);
@@ -116,7 +79,7 @@ export async function processEvent(
       .update(inboundEvents)
       .set({
         status: 'test',
-        preview: preview(steps, found, plan.skipped),
+        preview: preview(steps, found, salvaged.skipped),
         warnings,
         processedAt: now,
         attempts: sql`${inboundEvents.attempts} + 1`,
@@ -155,4 +118,45 @@ export async function processEvent(
     throw err;
   }
   return { status: 'done' };
+}
+
+/** The owner references that are not live users of the account, as assertRefs names them. */
+function missingRefs(rows: Record<string, unknown>[], refs: Refs): FieldError[] {
+  try {
+    assertRefs(rows, refs);
+    return [];
+  } catch (err) {
+    if (err instanceof DomainError) return err.errors ?? [];
+    throw err;
+  }
+}
+
+/**
+ * What the steps need to know, in one round trip: the contact the event matches, the company of
+ * its CNPJ, which owners are live users, and the round-robin turns.
+ */
+function lookUp(db: Db, accountId: number, webhookId: number, steps: ValidStep[], refs: Refs) {
+  const contactStep = steps.find((s) => s.action === 'upsert_contact');
+  const companyStep = steps.find((s) => s.action === 'upsert_company');
+  return db.batch([
+    db
+      .select({ id: contacts.id, customFields: contacts.customFields })
+      .from(contacts)
+      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
+      .orderBy(asc(contacts.id))
+      .limit(1),
+    db
+      .select({ id: companies.id })
+      .from(companies)
+      .where(
+        companyStep
+          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
+          : sql`0`,
+      ),
+    refsQuery(db, accountId, refs),
+    db
+      .select({ action: webhookRotations.action, turns: webhookRotations.turns })
+      .from(webhookRotations)
+      .where(eq(webhookRotations.webhookId, webhookId)),
+  ]);
 }

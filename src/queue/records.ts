@@ -6,6 +6,7 @@ import { CompanyUpdate } from '../contracts/companies';
 import { ContactUpdate } from '../contracts/contacts';
 import { DealCreate } from '../contracts/deals';
 import { taskFields } from '../contracts/tasks';
+import type { FieldError } from '../core/errors';
 import type { Match, Plan, Step } from '../core/flows';
 import type { Owner } from '../core/webhook-config';
 import type { Db } from '../db/client';
@@ -54,17 +55,15 @@ const schemas = {
   create_task: ['task', TaskBody],
 } as const;
 
-/** The plan's steps with their bodies parsed by the `/v1` schemas, or why they cannot be written. */
-export function validSteps(plan: Plan): { steps: ValidStep[]; errors: string[] } {
-  const steps: ValidStep[] = [];
-  const errors: string[] = [];
-  for (const step of plan.steps) {
-    const [record, schema] = schemas[step.action];
-    const parsed = schema.safeParse(step.body);
-    if (parsed.success) steps.push({ ...step, body: parsed.data } as ValidStep);
-    else errors.push(...fieldErrors(parsed.error, step.body).map((e) => `${record}.${e.path}: ${e.message}`));
-  }
-  return { steps, errors };
+/**
+ * A planned step with its body parsed by its resource's `/v1` schema, or the rules the body breaks
+ * (paths relative to the body) and the record it was for.
+ */
+export function parseStep(step: Step): { step: ValidStep } | { record: string; errors: FieldError[] } {
+  const [record, schema] = schemas[step.action];
+  const parsed = schema.safeParse(step.body);
+  if (parsed.success) return { step: { ...step, body: parsed.data } as ValidStep };
+  return { record, errors: fieldErrors(parsed.error, step.body) };
 }
 
 /** What the flows found already in the account, read before writing. */

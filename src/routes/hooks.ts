@@ -1,8 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, lt } from 'drizzle-orm';
+import { and, eq, getTableColumns, lt, ne, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
+import { charsetOf, decodeText, formPairs, latinWarnings, textPrefix } from '../core/charset';
+import type { FieldError } from '../core/errors';
+import { sameEvent } from '../core/event-identity';
 import { formObject } from '../core/form-body';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { readFields } from '../core/webhook-fields';
@@ -10,13 +13,14 @@ import { looksLikeWebhookToken } from '../core/webhook-token';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
 import { idempotencyKeyOf } from '../http/idempotency';
-import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency-claim';
+import { IDEMPOTENCY_WINDOW_MS, keyReused } from '../http/idempotency-claim';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
 import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
 import { assertEventRoom, storedEventBytes, trimRejections } from '../model/event-storage';
+import { requiredTargetErrors } from '../model/field-targets';
 import { injected } from '../queue/faults';
 
 /** The largest body a sender may post. */
@@ -54,30 +58,30 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded(;.*)?$/i;
 const ACCEPTED_TYPES = 'application/json (or a +json type) or application/x-www-form-urlencoded';
 
 /**
- * The body as an object, with the text to store: 415 for a content type ingest does not read,
- * 400 for a body that its (accepted) content type does not describe.
+ * The body as an object, with the text to store and a warning for bytes read as Windows-1252:
+ * 400 for a content type ingest does not read (a sender's malformed request, as the seed's status
+ * set has no 415) and for a body that its content type does not describe.
  */
-function parseObject(contentType: string | undefined, body: Uint8Array): { text: string; value: object } {
+function parseObject(
+  contentType: string | undefined,
+  body: Uint8Array,
+): { text: string; value: object; warnings: FieldError[] } {
   const type = contentType ?? '';
   const isJson = JSON_TYPE.test(type);
   if (!isJson && !FORM_TYPE.test(type)) {
-    throw new ApiError(
-      415,
+    throw badRequest(
       'unsupported_media_type',
       `${type ? 'This Content-Type is not read here' : 'The request has no Content-Type'}: send ${ACCEPTED_TYPES}.`,
     );
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
-  } catch {
-    throw badRequest(
-      isJson ? 'malformed_json' : 'malformed_form',
-      `The ${isJson ? 'JSON' : 'form'} body is not valid UTF-8.`,
-    );
-  }
+  const charset = charsetOf(type);
+  const warnings: FieldError[] = [];
   let value: object;
+  let text = '';
   if (isJson) {
+    const decoded = decodeText(body, charset);
+    text = decoded.text;
+    if (decoded.guessed) warnings.push(...latinWarnings('body'));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -90,13 +94,15 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
     value = parsed;
   } else {
     // `curl -d '{...}'` sends JSON labelled as a form; read as one, it would be a single odd key.
-    if (/^\s*[[{]/.test(text)) {
+    if (/^\s*[[{]/.test(decodeText(body, 'windows-1252').text)) {
       throw badRequest(
         'malformed_form',
         'The body looks like JSON but the Content-Type is application/x-www-form-urlencoded (what curl -d sends by default): send it with Content-Type: application/json.',
       );
     }
-    const form = formObject(new URLSearchParams(text));
+    const { pairs, guessed } = formPairs(body, charset);
+    warnings.push(...latinWarnings(guessed));
+    const form = formObject(new URLSearchParams(pairs));
     if ('error' in form) throw badRequest('malformed_form', form.error);
     value = form.value;
   }
@@ -108,11 +114,11 @@ function parseObject(contentType: string | undefined, body: Uint8Array): { text:
     );
   }
   // A form is stored as the object it makes, so processing reads a form event like a JSON one.
-  return { text: isJson ? text : JSON.stringify(value), value };
+  return { text: isJson ? text : JSON.stringify(value), value, warnings };
 }
 
 /** A problem response of the shared catalogue, described for this route. */
-const described = <S extends 400 | 401 | 413 | 415 | 429>(status: S, description: string) =>
+const described = <S extends 400 | 401 | 413 | 422 | 429>(status: S, description: string) =>
   ({ [status]: { ...errorResponses(status)[status], description } }) as Record<
     S,
     ReturnType<typeof errorResponses<S>>[S]
@@ -126,7 +132,7 @@ const ingest = createRoute({
   // The URL is the credential: no security scheme applies.
   security: [],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
-  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 415) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
+  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB, in UTF-8 or in the Latin-1 charset its Content-Type declares (\`charset=iso-8859-1\`, \`windows-1252\`); bytes that are not UTF-8 and declare no charset are read as Windows-1252, with a warning. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 422) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once, if its body is the same; with another body it is a 422. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
     // Plain JSON Schema, not zod: the route attaches no body validator, so the raw bytes the
@@ -156,7 +162,7 @@ const ingest = createRoute({
     },
     ...described(
       400,
-      'A body its Content-Type does not describe (`malformed_json`, `malformed_form`), not an object, nested too deep, a bad Idempotency-Key, or required fields: one `errors` entry each. Kept in the event log as `rejected`',
+      `A malformed request: no Content-Type or one other than ${ACCEPTED_TYPES} (\`unsupported_media_type\`), a body its Content-Type does not describe (\`malformed_json\`, \`malformed_form\`), not an object, nested too deep, a bad Idempotency-Key, or required fields: one \`errors\` entry each. Kept in the event log as \`rejected\``,
     ),
     ...described(
       401,
@@ -164,8 +170,8 @@ const ingest = createRoute({
     ),
     ...described(413, `Body over ${MAX_EVENT_BYTES / 1024} KiB. Kept as \`rejected\`, without the body`),
     ...described(
-      415,
-      `A Content-Type other than ${ACCEPTED_TYPES} (a JSON type with a bad body is a 400). Kept as \`rejected\``,
+      422,
+      'An `Idempotency-Key` this webhook received in the last 24 hours with another body (`idempotency_key_reused`): the first event stands. Kept as `rejected`, with the body',
     ),
     ...described(
       429,
@@ -206,8 +212,10 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
   }
   seen.body = body;
   const key = idempotencyKeyOf(c);
-  const { text, value } = parseObject(c.req.header('Content-Type'), body);
-  const { errors, warnings } = readFields(value, hook.fields);
+  const parsed = parseObject(c.req.header('Content-Type'), body);
+  const { text, value } = parsed;
+  const { values, errors, warnings } = readFields(value, hook.fields);
+  errors.push(...requiredTargetErrors(hook.fields, values));
   if (errors.length)
     throw badRequest('invalid_fields', 'Some required fields are missing or invalid; see errors.', errors);
 
@@ -223,29 +231,32 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
       idempotencyKey: key,
       receivedAt: now,
       queuedAt: now,
-      warnings,
+      warnings: [...parsed.warnings, ...warnings],
     })
     // A live duplicate key: the event is already stored, so this call stores nothing.
     .onConflictDoNothing()
     .returning({ id: inboundEvents.id });
-  const [stored] = key
-    ? (
-        await db.batch([
-          // An expired key is released first, so the window is exactly 24 hours.
-          db
-            .update(inboundEvents)
-            .set({ idempotencyKey: null })
-            .where(
-              and(
-                eq(inboundEvents.webhookId, hook.id),
-                eq(inboundEvents.idempotencyKey, key),
-                lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS),
-              ),
-            ),
-          insert,
-        ])
-      )[1]
-    : await insert;
+  let stored: { id: number } | undefined;
+  if (key) {
+    const mine = and(eq(inboundEvents.webhookId, hook.id), eq(inboundEvents.idempotencyKey, key));
+    const [, inserted, holder] = await db.batch([
+      // An expired key is released first, so the window is exactly 24 hours.
+      db
+        .update(inboundEvents)
+        .set({ idempotencyKey: null })
+        .where(and(mine, lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS))),
+      insert,
+      // The event that holds the key, unless its payload is this one as sent (this call's own
+      // insert included): it is read only when a retry differs from the first call.
+      db
+        .select({ payload: inboundEvents.payload, headers: inboundEvents.headers })
+        .from(inboundEvents)
+        .where(and(mine, ne(inboundEvents.payload, text))),
+    ]);
+    [stored] = inserted;
+    const [first] = holder;
+    if (!stored && first && !sameEvent(first, text)) throw keyReused();
+  } else [stored] = await insert;
   if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
 }
 
@@ -262,8 +273,7 @@ async function recordRejection(
 ): Promise<void> {
   const db = c.get('db');
   const now = Date.now();
-  // Streaming leaves out a character cut in half at the limit instead of a replacement character.
-  const kept = body && new TextDecoder().decode(body.subarray(0, MAX_REJECTED_BYTES), { stream: true });
+  const kept = body && textPrefix(body, charsetOf(c.req.header('Content-Type')), MAX_REJECTED_BYTES);
   const { status, code, detail, errors } = err.toProblem();
   try {
     await db.batch([

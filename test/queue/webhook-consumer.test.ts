@@ -396,32 +396,6 @@ describe('permanent errors fail the event at once', () => {
     expect(await recordCounts(accountId)).toEqual(NO_RECORDS);
   }
 
-  it('fails an event whose owner is no longer a user of the account', async () => {
-    const account = await newAccount();
-    const gone = await create(account.key, '/v1/users', { name: 'Saiu', email: 'saiu@x.com' });
-    const stays = await create(account.key, '/v1/users', { name: 'Fica', email: 'fica@x.com' });
-    const hook = await newWebhook(account.key, {
-      fields: LEAD_FIELDS,
-      flows: [
-        LEAD_FLOWS[0],
-        { ...LEAD_FLOWS[1], owner: { round_robin: [stays.id, gone.id] } },
-        { ...LEAD_FLOWS[2], owner: { user_id: gone.id } },
-      ],
-    });
-    const id = await ingest(hook, lead());
-    // Users have no DELETE in the API: removed straight from D1.
-    await env.DB.prepare('DELETE FROM users WHERE id = ?').bind(gone.id).run();
-    await expectFailed(
-      account.key,
-      account.id,
-      hook.id,
-      id,
-      new RegExp(
-        `^An owner is not a user of the account \\(No user ${gone.id} in this account\\. No user ${gone.id}`,
-      ),
-    );
-  });
-
   it('fails an event that must create a contact but has no name, yet updates a matched contact without one', async () => {
     const { key, id: accountId, hook } = await leadSetup();
     const id = await ingest(hook, lead({ nome: undefined }));
@@ -438,43 +412,6 @@ describe('permanent errors fail the event at once', () => {
     });
   });
 
-  it('fails an event with a new CNPJ and no company name, or with an invalid CNPJ', async () => {
-    const account = await newAccount();
-    const hook = await newWebhook(account.key, {
-      fields: [
-        { key: 'cnpj', type: 'string', required: true, target: 'company.cnpj' },
-        { key: 'empresa', type: 'string', target: 'company.name' },
-      ],
-      flows: [{ action: 'upsert_company' }],
-    });
-    const unknown = await ingest(hook, { cnpj: '11.222.333/0001-81', __fault: 'send' });
-    await expectFailed(
-      account.key,
-      account.id,
-      hook.id,
-      unknown,
-      /^company\.name: needed to create a company/,
-    );
-    const invalid = await ingest(hook, { cnpj: '11.222.333/0001-82', empresa: 'Acme', __fault: 'send' });
-    await expectFailed(account.key, account.id, hook.id, invalid, /^company\.cnpj: Expected a valid CNPJ/);
-  });
-
-  it('fails an event whose rendered names do not fit: a task name over 255 characters, an empty deal name', async () => {
-    const account = await newAccount();
-    const hook = await newWebhook(account.key, {
-      fields: [...LEAD_FIELDS, { key: 'apelido', type: 'string' }, { key: 'obs', type: 'string' }],
-      flows: [
-        LEAD_FLOWS[0],
-        { action: 'create_deal', name: '{{apelido}}' },
-        { action: 'create_task', name: 'Ligar: {{obs}}', category: 'Follow-up' },
-      ],
-    });
-    const long = await ingest(hook, lead({ apelido: 'Aninha', obs: 'x'.repeat(250) }));
-    await expectFailed(account.key, account.id, hook.id, long, /^task\.name: .*255/);
-    const empty = await ingest(hook, lead({ obs: 'curta' }));
-    await expectFailed(account.key, account.id, hook.id, empty, /^deal\.name: /);
-  });
-
   it('fails an event that no longer fits a mapping changed after it arrived', async () => {
     const { key, id: accountId, hook } = await leadSetup();
     const id = await ingest(hook, lead());
@@ -485,6 +422,116 @@ describe('permanent errors fail the event at once', () => {
     });
     expect(res.status).toBe(200);
     await expectFailed(key, accountId, hook.id, id, /^The mapping changed .*email: This field is required/);
+  });
+});
+
+describe('a value a flow cannot use loses no lead: the action runs without it or is skipped, with a warning', () => {
+  it('writes the records of an owner who is no longer a user without them, and goes on round robin without them', async () => {
+    const account = await newAccount();
+    const gone = await create(account.key, '/v1/users', { name: 'Saiu', email: 'saiu@x.com' });
+    const stays = await create(account.key, '/v1/users', { name: 'Fica', email: 'fica@x.com' });
+    const trashed = await create(account.key, '/v1/users', { name: 'Lixo', email: 'lixo@x.com' });
+    const hook = await newWebhook(account.key, {
+      fields: LEAD_FIELDS,
+      flows: [
+        { ...LEAD_FLOWS[0], owner: { user_id: trashed.id } },
+        { ...LEAD_FLOWS[1], owner: { round_robin: [gone.id, stays.id] } },
+        { ...LEAD_FLOWS[2], owner: { user_id: gone.id } },
+      ],
+    });
+    const id = await ingest(hook, lead());
+    // Users have no hard DELETE in the API: removed straight from D1; the other goes to the trash.
+    await env.DB.prepare('DELETE FROM users WHERE id = ?').bind(gone.id).run();
+    expect((await call(`/v1/users/${trashed.id}`, { method: 'DELETE', key: account.key })).status).toBe(204);
+    await deliver([id]);
+    const event = await expectOneLead(account.key, account.id, hook.id, id);
+    expect(event.warnings).toEqual([
+      {
+        path: 'flows.0.owner',
+        code: 'owner_unavailable',
+        message: expect.stringContaining(`No user ${trashed.id}`),
+      },
+      {
+        path: 'flows.1.owner',
+        code: 'owner_unavailable',
+        message: expect.stringContaining('went on without them'),
+      },
+      {
+        path: 'flows.2.owner',
+        code: 'owner_unavailable',
+        message: expect.stringContaining('without an owner'),
+      },
+    ]);
+    const { contact_id, deal_id, task_ids } = event.result;
+    expect((await get(account.key, `/v1/contacts/${contact_id}`)).owner_id).toBeNull();
+    expect((await get(account.key, `/v1/deals/${deal_id}`)).owner_id).toBe(stays.id);
+    expect((await get(account.key, `/v1/tasks/${task_ids[0]}`)).owner_ids).toEqual([]);
+  });
+
+  it('skips upsert_company for an invalid CNPJ, or a new CNPJ without a company name, and writes the rest', async () => {
+    const account = await newAccount();
+    const hook = await newWebhook(account.key, {
+      fields: [
+        ...LEAD_FIELDS,
+        { key: 'cnpj', type: 'string', target: 'company.cnpj' },
+        { key: 'empresa', type: 'string', target: 'company.name' },
+      ],
+      flows: [LEAD_FLOWS[0], { action: 'upsert_company' }, ...LEAD_FLOWS.slice(1)],
+    });
+    const unknown = await ingest(hook, lead({ cnpj: '11.222.333/0001-81' }));
+    await deliver([unknown]);
+    const first = await expectOneLead(account.key, account.id, hook.id, unknown);
+    expect(first.result.company_id).toBeNull();
+    expect(first.warnings).toEqual([
+      { path: 'flows.1', code: 'step_skipped', message: expect.stringContaining('no company name') },
+    ]);
+    const invalid = await ingest(hook, lead({ cnpj: '11.222.333/0001-82', empresa: 'Acme' }));
+    await deliver([invalid]);
+    const second = await eventOf(account.key, hook.id, invalid);
+    expect(second).toMatchObject({ status: 'processed', result: { company_id: null } });
+    expect(second.warnings).toEqual([
+      {
+        path: 'flows.1',
+        code: 'step_skipped',
+        message: expect.stringMatching(/cnpj is unusable \(Expected a valid CNPJ/),
+      },
+    ]);
+    expect(await recordCounts(account.id)).toMatchObject({ contacts: 1, companies: 0, deals: 2, tasks: 2 });
+  });
+
+  it('skips a task whose rendered name does not fit, and a deal with an empty name with its tasks', async () => {
+    const account = await newAccount();
+    const hook = await newWebhook(account.key, {
+      fields: [...LEAD_FIELDS, { key: 'apelido', type: 'string' }, { key: 'obs', type: 'string' }],
+      flows: [
+        LEAD_FLOWS[0],
+        { action: 'create_deal', name: '{{apelido}}' },
+        { action: 'create_task', name: 'Ligar: {{obs}}', category: 'Follow-up' },
+        { action: 'create_task', name: 'Visitar', category: 'Visita' },
+      ],
+    });
+    const long = await ingest(hook, lead({ apelido: 'Aninha', obs: 'x'.repeat(250) }));
+    await deliver([long]);
+    const first = await eventOf(account.key, hook.id, long);
+    expect(first).toMatchObject({ status: 'processed', result: { task_ids: [expect.any(Number)] } });
+    expect(first.warnings).toEqual([
+      {
+        path: 'flows.2',
+        code: 'step_skipped',
+        message: expect.stringMatching(/task's name is unusable.*255/),
+      },
+    ]);
+    expect((await get(account.key, `/v1/tasks/${first.result.task_ids[0]}`)).name).toBe('Visitar');
+    const empty = await ingest(hook, lead({ obs: 'curta' }));
+    await deliver([empty]);
+    const second = await eventOf(account.key, hook.id, empty);
+    expect(second).toMatchObject({ status: 'processed', result: { deal_id: null, task_ids: [] } });
+    expect(second.warnings.map((w: Json) => [w.path, w.code])).toEqual([
+      ['flows.1', 'step_skipped'],
+      ['flows.2', 'step_skipped'],
+      ['flows.3', 'step_skipped'],
+    ]);
+    expect(await recordCounts(account.id)).toMatchObject({ contacts: 1, deals: 1, tasks: 1 });
   });
 });
 

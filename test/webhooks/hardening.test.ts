@@ -91,7 +91,7 @@ it('sample fields leave out keys a dot path cannot name', () => {
   expect(leaves({ 'a.b': 1, 'c d': 2, '': 3, ok: { 'x.y': 4, z: 5 } })).toEqual([['ok.z', 5]]);
 });
 
-it('an event whose custom fields would take a contact past 100 fails, and the contact is unchanged', async () => {
+it('an event whose custom fields would take a contact past 100 leaves the new one out with a warning, and updates the rest', async () => {
   const { key } = await newAccount();
   const full = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, i]));
   const contact = await create(key, '/v1/contacts', {
@@ -100,16 +100,28 @@ it('an event whose custom fields would take a contact past 100 fails, and the co
     custom_fields: full,
   });
   const hook = await newWebhook(key, {
-    fields: [nome, telefone, { key: 'carro', type: 'string', target: 'contact.custom_fields.carro' }],
+    fields: [
+      nome,
+      telefone,
+      { key: 'carro', type: 'string', target: 'contact.custom_fields.carro' },
+      { key: 'f1', type: 'string', target: 'contact.custom_fields.f1' },
+    ],
     flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
   });
-  const event = await runEvent(key, hook, { nome: 'Ana', telefone: '11 98765-4321', carro: 'Onix' });
-  expect(event).toMatchObject({ status: 'failed', error: expect.stringContaining('at most 100') });
+  const event = await runEvent(key, hook, {
+    nome: 'Ana Maria',
+    telefone: '11 98765-4321',
+    carro: 'Onix',
+    f1: 'um',
+  });
+  expect(event).toMatchObject({ status: 'processed', error: null, result: { contact_id: contact.id } });
+  expect(event.warnings).toEqual([
+    { path: 'carro', code: 'dropped', message: expect.stringContaining('100 custom fields already') },
+  ]);
   const after = (await json(await call(`/v1/contacts/${contact.id}`, { key }))).data;
-  expect(after.custom_fields).toEqual(full);
-  // Without the 101st field, the same event shape updates the contact as usual.
-  const again = await runEvent(key, hook, { nome: 'Ana', telefone: '11 98765-4321', carro: undefined });
-  expect(again.status).toBe('processed');
+  // A key the contact has already fits and is updated; so is the name.
+  expect(after).toMatchObject({ name: 'Ana Maria', custom_fields: { ...full, f1: 'um' } });
+  expect(Object.keys(after.custom_fields)).toHaveLength(100);
 });
 
 it('a PUT checked against a configuration that changes before it writes is a 409, and writes nothing', async () => {

@@ -223,10 +223,8 @@ describe('ingest: application/x-www-form-urlencoded', () => {
     expect(event).toMatchObject({ status: 'rejected', payload: null, rejection: { body } });
   });
 
-  it('refuses a form that is not UTF-8 with 400 malformed_form, and one nested too deep with body_too_deep', async () => {
+  it('refuses a form nested too deep with body_too_deep', async () => {
     const { hook } = await leadHook();
-    const bytes = new Uint8Array([0x61, 0x3d, 0xff]);
-    await expectProblem(await rawPost(hook.path, bytes, FORM), 400, 'malformed_form');
     for (const levels of [32, 80_000]) {
       const deep = `a${'[b]'.repeat(levels)}=1`;
       await expectProblem(await rawPost(hook.path, deep, FORM), 400, 'body_too_deep');

@@ -1,0 +1,16 @@
+import type { FieldError } from './errors';
+
+/**
+ * The codes of the warnings the consumer writes afresh each time it applies the webhook's current
+ * mapping to an event (a field left out, an action skipped or run in part).
+ */
+const MAPPING_CODES: ReadonlySet<string> = new Set([
+  'dropped',
+  'step_skipped',
+  'no_due_date',
+  'owner_unavailable',
+]);
+
+/** What ingest noted about the call itself (its charset, keys left out), which no mapping changes. */
+export const ingestWarnings = (stored: readonly FieldError[]): FieldError[] =>
+  stored.filter((w) => !MAPPING_CODES.has(w.code));
