@@ -161,6 +161,7 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     status: 204,
   }),
   'GET /v1/me': async () => ({ method: 'GET', path: '/v1/me', status: 200 }),
+  'GET /v1/usage': async () => ({ method: 'GET', path: '/v1/usage', status: 200 }),
 };
 
 async function keyIdOf(a: Account, scopes: string[]): Promise<number> {
@@ -216,6 +217,7 @@ describe('API key scopes on every /v1 operation', () => {
     expect(documented.get('POST /v1/tasks/{id}/restore')).toBe('tasks:delete');
     expect(documented.get('GET /v1/task-categories')).toBe('tasks:read');
     expect(documented.get('POST /v1/inbound-webhooks/{id}/rotate-token')).toBe('webhooks:update');
+    expect(documented.get('GET /v1/usage')).toBe('webhooks:read');
   });
 
   it("docs/api.md's scope table is the document's, row for row", async () => {
