@@ -58,31 +58,38 @@ export const blankFlow = (): FlowDraft => ({
   dueHours: '',
 });
 
-/** The stored configuration as form rows. */
+// A browser sends every line break of a textarea as CRLF: the configuration keeps LF.
+const lines = (value: string): string => value.replace(/\r\n?/g, '\n');
+
+/**
+ * The stored configuration as form rows, its texts as a browser sends them back: the API may
+ * store CRLF or a lone CR, which no form returns as such, so line breaks are shown as LF. The
+ * digests of the halves are taken from this draft, so an unchanged save still matches them.
+ */
 export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Action[] }): Draft {
   return {
-    name: row.name,
+    name: lines(row.name),
     fields: row.fields.map((f) => ({
-      key: f.key,
+      key: lines(f.key),
       type: f.type,
       required: f.required,
-      target: f.target ?? '',
-      formats: f.formats?.join('\n') ?? '',
+      target: lines(f.target ?? ''),
+      formats: lines(f.formats?.join('\n') ?? ''),
     })),
     flows: row.flows.map((a) => ({
       ...blankFlow(),
       action: a.action,
       matchOn: a.action === 'upsert_contact' ? a.match_on : [],
-      name: (a.action === 'create_deal' || a.action === 'create_task' ? a.name : undefined) ?? '',
-      category: a.action === 'create_task' ? a.category : '',
-      description: (a.action === 'create_task' ? a.description : undefined) ?? '',
+      name: lines((a.action === 'create_deal' || a.action === 'create_task' ? a.name : undefined) ?? ''),
+      category: lines(a.action === 'create_task' ? a.category : ''),
+      description: lines((a.action === 'create_task' ? a.description : undefined) ?? ''),
       owner: a.owner && 'user_id' in a.owner ? String(a.owner.user_id) : '',
       roundRobin: a.owner && 'round_robin' in a.owner ? a.owner.round_robin.map(String) : [],
-      whenField: a.when?.field ?? '',
+      whenField: lines(a.when?.field ?? ''),
       whenOp: a.when?.op ?? 'exists',
-      whenValue: a.when?.value === undefined ? '' : String(a.when.value),
+      whenValue: a.when?.value === undefined ? '' : lines(String(a.when.value)),
       whenKind: a.when?.value === undefined ? '' : typeof a.when.value,
-      dueFrom: (a.action === 'create_task' ? a.due?.from : undefined) ?? '',
+      dueFrom: lines((a.action === 'create_task' ? a.due?.from : undefined) ?? ''),
       dueDays: a.action === 'create_task' && a.due ? String(a.due.days) : '',
       dueHours: a.action === 'create_task' && a.due ? String(a.due.hours) : '',
     })),
@@ -90,9 +97,6 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
 }
 
 type Form = Record<string, string | File | (string | File)[]>;
-
-// A browser sends every line break of a textarea as CRLF: the configuration keeps LF.
-const lines = (value: string): string => value.replace(/\r\n?/g, '\n');
 
 const text = (form: Form, name: string): string => {
   const value = form[name];

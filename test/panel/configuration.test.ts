@@ -112,6 +112,30 @@ describe('saving the edit page', () => {
     expect((await configOf(key, hook.id)).flows).toEqual(flows);
   });
 
+  it('leaves a half the API stored with CR line breaks alone on an unchanged save', async () => {
+    // The API takes any JSON string: a client may store CRLF (or a lone CR), which no browser
+    // sends back as such. An unchanged save must still match the digest and write nothing.
+    const { key } = await newAccount();
+    const bia = await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
+    const flows = [
+      { action: 'create_deal', name: 'Lead' },
+      {
+        action: 'create_task',
+        name: 'Ligar\rhoje',
+        category: 'Lead',
+        description: 'Linha 1\r\nLinha 2\rLinha 3',
+        owner: { user_id: bia.id },
+      },
+    ];
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads', flows });
+    expect((await call(`/v1/users/${bia.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const cookie = await signIn(key);
+    const form = await browserForm(cookie, hook.id);
+    const res = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: { ...form, name: ['Leads 2'] } });
+    expect(res.status).toBe(303);
+    expect((await configOf(key, hook.id)).flows).toEqual(flows);
+  });
+
   it('names an owner past the first 500 users the selects list', async () => {
     const { id: accountId, key } = await newAccount();
     const now = Date.now();
