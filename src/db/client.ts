@@ -1,6 +1,7 @@
-import { DrizzleD1Database, SQLiteD1Session } from 'drizzle-orm/d1';
+import { DrizzleD1Database } from 'drizzle-orm/d1';
 import { FastDialect } from './dialect';
 import { type BatchExtension, D1Meter, meteredD1 } from './meter';
+import { D1Session } from './rows';
 
 /** Shared by every request: it holds statement texts, never a request's values. */
 const dialect = new FastDialect();
@@ -11,7 +12,7 @@ const dialect = new FastDialect();
  * every table on every request.
  */
 export function createDb(d1: D1DatabaseSession, meter: D1Meter, extension?: BatchExtension) {
-  const session = new SQLiteD1Session(meteredD1(d1, meter, extension), dialect, undefined);
+  const session = new D1Session(meteredD1(d1, meter, extension), dialect, undefined);
   return new DrizzleD1Database('async', dialect, session, undefined);
 }
 
