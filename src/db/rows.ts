@@ -19,7 +19,8 @@ function decoderOf(field: unknown): Decoder {
 /**
  * The rows of a batch's result (D1 objects, one key per column in select order) as Drizzle maps
  * them, for a flat selection: each field's decoder found once per statement, where Drizzle's
- * mapResultRow finds it again for every cell. Nested selections and joins stay with Drizzle.
+ * mapResultRow finds it again for every cell. Nested selections (joins select those) stay with
+ * Drizzle: its null handling for joined tables only concerns fields two levels deep.
  */
 function flatMapper(fields: Field[]): ((rows: Row[]) => Row[]) | undefined {
   if (fields.some(({ path }) => path.length !== 1)) return undefined;
@@ -39,10 +40,7 @@ function flatMapper(fields: Field[]): ((rows: Row[]) => Row[]) | undefined {
 }
 
 type Prepared = ReturnType<SQLiteD1Session<Record<string, never>, never>['prepareQuery']>;
-type Mapped = {
-  mapAllResult(rows: unknown, isFromBatch?: boolean): unknown;
-  joinsNotNullableMap?: Record<string, boolean>;
-};
+type Mapped = { mapAllResult(rows: unknown, isFromBatch?: boolean): unknown };
 
 /** Drizzle's D1 session, with the row mapping above for the statements of a batch. */
 export class D1Session extends SQLiteD1Session<Record<string, never>, never> {
@@ -53,9 +51,7 @@ export class D1Session extends SQLiteD1Session<Record<string, never>, never> {
     if (map) {
       const drizzles = prepared.mapAllResult.bind(prepared);
       prepared.mapAllResult = (result, isFromBatch) =>
-        isFromBatch && !prepared.joinsNotNullableMap
-          ? map((result as D1Result<Row>).results)
-          : drizzles(result, isFromBatch);
+        isFromBatch ? map((result as D1Result<Row>).results) : drizzles(result, isFromBatch);
     }
     return prepared;
   }
