@@ -21,7 +21,12 @@ describe("a batch's rows", () => {
     });
     await create(key, '/v1/companies', { name: 'Beta', cnpj: '11.444.777/0001-61', segment: 'Varejo' });
     const deal = await create(key, '/v1/deals', { name: 'Negócio', value: 10 });
-    await create(key, '/v1/tasks', { deal_id: deal.id, name: 'Ligar', category: 'Ligação', owner_id: user.id });
+    await create(key, '/v1/tasks', {
+      deal_id: deal.id,
+      name: 'Ligar',
+      category: 'Ligação',
+      owner_id: user.id,
+    });
     const mine = (table: typeof companies | typeof tasks) => sql`${table.accountId} = ${accountId}`;
     const read = (db: ReturnType<typeof createDb>) =>
       db.batch([
