@@ -26,6 +26,9 @@ import { seed } from '../bench/seed.mjs';
 /** The issue's budget: a list's p50 at the larger size within this factor of the smaller's. */
 const BUDGET = 1.3;
 
+/** The D1 round trips each kind of endpoint may take (docs/performance.md): a read 1, a write 2. */
+const TRIPS = { floor: 0, list: 1, get: 1, write: 2 };
+
 const usage = `Usage: npm run bench -- [options]
   --rows N | A,B    rows per table (companies, contacts, deals, tasks); two sizes compare (default 1000)
   --compare         the same as --rows 1000,100000
@@ -285,4 +288,12 @@ if (broken.length) {
 }
 const over = growthRows.filter((g) => g.over);
 if (over.length) console.error(`\nOver the ${BUDGET}x p50 budget: ${over.map((g) => g.name).join(', ')}`);
-process.exitCode = broken.length || (args.check && over.length) ? 1 : 0;
+const extraTrips = runs.flatMap((run) =>
+  run.endpoints.filter((r) => r.round_trips !== undefined && r.round_trips > TRIPS[r.kind]),
+);
+if (extraTrips.length) {
+  console.error(
+    `\nOver the round-trip budget (a read 1, a write 2): ${extraTrips.map((r) => `${r.name} (${r.round_trips})`).join(', ')}`,
+  );
+}
+process.exitCode = broken.length || extraTrips.length || (args.check && over.length) ? 1 : 0;

@@ -13,14 +13,20 @@ export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(valu
 /** Has the API keys' prefix: a key, perhaps cut short when pasted. */
 export const hasApiKeyPrefix = (value: string): boolean => value.startsWith(KEY_PREFIX);
 
+/** The two hex digits of each byte value, so a digest is written with one lookup per byte. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const encoder = new TextEncoder();
+
+/** SHA-256 as lower-case hex. On every `/v1` and `/hooks` request (key, client and token hashes). */
 export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(value)));
+  let hex = '';
+  for (const byte of digest) hex += HEX[byte];
+  return hex;
 }
 
 /** Constant-time comparison: both sides are hashed first so their lengths never leak either. */
 export async function secretsEqual(given: string, expected: string): Promise<boolean> {
-  const encoder = new TextEncoder();
   const [a, b] = await Promise.all([
     crypto.subtle.digest('SHA-256', encoder.encode(given)),
     crypto.subtle.digest('SHA-256', encoder.encode(expected)),

@@ -10,11 +10,12 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QU
  * The methods each path answers, from the app's registered routes: middleware is registered for
  * `ALL` and says nothing about which methods a path serves. Hono answers HEAD wherever it answers GET.
  */
-function methodTable(routes: readonly RouterRoute[]): (path: string) => string[] {
+function methodTable(routes: readonly RouterRoute[]) {
   const table = new TrieRouter<true>();
   for (const route of routes) if (route.method !== 'ALL') table.add(route.method, route.path, true);
-  return (path) =>
-    METHODS.filter((method) => table.match(method === 'HEAD' ? 'GET' : method, path)[0].length > 0);
+  const serves = (method: string, path: string) =>
+    table.match(method === 'HEAD' ? 'GET' : method, path)[0].length > 0;
+  return { serves, allowedAt: (path: string) => METHODS.filter((method) => serves(method, path)) };
 }
 
 /**
@@ -23,11 +24,13 @@ function methodTable(routes: readonly RouterRoute[]): (path: string) => string[]
  * before authentication. The app's routes are read on the first request, once every router is mounted.
  */
 export function methodNotAllowed(app: { readonly routes: readonly RouterRoute[] }): MiddlewareHandler {
-  let allowedAt: ((path: string) => string[]) | undefined;
+  let table: ReturnType<typeof methodTable> | undefined;
   return async (c: Context, next) => {
-    allowedAt ??= methodTable(app.routes);
-    const allowed = allowedAt(c.req.path);
-    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+    table ??= methodTable(app.routes);
+    // One lookup, for the request's own method, on every request a route serves; every method's
+    // only on the way to a 405 or a 404.
+    const allowed = table.serves(c.req.method, c.req.path) ? [] : table.allowedAt(c.req.path);
+    if (allowed.length > 0) {
       throw new ApiError(
         405,
         'method_not_allowed',

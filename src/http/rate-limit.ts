@@ -14,15 +14,20 @@ export const RATE_LIMIT_PERIOD_S = 60;
 type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER' | 'SIGN_IN_RATE_LIMITER';
 
 /**
- * Counts one request against `key` (a hash, never a credential) and throws the 429 once it is over
- * the limit. The binding's counters live beside the Worker, so this costs no D1 round trip.
+ * Counts one request against `key` (a hash, never a credential; a function, so that a hash made
+ * only for the limiter is not made when limits are off) and throws the 429 once it is over the
+ * limit. The binding's counters live beside the Worker, so this costs no D1 round trip.
  * `RATE_LIMITS=off` is for local load runs only (bench, drill), never set in wrangler.toml.
  */
-export async function rateLimit(env: Bindings, limiter: Limiter, key: string): Promise<void> {
+export async function rateLimit(
+  env: Bindings,
+  limiter: Limiter,
+  key: () => string | Promise<string>,
+): Promise<void> {
   if (ownVar(env, 'RATE_LIMITS') === 'off') return;
   const binding = ownVar(env, limiter);
   if (!binding) throw new Error(`The ${limiter} binding is missing (wrangler.toml [[ratelimits]])`);
-  const { success } = await binding.limit({ key });
+  const { success } = await binding.limit({ key: await key() });
   if (!success) {
     throw new ApiError(
       429,
@@ -107,12 +112,12 @@ export function clientOf(c: Context): Promise<string> {
  * request, each of which would cost a D1 round trip to refuse.
  */
 export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  await rateLimit(c.env, 'CLIENT_RATE_LIMITER', await clientOf(c));
+  await rateLimit(c.env, 'CLIENT_RATE_LIMITER', () => clientOf(c));
   await next();
 });
 
 /** Every `/v1` request counts against its API key, after `apiKeyAuth` has hashed it. */
 export const apiRateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  await rateLimit(c.env, 'API_RATE_LIMITER', c.get('apiKeyHash'));
+  await rateLimit(c.env, 'API_RATE_LIMITER', () => c.get('apiKeyHash'));
   await next();
 });

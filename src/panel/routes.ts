@@ -327,7 +327,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
   panel.post('/sign-in', async (c) => {
     const p = pageOf(c, false);
     try {
-      await rateLimit(c.env, 'SIGN_IN_RATE_LIMITER', await clientOf(c));
+      await rateLimit(c.env, 'SIGN_IN_RATE_LIMITER', () => clientOf(c));
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         c.header('Retry-After', err.headers?.['Retry-After'] ?? '60');

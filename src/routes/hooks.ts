@@ -301,7 +301,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     if (!looksLikeWebhookToken(token)) return c.body(null, 404);
     // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
     // limiter first); keyed by a hash, as the URL is a credential.
-    await rateLimit(c.env, 'HOOK_RATE_LIMITER', await sha256Hex(token));
+    await rateLimit(c.env, 'HOOK_RATE_LIMITER', () => sha256Hex(token));
     const [hook] = await c
       .get('db')
       .select({

@@ -16,6 +16,8 @@ describe('sign-in', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
+    // Its own, kept by the security headers: no-referrer would send `Origin: null` on its form posts.
+    expect(res.headers.get('Referrer-Policy')).toBe('same-origin');
     expect(html).not.toMatch(/<script>|<style|style="/);
     for (const asset of ['/panel/static/panel.css', '/panel/static/panel.js']) {
       const got = await panel(asset);

@@ -1,0 +1,43 @@
+import { env } from 'cloudflare:workers';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/d1';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
+import { D1Meter } from '../../src/db/meter';
+import { view } from '../../src/db/own';
+import { companies, tasks } from '../../src/db/schema';
+import { companySpec } from '../../src/model/companies';
+import { taskSpec } from '../../src/model/tasks';
+import { create, newAccount, newUser } from '../helpers';
+
+describe("a batch's rows", () => {
+  it("come out exactly as Drizzle's own mapping gives them: columns, counts, decoded lists, nulls", async () => {
+    const { key, id: accountId } = await newAccount();
+    const user = await newUser(key, 'Rita');
+    await create(key, '/v1/companies', {
+      name: 'Acme Ltda',
+      cnpj: '11.222.333/0001-81',
+      follower_ids: [user.id],
+    });
+    await create(key, '/v1/companies', { name: 'Beta', cnpj: '11.444.777/0001-61', segment: 'Varejo' });
+    const deal = await create(key, '/v1/deals', { name: 'Negócio', value: 10 });
+    await create(key, '/v1/tasks', {
+      deal_id: deal.id,
+      name: 'Ligar',
+      category: 'Ligação',
+      owner_id: user.id,
+    });
+    const mine = (table: typeof companies | typeof tasks) => sql`${table.accountId} = ${accountId}`;
+    const read = (db: ReturnType<typeof createDb>) =>
+      db.batch([
+        view(db, companies, companySpec.extras, mine(companies)),
+        view(db, tasks, taskSpec.extras, mine(tasks)),
+      ]);
+    const ours = await read(createDb(env.DB.withSession('first-primary'), new D1Meter()));
+    const drizzles = await read(drizzle(env.DB) as unknown as ReturnType<typeof createDb>);
+    expect(ours).toEqual(drizzles);
+    expect(ours[0]).toHaveLength(2);
+    expect(ours[0][0]).toMatchObject({ followerIds: [user.id], segment: null });
+    expect(ours[1][0]).toMatchObject({ ownerIds: [user.id], completedAt: null });
+  });
+});
