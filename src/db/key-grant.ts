@@ -27,12 +27,22 @@ export class KeyGrant implements SQLWrapper {
     readonly key: string | SQL<string>,
     /** What the operation needs; null: any valid key may (GET /v1/me). */
     readonly scope: Scope | null,
-    readonly now: number,
+    now: number,
     /** Where a read's last-used update goes, off the response's path; none: not recorded. */
     readonly deferred?: (touch: Promise<unknown>) => void,
     /** A write's batches run on the primary: its last-used update joins the first one. */
     readonly writes = false,
-  ) {}
+  ) {
+    this.now = Math.floor(now / 1000) * 1000;
+  }
+
+  /**
+   * The request's time to the second. It is written into the statement as a literal (see
+   * `usable`), so a finer time would make every statement's text new on every request and defeat
+   * the dialect's record of checked texts (src/db/dialect.ts); `check` uses the same value, so the
+   * SQL and the 401 never disagree about a key that expires in between.
+   */
+  readonly now: number;
 
   /**
    * Unexpired and holding the scope (revocation is checked where the hash is used). Written as
@@ -55,7 +65,7 @@ export class KeyGrant implements SQLWrapper {
               sql`, `,
             )}))`,
           );
-    const now = sql.raw(String(Math.trunc(this.now)));
+    const now = sql.raw(String(this.now));
     return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
   }
 

@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:workers';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { CompanyQuery, companySorts } from '../../src/contracts/companies';
 import { TaskQuery, taskSorts } from '../../src/contracts/tasks';
 import { createDb } from '../../src/db/client';
 import { FastDialect } from '../../src/db/dialect';
+import { KeyGrant } from '../../src/db/key-grant';
 import { D1Meter } from '../../src/db/meter';
 import { insertUnless, listQuery } from '../../src/db/own';
 import { refsQuery } from '../../src/db/refs';
@@ -78,5 +79,21 @@ describe('the SQL renderer', () => {
     ]) {
       expect(dialect.sqlToQuery(statement.getSQL())).toEqual(drizzles.sqlToQuery(statement.getSQL()));
     }
+  });
+});
+
+describe('a key grant in a statement', () => {
+  it('renders the same text for requests in the same second, so the dialect checks it once', () => {
+    const grant = (now: number) => new KeyGrant(KEY, 'companies:read', now);
+    const text = (now: number) =>
+      db
+        .select({ id: companies.id })
+        .from(companies)
+        .where(eq(companies.accountId, accountOf(grant(now))))
+        .toSQL().sql;
+    const second = Date.UTC(2026, 10, 25, 12, 0, 30);
+    expect(text(second + 1)).toBe(text(second + 999));
+    expect(text(second + 1000)).not.toBe(text(second + 999));
+    expect(grant(second + 999).now).toBe(second);
   });
 });
