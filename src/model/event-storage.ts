@@ -131,11 +131,13 @@ export const EVENT_PURGE_ROUNDS = 10;
 /**
  * The cron's retention purge: events received before the retention, oldest first, in bounded
  * batches, each deleted with its result row (which records the event wrote; the records stay) in
- * one D1 batch. A `pending` event is never purged: it has yet to be applied. Returns the count.
+ * one D1 batch. A `pending` event is never purged: it has yet to be applied. The batch is picked
+ * twice (once per statement), so its order is total (the id breaks ties of received_at): both
+ * statements must pick the same events. Returns the count.
  */
 export async function purgeExpiredEvents(db: Db, now: number, vars: StorageVars): Promise<number> {
   const cutoff = now - retentionDays(vars) * DAY_MS;
-  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at limit ${EVENT_PURGE_BATCH})`;
+  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at, d.id limit ${EVENT_PURGE_BATCH})`;
   let purged = 0;
   for (let round = 0; round < EVENT_PURGE_ROUNDS; round++) {
     const [, deleted] = await db.batch([

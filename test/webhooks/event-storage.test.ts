@@ -143,6 +143,31 @@ describe('event retention: the cron purges old events', () => {
     expect(counted).toEqual(real);
     expect(real).toEqual({ bytes: 0, events: 0 });
   });
+  it('purges the same events with their results when a batch boundary falls inside a run of equal received_at', async () => {
+    const { id: accountId, hook } = await leadHook();
+    const old = Date.now() - 40 * DAY;
+    // 600 events received in the same millisecond, each with its result row: the first batch of
+    // 500 must delete exactly the results of the events it deletes.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+       INSERT INTO inbound_events (account_id, webhook_id, mode, status, payload, headers, received_at, queued_at)
+       SELECT ?1, ?2, 'production', 'processed', '{"n":' || (600 - i) || '}', '{}', ?3, ?3 FROM n`,
+    )
+      .bind(accountId, hook.id, old)
+      .run();
+    await env.DB.prepare(
+      'INSERT INTO inbound_event_results (event_id, account_id) SELECT id, account_id FROM inbound_events WHERE webhook_id = ?',
+    )
+      .bind(hook.id)
+      .run();
+    await cron({ EVENT_RETENTION_DAYS: '30' });
+    expect(await eventIds(hook.id)).toEqual([]);
+    const orphans = await rows(
+      'SELECT r.event_id FROM inbound_event_results r LEFT JOIN inbound_events e ON e.id = r.event_id WHERE r.account_id = ? AND e.id IS NULL',
+      accountId,
+    );
+    expect(orphans).toEqual([]);
+  });
 });
 
 describe('event storage quota', () => {
