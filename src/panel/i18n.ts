@@ -109,7 +109,8 @@ const ptBR = {
   kindText: 'texto',
   kindNumber: 'número',
   kindBoolean: 'sim/não (true/false)',
-  tooManyRows: 'O formulário tem linhas demais: no máximo 100 campos e 20 ações. Nada foi salvo.',
+  tooManyRows:
+    'O formulário tem linhas ou valores demais: no máximo 100 campos e 20 ações, e 100 usuários num rodízio. Nada foi salvo.',
   samplesCapped: 'Alguns campos não couberam (no máximo 100 campos): revise, salve e preencha de novo.',
   sampleConfirmTitle: 'Enviar evento de exemplo em produção?',
   sampleConfirm:
@@ -229,7 +230,8 @@ const en: Messages = {
   kindText: 'text',
   kindNumber: 'number',
   kindBoolean: 'yes/no (true/false)',
-  tooManyRows: 'The form has too many rows: at most 100 fields and 20 actions. Nothing was saved.',
+  tooManyRows:
+    'The form has too many rows or values: at most 100 fields and 20 actions, and 100 users in a round robin. Nothing was saved.',
   samplesCapped: 'Some fields did not fit (at most 100 fields): review, save and fill again.',
   sampleConfirmTitle: 'Send a sample event in production?',
   sampleConfirm:
