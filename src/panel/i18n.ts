@@ -115,7 +115,8 @@ const ptBR = {
   sampleConfirmTitle: 'Enviar evento de exemplo em produção?',
   sampleConfirm:
     'Este webhook está em produção: o evento de exemplo grava registros reais no CRM (contato, empresa, negócio e tarefas, conforme os fluxos). Os valores de telefone, e-mail e CNPJ são sorteados a cada envio e não coincidem com registros da conta. Para só pré-visualizar, passe o webhook para teste.',
-  sampleBody: 'Corpo a enviar (os valores sorteados mudam a cada envio)',
+  sampleBody:
+    'Exemplo do corpo: o envio sorteia de novo o telefone, o e-mail e o CNPJ (também conferidos contra a conta), então os registros gravados terão outros valores nesses campos',
   sendForReal: 'Enviar e gravar registros',
   cancel: 'Cancelar',
 } as const;
@@ -236,7 +237,8 @@ const en: Messages = {
   sampleConfirmTitle: 'Send a sample event in production?',
   sampleConfirm:
     'This webhook is in production: the sample event writes real records to the CRM (a contact, company, deal and tasks, as the flows say). Its phone, email and CNPJ values are drawn anew for every send and match no record of the account. To preview only, switch the webhook to test.',
-  sampleBody: 'Body to send (the drawn values change with every send)',
+  sampleBody:
+    'An example of the body: the send draws its phone, email and CNPJ again (checked against the account too), so the records written will hold other values in those fields',
   sendForReal: 'Send and write records',
   cancel: 'Cancel',
 };

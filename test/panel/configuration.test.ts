@@ -320,6 +320,9 @@ describe('a sample event', () => {
     const cookie = await signIn(key);
     const ask = await page(await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: {} }));
     expect(ask).toContain('grava registros reais no CRM');
+    // The confirming POST draws new values: the page must not promise this very body.
+    expect(ask).toContain('o envio sorteia de novo o telefone, o e-mail e o CNPJ');
+    expect(ask).not.toContain('Corpo a enviar');
     expect(ask).toMatch(
       /<input type="hidden" name="confirm" value="yes"><button type="submit">Enviar e gravar registros<\/button>/,
     );
