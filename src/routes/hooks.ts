@@ -181,7 +181,7 @@ const ingest = createRoute({
     ),
     ...described(
       429,
-      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until old events are purged or room is made). Nothing stored`,
+      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until the cron purges events past the retention or the operator raises the quota; a retry of an event already stored is still a 204). Nothing stored`,
     ),
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
