@@ -18,7 +18,8 @@ export const Usage = z
       events: z.int().openapi({ description: 'Events kept, rejected ones included' }),
       retention_days: z.int().openapi({ description: 'Events older than this are deleted by the cron' }),
       full: z.boolean().openapi({
-        description: 'true: ingest answers 429 `event_storage_full` and stores nothing until room is made',
+        description:
+          'true: ingest answers 429 `event_storage_full` and stores nothing (a retry of an event already stored excepted) until the cron purges events past the retention or the operator raises the quota',
       }),
     }),
   })

@@ -62,6 +62,11 @@ const DateFormat = z
   })
   .openapi({ example: 'DD/MM/YYYY' });
 
+/** The most users one round robin takes turns between. */
+export const MAX_ROUND_ROBIN = 100;
+/** What `upsert_contact` may match on. */
+export const MATCH_KEYS = ['phone', 'email'] as const;
+
 export const FieldMapping = z
   .strictObject({
     key: Key,
@@ -76,7 +81,10 @@ export const FieldMapping = z
   .openapi('WebhookField') satisfies z.ZodType<core.FieldMapping>;
 
 const Owner = z
-  .union([z.strictObject({ user_id: Id }), z.strictObject({ round_robin: z.array(Id).min(1).max(100) })])
+  .union([
+    z.strictObject({ user_id: Id }),
+    z.strictObject({ round_robin: z.array(Id).min(1).max(MAX_ROUND_ROBIN) }),
+  ])
   .openapi('WebhookOwner', {
     description: 'A user of the account, or a fair rotation over several (per webhook and action)',
   });
@@ -121,13 +129,7 @@ export const Action = z
   .discriminatedUnion('action', [
     z.strictObject({
       action: z.literal('upsert_contact'),
-      match_on: withDefault(
-        z
-          .array(z.enum(['phone', 'email']))
-          .min(1)
-          .max(2),
-        ['phone', 'email'],
-      ),
+      match_on: withDefault(z.array(z.enum(MATCH_KEYS)).min(1).max(2), ['phone', 'email']),
       ...common,
     }),
     z.strictObject({ action: z.literal('upsert_company'), ...common }),

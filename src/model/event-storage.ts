@@ -49,14 +49,31 @@ export const storedEventBytes = () =>
   );
 
 /**
+ * Whether a live event of the looked-up webhook already holds the call's Idempotency-Key, as a
+ * column of the same select: a retry of an event stored before the account filled up is answered
+ * as everywhere else (204, already stored), not 429. Same qualification as storedEventBytes.
+ */
+export const heldIdempotencyKey = (key: string | undefined, now: number, windowMs: number) =>
+  key === undefined
+    ? sql<boolean>`0`.mapWith(Boolean)
+    : sql<boolean>`exists (select 1 from ${inboundEvents} k where k.webhook_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.id.name)} and k.idempotency_key = ${key} and k.received_at >= ${now - windowMs})`.mapWith(
+        Boolean,
+      );
+
+/** Whether the account's events fill its quota. */
+export const storageFull = (usedBytes: number, vars: StorageVars) => usedBytes >= quotaBytes(vars);
+
+/**
  * 429 `event_storage_full` once the account's events fill its quota. Checked before the call is
  * read, so a full account costs D1 no write; concurrent calls may pass it together, so the quota
- * can be overshot by at most one body per call in flight.
+ * can be overshot by at most one body per call in flight. The account has no way to delete
+ * events: space frees only as the cron purges events past the retention, or when the operator
+ * raises the quota; disabling or rotating a flooded webhook stops new events.
  */
 export function assertEventRoom(usedBytes: number, vars: StorageVars): void {
-  if (usedBytes < quotaBytes(vars)) return;
+  if (!storageFull(usedBytes, vars)) return;
   throw eventStorageFull(
-    `This call was not stored: the webhook events of this account fill its storage quota. This is not a rate limit: space frees up as events pass the ${retentionDays(vars)}-day retention (the cron purges them every 5 minutes), so retry after Retry-After, or ask the account's owner to make room.`,
+    `This call was not stored: the webhook events of this account fill its storage quota. This is not a rate limit: space frees up only as the cron (every 5 minutes) deletes events older than the ${retentionDays(vars)}-day retention, or when the service's operator raises the quota (EVENT_STORAGE_QUOTA_MIB). Keep the event and retry it with the same Idempotency-Key after Retry-After. A retry of an event already stored is answered 204.`,
   );
 }
 
@@ -131,11 +148,13 @@ export const EVENT_PURGE_ROUNDS = 10;
 /**
  * The cron's retention purge: events received before the retention, oldest first, in bounded
  * batches, each deleted with its result row (which records the event wrote; the records stay) in
- * one D1 batch. A `pending` event is never purged: it has yet to be applied. Returns the count.
+ * one D1 batch. A `pending` event is never purged: it has yet to be applied. The batch is picked
+ * twice (once per statement), so its order is total (the id breaks ties of received_at): both
+ * statements must pick the same events. Returns the count.
  */
 export async function purgeExpiredEvents(db: Db, now: number, vars: StorageVars): Promise<number> {
   const cutoff = now - retentionDays(vars) * DAY_MS;
-  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at limit ${EVENT_PURGE_BATCH})`;
+  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at, d.id limit ${EVENT_PURGE_BATCH})`;
   let purged = 0;
   for (let round = 0; round < EVENT_PURGE_ROUNDS; round++) {
     const [, deleted] = await db.batch([

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../auth/secrets';
 import { MAX_FIELDS, MAX_FLOWS } from '../contracts/inbound-webhooks';
+import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
 import type { Action, FieldMapping } from '../core/webhook-config';
 
@@ -256,11 +257,19 @@ export async function changedOnly<T extends { fields?: unknown; flows?: unknown 
   return out;
 }
 
+/** How many values one control may send: a round robin's users, match_on's keys, else one. */
+const valuesAllowed = (name: string): number =>
+  name.endsWith('.round_robin') ? MAX_ROUND_ROBIN : name.endsWith('.match_on') ? MATCH_KEYS.length : 1;
+
 /**
- * Whether a submitted form holds more filled rows than the contract takes, or more rows than any
- * page of the panel offers: checked on the names alone, before the rows are read or shown again.
+ * Whether a submitted form holds more filled rows than the contract takes, more rows than any
+ * page of the panel offers, or more values for one control than it can take (a control repeated
+ * 40,000 times): checked on the names and counts alone, before the rows are read or shown again.
  */
 export function tooManyRows(form: Form): boolean {
+  for (const [name, value] of Object.entries(form)) {
+    if (Array.isArray(value) && value.length > valuesAllowed(name)) return true;
+  }
   const rows = (list: string, filledBy: string) => {
     const all = new Set<number>();
     let filled = 0;

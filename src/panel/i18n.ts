@@ -109,12 +109,14 @@ const ptBR = {
   kindText: 'texto',
   kindNumber: 'número',
   kindBoolean: 'sim/não (true/false)',
-  tooManyRows: 'O formulário tem linhas demais: no máximo 100 campos e 20 ações. Nada foi salvo.',
+  tooManyRows:
+    'O formulário tem linhas ou valores demais: no máximo 100 campos e 20 ações, e 100 usuários num rodízio. Nada foi salvo.',
   samplesCapped: 'Alguns campos não couberam (no máximo 100 campos): revise, salve e preencha de novo.',
   sampleConfirmTitle: 'Enviar evento de exemplo em produção?',
   sampleConfirm:
     'Este webhook está em produção: o evento de exemplo grava registros reais no CRM (contato, empresa, negócio e tarefas, conforme os fluxos). Os valores de telefone, e-mail e CNPJ são sorteados a cada envio e não coincidem com registros da conta. Para só pré-visualizar, passe o webhook para teste.',
-  sampleBody: 'Corpo a enviar (os valores sorteados mudam a cada envio)',
+  sampleBody:
+    'Exemplo do corpo: o envio sorteia de novo o telefone, o e-mail e o CNPJ (também conferidos contra a conta), então os registros gravados terão outros valores nesses campos',
   sendForReal: 'Enviar e gravar registros',
   cancel: 'Cancelar',
 } as const;
@@ -229,12 +231,14 @@ const en: Messages = {
   kindText: 'text',
   kindNumber: 'number',
   kindBoolean: 'yes/no (true/false)',
-  tooManyRows: 'The form has too many rows: at most 100 fields and 20 actions. Nothing was saved.',
+  tooManyRows:
+    'The form has too many rows or values: at most 100 fields and 20 actions, and 100 users in a round robin. Nothing was saved.',
   samplesCapped: 'Some fields did not fit (at most 100 fields): review, save and fill again.',
   sampleConfirmTitle: 'Send a sample event in production?',
   sampleConfirm:
     'This webhook is in production: the sample event writes real records to the CRM (a contact, company, deal and tasks, as the flows say). Its phone, email and CNPJ values are drawn anew for every send and match no record of the account. To preview only, switch the webhook to test.',
-  sampleBody: 'Body to send (the drawn values change with every send)',
+  sampleBody:
+    'An example of the body: the send draws its phone, email and CNPJ again (checked against the account too), so the records written will hold other values in those fields',
   sendForReal: 'Send and write records',
   cancel: 'Cancel',
 };

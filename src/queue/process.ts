@@ -12,7 +12,7 @@ import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations }
 import type { Bindings } from '../env';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
-import { liveOwners, usableSteps, writableSteps } from './salvage';
+import { liveOwners, namedContact, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
 export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
@@ -57,7 +57,6 @@ export async function processEvent(
   const salvaged = usableSteps(planFlows(hook, values, event.receivedAt), hook.fields);
   let steps = salvaged.steps;
 
-  const contactStep = steps.find((s) => s.action === 'upsert_contact');
   const refs = ownerRefs(steps);
   const [contact, company, owners, rotations] = await lookUp(db, accountId, hook.id, steps, refs);
   steps = liveOwners(steps, missingRefs(owners, refs), salvaged.warnings);
@@ -66,9 +65,9 @@ export async function processEvent(
     companyId: company[0]?.id,
     turns: new Map(rotations.map((r) => [r.action, r.turns])),
   };
-  if (contactStep && found.contactId === undefined && contactStep.body.name === undefined) {
-    return failed('contact.name: needed to create a contact, and no existing contact matched.');
-  }
+  const named = namedContact(steps, found, salvaged);
+  if ('error' in named) return failed(named.error);
+  steps = named.steps;
   steps = writableSteps(steps, { ...found, customFields: contact[0]?.customFields }, hook.fields, salvaged);
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
 

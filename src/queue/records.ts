@@ -38,6 +38,8 @@ export type ValidStep =
       owner?: Owner;
       body: z.infer<typeof ContactUpdate>;
       match?: Match;
+      /** The name a contact created without one takes (its email or phone, see salvage.ts). */
+      fallbackName?: string;
     }
   | {
       action: 'upsert_company';
@@ -125,7 +127,7 @@ export function recordStatements(db: Db, ctx: Context, steps: ValidStep[], found
         const { custom_fields, ...fields } = step.body;
         if (found.contactId !== undefined) statements.push(setResult({ contactId: found.contactId }));
         else {
-          const { name } = step.body;
+          const name = step.body.name ?? step.fallbackName;
           if (name === undefined) throw new Error('a contact is created only with a name (see process.ts)');
           const row = {
             ...newRow(contactSpec, { ...step.body, name }, accountId, now),
@@ -257,7 +259,11 @@ export function preview(steps: ValidStep[], found: Found, skipped: Plan['skipped
     const fields = { ...step.body, ...owner(step) };
     switch (step.action) {
       case 'upsert_contact':
-        out.contact = upsert(found.contactId, fields, step.body);
+        out.contact = upsert(
+          found.contactId,
+          { name: step.body.name ?? step.fallbackName, ...fields },
+          step.body,
+        );
         break;
       case 'upsert_company':
         out.company = upsert(found.companyId, fields, step.body);

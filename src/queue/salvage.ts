@@ -129,8 +129,7 @@ export function liveOwners(
  * The steps that can still be written against what the lookup found: a company that would have to
  * be created without a name is skipped (an existing CNPJ needs none), and mapped custom fields
  * beyond the /v1 limit once merged into the contact's are left out. (A contact to create without a
- * name still fails the event: it is the lead itself, kept whole for a replay once the mapping
- * fills its name.)
+ * name is named by namedContact.)
  */
 export function writableSteps(
   steps: ValidStep[],
@@ -165,4 +164,40 @@ export function writableSteps(
     }
     return [{ ...step, body: { ...step.body, custom_fields: kept } } as ValidStep];
   });
+}
+
+/**
+ * A contact to create without a name (none mapped, and nothing matched) is named after its email,
+ * else its phone (both as normalised), as HubSpot does, with a `contact_named_from` warning, so the
+ * lead is kept. Without either it cannot be found again: the event fails with this reason.
+ */
+export function namedContact(
+  steps: ValidStep[],
+  found: Found,
+  out: Salvaged,
+): { steps: ValidStep[] } | { error: string } {
+  const i = steps.findIndex((s) => s.action === 'upsert_contact');
+  const step = steps[i];
+  if (step?.action !== 'upsert_contact' || found.contactId !== undefined || step.body.name !== undefined)
+    return { steps };
+  const { email, phone } = step.body;
+  const from = email
+    ? { field: 'email', value: email }
+    : phone
+      ? { field: 'phone', value: phone }
+      : undefined;
+  if (!from) {
+    return {
+      error:
+        'contact.name: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).',
+    };
+  }
+  out.warnings.push({
+    path: `flows.${step.index}`,
+    code: 'contact_named_from',
+    message: `The event has no contact name and no existing contact matched: the new contact is named after its ${from.field}, ${from.value}.`,
+  });
+  const named = steps.slice();
+  named[i] = { ...step, fallbackName: from.value };
+  return { steps: named };
 }

@@ -19,7 +19,13 @@ import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../h
 import { ApiError, asApiError, badRequest, logError } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
-import { assertEventRoom, storedEventBytes, trimRejections } from '../model/event-storage';
+import {
+  assertEventRoom,
+  heldIdempotencyKey,
+  storageFull,
+  storedEventBytes,
+  trimRejections,
+} from '../model/event-storage';
 import { requiredTargetErrors } from '../model/field-targets';
 import { injected } from '../queue/faults';
 
@@ -175,7 +181,7 @@ const ingest = createRoute({
     ),
     ...described(
       429,
-      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until old events are purged or room is made). Nothing stored`,
+      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until the cron purges events past the retention or the operator raises the quota; a retry of an event already stored is still a 204). Nothing stored`,
     ),
     404: { description: 'Unknown, rotated or disabled webhook (no body)' },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
@@ -307,18 +313,23 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
       .select({
         ...getTableColumns(inboundWebhooks),
         storedBytes: storedEventBytes(),
+        keyHeld: heldIdempotencyKey(c.req.header('Idempotency-Key'), Date.now(), IDEMPOTENCY_WINDOW_MS),
       })
       .from(inboundWebhooks)
       .where(and(eq(inboundWebhooks.token, token), eq(inboundWebhooks.enabled, true)));
     if (!hook) return c.body(null, 404);
     // Outside the try below: a call refused for a full storage is not kept as a rejected event.
-    assertEventRoom(hook.storedBytes, c.env);
+    // A retry whose key a live event holds goes on: it stores nothing (the insert meets the key),
+    // so it is answered as anywhere else: 204 if its body is the same, 422 if not.
+    const full = storageFull(hook.storedBytes, c.env);
+    if (!hook.keyHeld) assertEventRoom(hook.storedBytes, c.env);
     const seen: { body?: Uint8Array } = {};
     try {
       await accept(c, hook, seen);
     } catch (err) {
       const problem = asApiError(err);
-      if (problem) await recordRejection(c, hook, problem, seen.body);
+      // Nothing is stored while full, not even a rejection.
+      if (problem && !full) await recordRejection(c, hook, problem, seen.body);
       throw err;
     }
     return c.body(null, 204);

@@ -245,6 +245,35 @@ describe('a form with more rows than a webhook holds', () => {
     expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toHaveLength(1);
   });
 
+  it('is refused before it is read when one control sends more values than it takes: a round robin repeated 40,000 times, match_on thrice', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads' });
+    const cookie = await signIn(key);
+    const base = {
+      name: 'x',
+      'fields.0.key': 'telefone',
+      'fields.0.type': 'phone',
+      'fields.0.target': 'contact.phone',
+      'flows.0.action': 'upsert_contact',
+    };
+    const extras: Record<string, string[]>[] = [
+      { 'flows.0.round_robin': Array.from({ length: 40_000 }, () => '1') },
+      { 'flows.0.round_robin': Array.from({ length: 101 }, (_, i) => String(i + 1)) },
+      { 'flows.0.match_on': ['phone', 'email', 'phone'] },
+      { 'flows.0.name': Array.from({ length: 1000 }, () => 'x'.repeat(100)) },
+    ];
+    for (const extra of extras) {
+      for (const path of [`/panel/webhooks/${hook.id}`, '/panel/webhooks']) {
+        const res = await panel(path, { cookie, form: { ...base, ...extra } });
+        const html = await page(res, 422);
+        expect(html).toContain('no máximo 100 campos e 20 ações');
+        expect(html.length).toBeLessThan(5000);
+      }
+    }
+    expect((await configOf(key, hook.id)).name).toBe('Leads');
+    expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toHaveLength(1);
+  });
+
   it('is taken up to the limits', async () => {
     const { key } = await newAccount();
     const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads' });
@@ -291,6 +320,9 @@ describe('a sample event', () => {
     const cookie = await signIn(key);
     const ask = await page(await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form: {} }));
     expect(ask).toContain('grava registros reais no CRM');
+    // The confirming POST draws new values: the page must not promise this very body.
+    expect(ask).toContain('o envio sorteia de novo o telefone, o e-mail e o CNPJ');
+    expect(ask).not.toContain('Corpo a enviar');
     expect(ask).toMatch(
       /<input type="hidden" name="confirm" value="yes"><button type="submit">Enviar e gravar registros<\/button>/,
     );

@@ -11,7 +11,17 @@ import {
   newAccount,
   newWebhook,
 } from '../helpers';
-import { deliver, eventLog, eventOf, get, ingest, NO_RECORDS, recordCounts } from './webhook-support';
+import {
+  countRows,
+  deliver,
+  eventLog,
+  eventOf,
+  get,
+  ingest,
+  NO_RECORDS,
+  recordCounts,
+  runEvent,
+} from './webhook-support';
 
 const LEAD_FIELDS = [
   { key: 'nome', type: 'string', target: 'contact.name' },
@@ -42,6 +52,26 @@ const lead = (extra: Json = {}) => ({
 });
 
 const ONE_LEAD = { ...NO_RECORDS, contacts: 1, deals: 1, tasks: 1, task_categories: 1 };
+
+const EMAIL_REQUIRED = [...LEAD_FIELDS, { key: 'email', type: 'email', required: true }];
+
+async function setFields(key: string, hook: { id: number }, fields: Json[]): Promise<void> {
+  const res = await call(`/v1/inbound-webhooks/${hook.id}`, { method: 'PUT', key, body: { fields } });
+  expect(res.status).toBe(200);
+}
+
+/** An event that fails: the mapping gains a required field between its ingest and its delivery. */
+async function failedEvent(
+  key: string,
+  hook: { id: number; path: string },
+  body: Json = lead(),
+): Promise<number> {
+  const id = await ingest(hook, body);
+  await setFields(key, hook, EMAIL_REQUIRED);
+  await deliver([id]);
+  await setFields(key, hook, LEAD_FIELDS);
+  return id;
+}
 
 /**
  * Makes every insert into `table` for this account raise `message`: a real SQLite error inside the
@@ -253,8 +283,7 @@ describe('at-least-once delivery', () => {
 
   it('leaves failed and test events as they are when their message comes again', async () => {
     const { key, id: accountId, hook } = await leadSetup();
-    const failed = await ingest(hook, lead({ nome: undefined }));
-    await deliver([failed]);
+    const failed = await failedEvent(key, hook);
     const before = await eventOf(key, hook.id, failed);
     expect(before).toMatchObject({ status: 'failed', attempts: 1 });
     const res = await call(`/v1/inbound-webhooks/${hook.id}`, {
@@ -396,16 +425,35 @@ describe('permanent errors fail the event at once', () => {
     expect(await recordCounts(accountId)).toEqual(NO_RECORDS);
   }
 
-  it('fails an event that must create a contact but has no name, yet updates a matched contact without one', async () => {
-    const { key, id: accountId, hook } = await leadSetup();
-    const id = await ingest(hook, lead({ nome: undefined }));
-    await expectFailed(key, accountId, hook.id, id, /^contact\.name: needed to create a contact/);
+  it('fails an event that must create a contact with no name, email or phone, yet updates a matched contact without a name', async () => {
+    const {
+      key,
+      id: accountId,
+      hook,
+    } = await leadSetup({
+      fields: [
+        { key: 'nome', type: 'string', target: 'contact.name' },
+        { key: 'email', type: 'email', target: 'contact.email' },
+        { key: 'telefone', type: 'phone', target: 'contact.phone' },
+        { key: 'veiculo', type: 'string', target: 'contact.custom_fields.veiculo' },
+      ],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+    });
+    const id = await ingest(hook, { veiculo: 'Onix', __fault: 'send' });
+    await expectFailed(
+      key,
+      accountId,
+      hook.id,
+      id,
+      /^contact\.name: needed to create a contact, and the event has no name, email or phone/,
+    );
 
     const contact = await create(key, '/v1/contacts', { name: 'Já Existe', phone: '11987654321' });
     const matched = await ingest(hook, lead({ nome: undefined, veiculo: 'Kwid' }));
     await deliver([matched]);
     const event = await eventOf(key, hook.id, matched);
     expect(event).toMatchObject({ status: 'processed', result: { contact_id: contact.id } });
+    expect(event.warnings.map((w: Json) => w.code)).not.toContain('contact_named_from');
     expect(await get(key, `/v1/contacts/${contact.id}`)).toMatchObject({
       name: 'Já Existe',
       custom_fields: { veiculo: 'Kwid' },
@@ -426,6 +474,45 @@ describe('permanent errors fail the event at once', () => {
 });
 
 describe('a value a flow cannot use loses no lead: the action runs without it or is skipped, with a warning', () => {
+  it('names a contact to create without a name after its email, else its phone (normalised), with a contact_named_from warning', async () => {
+    const {
+      key,
+      id: accountId,
+      hook,
+    } = await leadSetup({
+      fields: [...LEAD_FIELDS, { key: 'email', type: 'email', target: 'contact.email' }],
+    });
+    const byPhone = await runEvent(key, hook, lead({ nome: undefined }));
+    expect(byPhone).toMatchObject({ status: 'processed' });
+    expect(byPhone.warnings).toContainEqual({
+      path: 'flows.0',
+      code: 'contact_named_from',
+      message: expect.stringContaining('named after its phone, +5511987654321'),
+    });
+    expect(await get(key, `/v1/contacts/${byPhone.result.contact_id}`)).toMatchObject({
+      name: '+5511987654321',
+      phone: '+5511987654321',
+      custom_fields: { veiculo: 'Onix' },
+    });
+
+    const byEmail = await runEvent(
+      key,
+      hook,
+      lead({ nome: undefined, telefone: '11912345678', email: ' Bia@Exemplo.com.br ' }),
+    );
+    expect(byEmail).toMatchObject({ status: 'processed' });
+    expect(byEmail.warnings.map((w: Json) => w.code)).toContain('contact_named_from');
+    const named = await get(key, `/v1/contacts/${byEmail.result.contact_id}`);
+    expect(named.name).toBe(named.email);
+    expect(named.name).toMatch(/^bia@exemplo\.com\.br$/i);
+    expect(await countRows('contacts', accountId)).toBe(2);
+
+    // A later event with the name renames the contact as usual.
+    const later = await runEvent(key, hook, lead({ nome: 'Bia Lima', telefone: '11912345678' }));
+    expect(later.result.contact_id).toBe(byEmail.result.contact_id);
+    expect((await get(key, `/v1/contacts/${byEmail.result.contact_id}`)).name).toBe('Bia Lima');
+  });
+
   it('writes the records of an owner who is no longer a user without them, and goes on round robin without them', async () => {
     const account = await newAccount();
     const gone = await create(account.key, '/v1/users', { name: 'Saiu', email: 'saiu@x.com' });
@@ -539,9 +626,9 @@ describe('event log and replay', () => {
   it('lists events newest first with their outcome, filtered by status and paged', async () => {
     const { key, hook } = await leadSetup();
     const processed = await ingest(hook, lead());
-    const failed = await ingest(hook, lead({ nome: undefined, telefone: '11 3456-7890' }));
+    await deliver([processed]);
+    const failed = await failedEvent(key, hook, lead({ telefone: '11 3456-7890' }));
     const pending = await ingest(hook, lead({ telefone: '+1 415 555 0100' }));
-    await deliver([processed, failed]);
 
     const all = await eventLog(key, hook.id);
     expect(all.map((e) => e.id)).toEqual([pending, failed, processed]);
@@ -590,28 +677,18 @@ describe('event log and replay', () => {
   });
 
   it('replays a failed event once its cause is fixed; only failed events of the account can be replayed', async () => {
-    const {
-      key,
-      id: accountId,
-      hook,
-    } = await leadSetup({
-      fields: [...LEAD_FIELDS.filter((f) => f.key !== 'nome'), { key: 'nome', type: 'string' }],
-    });
+    const { key, id: accountId, hook } = await leadSetup();
     const id = await ingest(hook, lead());
+    await setFields(key, hook, EMAIL_REQUIRED);
     await deliver([id]);
     expect(await eventOf(key, hook.id, id)).toMatchObject({
       status: 'failed',
-      error: expect.stringMatching(/^contact\.name/),
+      error: expect.stringMatching(/^The mapping changed .*email/),
     });
     const replay = () => call(`/v1/inbound-webhooks/${hook.id}/events/${id}/replay`, { method: 'POST', key });
 
-    // Fixed: `nome` now fills contact.name.
-    const fix = await call(`/v1/inbound-webhooks/${hook.id}`, {
-      method: 'PUT',
-      key,
-      body: { fields: LEAD_FIELDS },
-    });
-    expect(fix.status).toBe(200);
+    // Fixed: the email is optional again.
+    await setFields(key, hook, LEAD_FIELDS);
     const res = await replay();
     expect(res.status).toBe(202);
     expect((await json(res)).data).toMatchObject({ id, status: 'pending', error: null, attempts: 1 });
@@ -636,8 +713,7 @@ describe('event log and replay', () => {
 
   it('does not let another account replay or read a failed event', async () => {
     const { key, hook } = await leadSetup();
-    const id = await ingest(hook, lead({ nome: undefined }));
-    await deliver([id]);
+    const id = await failedEvent(key, hook);
     const stranger = await newAccount('Other');
     await expectProblem(
       await call(`/v1/inbound-webhooks/${hook.id}/events/${id}/replay`, {

@@ -73,6 +73,9 @@ describe('cron: stranded events', () => {
     const processed = await ingest(hook, { telefone: '11922222222', nome: 'Feito', __fault: 'send' });
     const failed = await ingest(hook, { telefone: '11933333333', __fault: 'send' });
     await deliver([processed, failed]);
+    await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
+      .bind(failed)
+      .run();
     await backdate(processed, 10 * MINUTE);
     await backdate(failed, 10 * MINUTE);
     const ids = [recent, processed, failed];

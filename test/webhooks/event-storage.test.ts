@@ -143,6 +143,31 @@ describe('event retention: the cron purges old events', () => {
     expect(counted).toEqual(real);
     expect(real).toEqual({ bytes: 0, events: 0 });
   });
+  it('purges the same events with their results when a batch boundary falls inside a run of equal received_at', async () => {
+    const { id: accountId, hook } = await leadHook();
+    const old = Date.now() - 40 * DAY;
+    // 600 events received in the same millisecond, each with its result row: the first batch of
+    // 500 must delete exactly the results of the events it deletes.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
+       INSERT INTO inbound_events (account_id, webhook_id, mode, status, payload, headers, received_at, queued_at)
+       SELECT ?1, ?2, 'production', 'processed', '{"n":' || (600 - i) || '}', '{}', ?3, ?3 FROM n`,
+    )
+      .bind(accountId, hook.id, old)
+      .run();
+    await env.DB.prepare(
+      'INSERT INTO inbound_event_results (event_id, account_id) SELECT id, account_id FROM inbound_events WHERE webhook_id = ?',
+    )
+      .bind(hook.id)
+      .run();
+    await cron({ EVENT_RETENTION_DAYS: '30' });
+    expect(await eventIds(hook.id)).toEqual([]);
+    const orphans = await rows(
+      'SELECT r.event_id FROM inbound_event_results r LEFT JOIN inbound_events e ON e.id = r.event_id WHERE r.account_id = ? AND e.id IS NULL',
+      accountId,
+    );
+    expect(orphans).toEqual([]);
+  });
 });
 
 describe('event storage quota', () => {
@@ -185,6 +210,10 @@ describe('event storage quota', () => {
     const full = await post(hook, big(6));
     const problem = await expectProblem(full, 429, 'event_storage_full');
     expect(problem.detail).toContain('not a rate limit');
+    // It names only what frees space: the retention purge, or the operator's quota.
+    expect(problem.detail).toContain('30-day retention');
+    expect(problem.detail).toContain('EVENT_STORAGE_QUOTA_MIB');
+    expect(problem.detail).not.toContain('make room');
     expect(full.headers.get('Retry-After')).toBe('300');
     // One round trip: the webhook lookup reads the usage too, and nothing is written.
     expect(roundTrips(full)).toBe(1);
@@ -208,6 +237,29 @@ describe('event storage quota', () => {
       real: { bytes: 0, events: 0 },
     });
     expect((await post(hook, big(7))).status).toBe(204);
+  });
+
+  it('answers a retry of an event stored before the account filled up 204, as anywhere else; a new key 429, another body 422', async () => {
+    const quota = { EVENT_STORAGE_QUOTA_MIB: '1' };
+    const { id: accountId, hook } = await leadHook();
+    const big = (n: number) =>
+      JSON.stringify({ telefone: `1194444100${n}`, pad: 'x'.repeat(250 * 1024), __fault: 'send' });
+    const post = (body: string, key: string) =>
+      callWithEnv(quota, hook.path, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      });
+    for (const n of [1, 2, 3, 4, 5]) expect((await post(big(n), `k${n}`)).status, `post ${n}`).toBe(204);
+    const before = await storage(accountId);
+    await expectProblem(await post(big(6), 'k6'), 429, 'event_storage_full');
+
+    // The sender never saw the 204 of k5 and retries it: it is stored, so 204, and nothing is written.
+    expect((await post(big(5), 'k5')).status).toBe(204);
+    expect(await storage(accountId)).toEqual(before);
+    // The same key with another body is the usual 422, and is not kept while the storage is full.
+    await expectProblem(await post(big(7), 'k5'), 422, 'idempotency_key_reused');
+    expect(await storage(accountId)).toEqual(before);
   });
 
   it('shows the usage and the quota on GET /v1/usage, one round trip, own account only', async () => {
