@@ -33,13 +33,14 @@ export class KeyGrant implements SQLWrapper {
     /** A write's batches run on the primary: its last-used update joins the first one. */
     readonly writes = false,
   ) {
-    this.now = Math.floor(now / 1000) * 1000;
+    this.now = Math.ceil(now / 1000) * 1000;
   }
 
   /**
-   * The request's time to the second. It is written into the statement as a literal (see
-   * `usable`), so a finer time would make every statement's text new on every request and defeat
-   * the dialect's record of checked texts (src/db/dialect.ts); `check` uses the same value, so the
+   * The request's time, rounded up to the second. It is written into the statement as a literal
+   * (see `usable`), so a finer time would make every statement's text new on every request and
+   * defeat the dialect's record of checked texts (src/db/dialect.ts). Rounded up, so a key is
+   * never taken after its expiry (at most a second before it); `check` uses the same value, so the
    * SQL and the 401 never disagree about a key that expires in between.
    */
   readonly now: number;
