@@ -7,6 +7,11 @@ import { buildAssets } from './scripts/assets.mjs';
 // run wrangler's [build] command.
 buildAssets();
 
+// The plugin reads wrangler.toml through wrangler, which says "Using secrets defined in .dev.vars"
+// for every test file (npm run dev creates that file); the config below sets every binding a test
+// needs, so wrangler's info lines are noise here. Its warnings and errors still print.
+process.env.WRANGLER_LOG ??= 'warn';
+
 export default defineConfig({
   plugins: [
     cloudflareTest(async () => ({

@@ -88,7 +88,7 @@ async function until(/** @type {string} */ path, /** @type {(body: string) => bo
     if (dev.exitCode !== null) fail(`exited with ${dev.exitCode}`);
     const res = await fetch(`${base}${path}`).catch(() => undefined);
     if (res?.ok && ok(await res.text())) return;
-    await sleep(250);
+    await sleep(500);
   }
 }
 
