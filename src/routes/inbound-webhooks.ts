@@ -38,6 +38,7 @@ import {
   eventFilters,
   presentEvent,
   presentWebhook,
+  readEvent,
   replayEvent,
   sampleEvents,
   sampleFieldsOf,
@@ -126,6 +127,20 @@ const events = webhookRoute({
   },
 });
 
+const event = webhookRoute({
+  method: 'get',
+  path: '/{id}/events/{event_id}',
+  operationId: 'getInboundWebhookEvent',
+  summary: 'One event of the webhook',
+  description:
+    "An event of the webhook's log, as listed by `GET /v1/inbound-webhooks/{id}/events`: its status, attempts, error and result (the records it wrote). Readable after the webhook is disabled. 404 when the event is not this webhook's.",
+  request: { params: EventParams },
+  responses: {
+    200: jsonContent(one(WebhookEvent, 'WebhookEvent'), 'The event'),
+    ...errorResponses(400, 404, 429),
+  },
+});
+
 const replay = webhookRoute({
   method: 'post',
   path: '/{id}/events/{event_id}/replay',
@@ -197,6 +212,11 @@ export const inboundWebhooksRouter = router()
       { table: inboundWebhooks, id },
     );
     return c.json(page.page(c, rows, presentEvent), 200);
+  })
+  .openapi(event, async (c) => {
+    const { id, event_id } = c.req.valid('param');
+    const row = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
+    return c.json({ data: presentEvent(row) }, 200);
   })
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');
