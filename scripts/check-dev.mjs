@@ -101,17 +101,32 @@ checkFirstStart();
 // A change under src/ (the Worker's code) and one under public/ (a static file) each reload.
 const index = join(copy, 'src/index.ts');
 const code = readFileSync(index, 'utf8');
-if (!code.includes("status: 'ok' as const")) fail("src/index.ts no longer answers /health with status: 'ok' as const");
+if (!code.includes("status: 'ok' as const"))
+  fail("src/index.ts no longer answers /health with status: 'ok' as const");
 writeFileSync(index, code.replace("status: 'ok' as const", "status: 'reloaded' as const"));
-await until('/health', (body) => body.includes('"reloaded"'), RELOAD_TIMEOUT_MS, 'an edit of src/ not served');
+await until(
+  '/health',
+  (body) => body.includes('"reloaded"'),
+  RELOAD_TIMEOUT_MS,
+  'an edit of src/ not served',
+);
 const nonce = `// check-dev ${Date.now()}`;
-writeFileSync(join(copy, 'public/docs/init.js'), `${readFileSync(join(copy, 'public/docs/init.js'), 'utf8')}${nonce}\n`);
-await until('/docs/init.js', (body) => body.includes(nonce), RELOAD_TIMEOUT_MS, 'an edit of public/ not served');
+writeFileSync(
+  join(copy, 'public/docs/init.js'),
+  `${readFileSync(join(copy, 'public/docs/init.js'), 'utf8')}${nonce}\n`,
+);
+await until(
+  '/docs/init.js',
+  (body) => body.includes(nonce),
+  RELOAD_TIMEOUT_MS,
+  'an edit of public/ not served',
+);
 const reloaded = Date.now();
 
 process.kill(group, 'SIGTERM');
 while (alive(group)) {
-  if (Date.now() - reloaded > STOP_TIMEOUT_MS) fail(`processes left ${STOP_TIMEOUT_MS / 1000} s after SIGTERM`);
+  if (Date.now() - reloaded > STOP_TIMEOUT_MS)
+    fail(`processes left ${STOP_TIMEOUT_MS / 1000} s after SIGTERM`);
   await sleep(100);
 }
 const served = await fetch(`${base}/health`).then(
@@ -129,7 +144,9 @@ function checkFirstStart() {
   const token = /^ADMIN_TOKEN=(\S{32,})$/m.exec(readFileSync(join(copy, '.dev.vars'), 'utf8'))?.[1];
   if (!token) fail('.dev.vars has no ADMIN_TOKEN of 32 characters or more');
   if (output.split(token ?? '').length !== 2) fail('the ADMIN_TOKEN is not printed exactly once');
-  const migrations = readdirSync(join(copy, 'drizzle')).filter((name) => name.endsWith('.sql')).sort();
+  const migrations = readdirSync(join(copy, 'drizzle'))
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
   const applied = [...output.matchAll(/^Applied migration (\S+)$/gm)].map((m) => m[1]);
   if (applied.join() !== migrations.join()) fail(`expected one line per migration: ${migrations.join(', ')}`);
   if (/[│┌└├]/.test(output)) fail('a table of migrations was printed');

@@ -44,7 +44,9 @@ function run(label, script, args, quiet) {
   });
   const said = `${stdout}${stderr}`;
   if (status !== 0 || quiet?.test(said)) {
-    console.error(`${said}\nopenapi: ${label} ${status !== 0 ? 'failed' : `printed what it should not (${quiet})`}`);
+    console.error(
+      `${said}\nopenapi: ${label} ${status !== 0 ? 'failed' : `printed what it should not (${quiet})`}`,
+    );
     process.exit(status || 1);
   }
 }
@@ -59,12 +61,13 @@ run('redocly lint', bin(root, '@redocly/cli', 'bin/cli.js'), [
 ]);
 // openapi-typescript lints again with the rules of the Redocly config it is given; the lint is the
 // step above (with the ignore file for /health's 200 alone), so its config turns that rule off.
-run('openapi-typescript', bin(tools, 'openapi-typescript', 'bin/cli.js'), [
-  documentFile,
-  '--output',
-  join(out, 'api.d.ts'),
-  '--redocly',
-  join(tools, 'redocly.yaml'),
-], /⚠|warn/i);
-console.log('openapi: Redocly lint clean, openapi-typescript client generated without a warning, walk-through type-checks');
+run(
+  'openapi-typescript',
+  bin(tools, 'openapi-typescript', 'bin/cli.js'),
+  [documentFile, '--output', join(out, 'api.d.ts'), '--redocly', join(tools, 'redocly.yaml')],
+  /⚠|warn/i,
+);
+console.log(
+  'openapi: Redocly lint clean, openapi-typescript client generated without a warning, walk-through type-checks',
+);
 run('tsc (walk-through client)', bin(root, 'typescript', 'bin/tsc'), ['-p', join(tools, 'tsconfig.json')]);

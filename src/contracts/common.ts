@@ -33,7 +33,8 @@ export const Email = z
   .trim()
   .max(MAX_EMAIL)
   .pipe(z.email({ pattern: EMAIL }))
-  .openapi({ format: 'email' });
+  // `format: email` alone admits `ana@localhost`, which the API refuses: the pattern says what it takes.
+  .openapi({ format: 'email', pattern: EMAIL.source });
 
 export const Phone = z
   .string()

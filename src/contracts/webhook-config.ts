@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { inner } from '../core/filters';
 import { MAX_DEPTH } from '../core/json-paths';
 import { NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
@@ -32,7 +33,12 @@ const Target = z
     `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`,
   )
   .transform((value) => value as core.Target)
-  .openapi({ example: 'contact.phone' });
+  .openapi({
+    example: 'contact.phone',
+    pattern: `^(?:${Object.keys(fixedTargets)
+      .map((target) => target.replaceAll('.', '\\.'))
+      .join('|')}|${inner(CUSTOM_TARGET)})$`,
+  });
 
 /** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
 const DateFormat = z
@@ -94,6 +100,15 @@ const Template = z.string().trim().min(1).max(500).openapi({ pattern: NOT_BLANK 
 
 const common = { when: When.optional(), owner: Owner.optional() };
 
+/** A named component: generators name an inline object after its place, and two places clashed. */
+const TaskDue = z
+  .strictObject({
+    from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),
+    days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
+    hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
+  })
+  .openapi('WebhookTaskDue', { description: 'When the task is due: `from` plus `days` and `hours`' });
+
 export const Action = z
   .discriminatedUnion('action', [
     z.strictObject({
@@ -118,13 +133,7 @@ export const Action = z
       name: Template,
       category: Template,
       description: z.string().max(10_000).optional(),
-      due: z
-        .strictObject({
-          from: z.string().min(1).max(200).openapi({ description: '`received_at` or a date field key' }),
-          days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
-          hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
-        })
-        .optional(),
+      due: TaskDue.optional(),
       ...common,
     }),
   ])
