@@ -80,8 +80,11 @@ function fail(why) {
   process.exit(1);
 }
 
-/** Polls `path` until `ok(body)`, failing with `what` after `limit` ms. */
-async function until(/** @type {string} */ path, /** @type {(body: string) => boolean} */ ok, limit, what) {
+/**
+ * Polls `path` until `ok(body)`, failing with `what` after `limit` ms.
+ * @param {string} path @param {(body: string) => boolean} ok @param {number} limit @param {string} what
+ */
+async function until(path, ok, limit, what) {
   const since = Date.now();
   for (;;) {
     if (Date.now() - since > limit) fail(`${what} after ${limit / 1000} s`);
