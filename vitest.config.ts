@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
@@ -51,5 +52,10 @@ export default defineConfig({
     // A fresh runtime per test file, as the tests assume (own D1, own module state). The default,
     // said explicitly so vitest stops printing its hint to turn it off.
     isolate: true,
+    // Vitest's default is one worker less than the cores: 1 on a 2-core machine, so the files ran in
+    // turn while much of each one's time is waiting (the queue's delivery, a retry's delay, D1). Two
+    // at a time halve the suite there; each file keeps its own storage, so they cannot meet. Larger
+    // machines keep vitest's default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
