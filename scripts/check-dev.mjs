@@ -99,6 +99,8 @@ const started = Date.now();
 await until('/health', () => true, READY_TIMEOUT_MS, 'not serving');
 const ready = Date.now();
 
+// The server can answer before its "Ready on" line has come through npm's pipes.
+while (!output.includes(`Ready on ${base}`) && Date.now() - ready < 10_000) await sleep(100);
 checkFirstStart();
 
 // A change under src/ (the Worker's code) and one under public/ (a static file) each reload.
