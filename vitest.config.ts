@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
@@ -6,6 +7,11 @@ import { buildAssets } from './scripts/assets.mjs';
 // wrangler.toml's [assets] directory must exist before the runtime starts; the test pool does not
 // run wrangler's [build] command.
 buildAssets();
+
+// The plugin reads wrangler.toml through wrangler, which says "Using secrets defined in .dev.vars"
+// for every test file (npm run dev creates that file); the config below sets every binding a test
+// needs, so wrangler's info lines are noise here. Its warnings and errors still print.
+process.env.WRANGLER_LOG ??= 'warn';
 
 export default defineConfig({
   plugins: [
@@ -46,5 +52,10 @@ export default defineConfig({
     // A fresh runtime per test file, as the tests assume (own D1, own module state). The default,
     // said explicitly so vitest stops printing its hint to turn it off.
     isolate: true,
+    // Vitest's default is one worker less than the cores: 1 on a 2-core machine, so the files ran in
+    // turn while much of each one's time is waiting (the queue's delivery, a retry's delay, D1). Two
+    // at a time halve the suite there; each file keeps its own storage, so they cannot meet. Larger
+    // machines keep vitest's default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

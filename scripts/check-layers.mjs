@@ -42,7 +42,8 @@ function walk(dir) {
 /** @param {string} from @param {string} spec */
 function target(from, spec) {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
+  // A spec with its extension (`../package.json`) names the file itself.
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), ...(/\.json$/.test(base) ? [base] : [])]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {}

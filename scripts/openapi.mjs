@@ -31,16 +31,23 @@ const tools = join(root, 'tools/openapi');
 const bin = (dir, pkg, file) =>
   join(dirname(createRequire(join(dir, 'x.js')).resolve(`${pkg}/package.json`)), file);
 
-/** Runs a package's CLI with this node; stops the script on a failure. @param {string} label @param {string} script @param {string[]} args */
-function run(label, script, args) {
-  const { status } = spawnSync(process.execPath, [script, ...args], {
+/**
+ * Runs a package's CLI with this node. Its output is shown only when it fails (or, `quiet`, says
+ * anything it should not), so a green `npm test` prints one line here and a warning is news.
+ * @param {string} label @param {string} script @param {string[]} args @param {RegExp} [quiet]
+ */
+function run(label, script, args, quiet) {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [script, ...args], {
     cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
   });
-  if (status !== 0) {
-    console.error(`openapi: ${label} failed`);
-    process.exit(status ?? 1);
+  const said = `${stdout}${stderr}`;
+  if (status !== 0 || quiet?.test(said)) {
+    console.error(
+      `${said}\nopenapi: ${label} ${status !== 0 ? 'failed' : `printed what it should not (${quiet})`}`,
+    );
+    process.exit(status || 1);
   }
 }
 
@@ -52,10 +59,15 @@ run('redocly lint', bin(root, '@redocly/cli', 'bin/cli.js'), [
   '--format',
   'stylish',
 ]);
-run('openapi-typescript', bin(tools, 'openapi-typescript', 'bin/cli.js'), [
-  documentFile,
-  '--output',
-  join(out, 'api.d.ts'),
-  '--silent',
-]);
+// openapi-typescript lints again with the rules of the Redocly config it is given; the lint is the
+// step above (with the ignore file for /health's 200 alone), so its config turns that rule off.
+run(
+  'openapi-typescript',
+  bin(tools, 'openapi-typescript', 'bin/cli.js'),
+  [documentFile, '--output', join(out, 'api.d.ts'), '--redocly', join(tools, 'redocly.yaml')],
+  /⚠|warn/i,
+);
+console.log(
+  'openapi: Redocly lint clean, openapi-typescript client generated without a warning, walk-through type-checks',
+);
 run('tsc (walk-through client)', bin(root, 'typescript', 'bin/tsc'), ['-p', join(tools, 'tsconfig.json')]);

@@ -17,11 +17,13 @@ const PARENT_CHECK_MS = 250;
  * @param {string} command
  * @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} options
+ * @param {(child: import('node:child_process').ChildProcess) => void} [started] reads the child's pipes
  * @returns {Promise<number>} the child's exit code, or 128 + the number of the signal that ended it
  */
-export function supervise(command, args, options) {
+export function supervise(command, args, options, started) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, options);
+    started?.(child);
     /** @param {NodeJS.Signals} signal */
     const pass = (signal) => {
       child.kill(signal);

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import packageJson from '../package.json';
 import { apiKeyAuth } from './auth/tenant';
 import { ownVar } from './core/own-vars';
 import { primaryDb } from './db/client';
@@ -9,6 +10,7 @@ import type { Bindings } from './env';
 import { bookmarkGuard } from './http/bookmark';
 import { apiCors } from './http/cors';
 import { docsAsset, docsPage } from './http/docs';
+import { polish } from './http/document';
 import { forgetExpiredKeys, idempotency } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
@@ -48,6 +50,8 @@ const health = createRoute({
   tags: ['Meta'],
   security: [],
   summary: 'Liveness: no auth, no database access',
+  description:
+    'Answers 200 while the Worker runs: for uptime checks and load balancers. Needs no credentials and reads no database, so it says nothing of D1.',
   responses: { 200: jsonContent(z.object({ status: z.literal('ok') }).openapi('Health'), 'Up') },
 });
 
@@ -87,7 +91,9 @@ const documentConfig = (server: string) => ({
   openapi: '3.1.0',
   info: {
     title: 'CRM Service',
-    version: '1.0.0',
+    version: packageJson.version,
+    // The team's address goes here before the document is published outside; Redocly's info-contact.
+    contact: { name: 'CRM Service maintainers' },
     description:
       'Multi-tenant CRM API. Lists use keyset pagination (`limit`, `cursor`, `sort`); errors are RFC 9457 problem+json. A path below with a method it does not list answers 405 `method_not_allowed` with `Allow`, before any authentication.',
   },
@@ -112,12 +118,11 @@ const documentConfig = (server: string) => ({
   ],
 });
 
-app.doc31('/openapi.json', (c) =>
-  documentConfig(ownVar(c.env, 'PUBLIC_BASE_URL') || new URL(c.req.url).origin),
+/** The OpenAPI document served from `server`; also for tools that generate or lint clients offline. */
+export const openApiDocument = (server: string) => polish(app.getOpenAPI31Document(documentConfig(server)));
+app.get('/openapi.json', (c) =>
+  c.json(openApiDocument(ownVar(c.env, 'PUBLIC_BASE_URL') || new URL(c.req.url).origin)),
 );
-
-/** The OpenAPI document without a request, for tools that generate or lint clients offline. */
-export const openApiDocument = (server: string) => app.getOpenAPI31Document(documentConfig(server));
 app.get('/docs', docsPage);
 app.get('/docs/:file', docsAsset);
 // The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.

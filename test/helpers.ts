@@ -242,14 +242,16 @@ export async function pageWithNext(key: string, path: string): Promise<{ page: J
   return { page, next };
 }
 
-/** Exactly the documented format: `d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>`. */
-const SERVER_TIMING = /^d1;dur=\d+\.\d;desc="(\d+) round trips", total;dur=\d+\.\d$/;
+/** Exactly the documented format: `d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>`, singular for 1. */
+const SERVER_TIMING = /^d1;dur=\d+\.\d;desc="(\d+) (round trips?)", total;dur=\d+\.\d$/;
 
 /** The number of D1 round trips a response reports in Server-Timing, whose format it checks. */
 export function roundTrips(res: Response): number {
   const header = res.headers.get('Server-Timing') ?? '';
   expect(header).toMatch(SERVER_TIMING);
-  return Number(SERVER_TIMING.exec(header)?.[1]);
+  const [, n, words] = SERVER_TIMING.exec(header) ?? [];
+  expect(words, header).toBe(n === '1' ? 'round trip' : 'round trips');
+  return Number(n);
 }
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

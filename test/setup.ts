@@ -1,9 +1,12 @@
-import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, expect } from 'vitest';
 
-// Storage is isolated per test file; each file starts from the migrated schema.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Storage is isolated per test file; each file starts from the migrated schema. Every migration's
+// statements go in one batch, in order: one D1 round trip per file instead of two per migration
+// (applyD1Migrations' bookkeeping, which no test of this database reads), for any number of them.
+await env.DB.batch(
+  env.TEST_MIGRATIONS.flatMap(({ queries }) => queries.map((query) => env.DB.prepare(query))),
+);
 
 // One isolate serves every account, so a key planted on a shared prototype (`__proto__.x` walked
 // onto a plain object) reaches them all. Every test file ends with the prototypes as they began:

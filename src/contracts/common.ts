@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isReservedSegment, RESERVED_CODE, RESERVED_SEGMENTS, reservedMessage } from '../core/outside-keys';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
-import { EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
+import { BLANK, EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
 import { MetaSchema } from './page';
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -13,7 +13,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 export const Name = z
   .string()
   .trim()
-  .min(1)
+  .min(1, BLANK)
   .max(255)
   .refine(...wellFormed)
   .openapi({ pattern: NOT_BLANK, description: 'Trimmed; must not be blank' });
@@ -34,7 +34,8 @@ export const Email = z
   .trim()
   .max(MAX_EMAIL)
   .pipe(z.email({ pattern: EMAIL }))
-  .openapi({ format: 'email' });
+  // `format: email` alone admits `ana@localhost`, which the API refuses: the pattern says what it takes.
+  .openapi({ format: 'email', pattern: EMAIL.source });
 
 export const Phone = z
   .string()
@@ -59,7 +60,10 @@ export const PhoneOut = z.string().openapi({ example: '+5511987654321', pattern:
 export const MAX_CUSTOM_FIELDS = 100;
 
 const customFieldMap = z
-  .record(z.string().min(1).max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
+  .record(
+    z.string().min(1, BLANK).max(100),
+    z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+  )
   .refine(
     (fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS,
     `At most ${MAX_CUSTOM_FIELDS} custom fields.`,

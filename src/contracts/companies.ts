@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BARE, canonicalCnpj, MASKED } from '../core/cnpj';
+import { BARE, canonicalCnpj, MASKED, reservedCnpj } from '../core/cnpj';
 import { inner } from '../core/filters';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 import { exactFilter, idList, textFilter, timeRange } from './filters';
@@ -13,8 +13,9 @@ export const Cnpj = z
     if (cnpj === undefined) {
       ctx.addIssue({
         code: 'custom',
-        message:
-          'Expected a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with valid check digits.',
+        message: reservedCnpj(value)
+          ? 'A CNPJ of one repeated character (such as 00.000.000/0000-00) is reserved: no company has it.'
+          : 'Expected a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with valid check digits.',
       });
       return z.NEVER;
     }

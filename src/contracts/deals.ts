@@ -58,7 +58,12 @@ const statusList = z
     return statuses.flatMap((s) => (s.success ? [s.data] : []));
   })
   .optional()
-  .openapi({ example: 'open,won' });
+  .openapi({
+    example: 'open,won',
+    description: `A status or a comma-separated list: ${dealStatuses.join(', ')}`,
+    // Each status trimmed as the API trims it (\s is the whitespace trim() removes).
+    pattern: `^\\s*(?:${dealStatuses.join('|')})\\s*(?:,\\s*(?:${dealStatuses.join('|')})\\s*)*$`,
+  });
 
 export const DealQuery = z.strictObject({
   ...trashQuery,

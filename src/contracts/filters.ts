@@ -9,7 +9,7 @@ import {
   POSITIVE_ID,
   parseBound,
 } from '../core/filters';
-import { NOT_BLANK, wellFormed } from '../core/text';
+import { BLANK, NOT_BLANK, wellFormed } from '../core/text';
 
 /** One comparison filter of a timestamp: a date or a date-time, parsed into its bound. */
 function bound(op: Op) {
@@ -70,7 +70,7 @@ export const idList = z
 /** A partial-match filter: taken as sent, spaces included. */
 export const textFilter = z
   .string()
-  .min(1)
+  .min(1, BLANK)
   .max(255)
   .refine(...wellFormed)
   .optional();
@@ -79,11 +79,11 @@ export const textFilter = z
 export const exactFilter = z
   .string()
   .trim()
-  .min(1)
+  .min(1, BLANK)
   .max(255)
   .refine(...wellFormed)
   .optional()
   .openapi({ pattern: NOT_BLANK });
 
 /** An email filter: trimmed like the stored emails are. */
-export const emailFilter = z.string().trim().min(1).max(254).optional();
+export const emailFilter = z.string().trim().min(1, BLANK).max(254).optional();

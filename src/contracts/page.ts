@@ -34,6 +34,10 @@ export function pageQuery<const S extends Sorts>(sorts: S, defaultSort = '-creat
       .optional()
       .openapi({
         description: `A field, or \`-field\` for descending; ties broken by id. Default \`${defaultSort}\``,
+        // Names for generated enums (openapi-generator, NSwag, …), which otherwise say VALUE_1.
+        'x-enum-varnames': values.map((v) =>
+          (v.startsWith('-') ? `${v.slice(1)}_desc` : `${v}_asc`).toUpperCase(),
+        ),
       }),
   };
 }

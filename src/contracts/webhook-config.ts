@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_DEPTH } from '../core/json-paths';
 import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../core/outside-keys';
 import { templateKeys } from '../core/templates';
-import { NOT_BLANK } from '../core/text';
+import { BLANK, NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
 import { fixedTargets } from '../core/webhook-config';
 import { compileFormat, fieldTypes } from '../core/webhook-fields';
@@ -25,7 +25,7 @@ const noReservedSegment =
  */
 const Key = z
   .string()
-  .min(1)
+  .min(1, BLANK)
   .max(200)
   .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'Expected a dot path such as `lead.phone`.')
   .refine(
@@ -49,12 +49,20 @@ const Target = z
       ctx.addIssue({ code: 'custom', message: TARGETS });
   })
   .transform((value) => value as core.Target)
-  .openapi({ example: 'contact.phone' });
+  .openapi({
+    example: 'contact.phone',
+    // The custom field's name without CUSTOM_TARGET's lookahead, which some tools cannot run
+    // (fast-check's stringMatching): `not` refuses the `__proto__` names instead.
+    pattern: `^(?:${Object.keys(fixedTargets)
+      .map((target) => target.replaceAll('.', '\\.'))
+      .join('|')}|(?:contact|deal)\\.custom_fields\\.[A-Za-z0-9_-]{1,100})$`,
+    not: { enum: ['contact.custom_fields.__proto__', 'deal.custom_fields.__proto__'] },
+  });
 
 /** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
 const DateFormat = z
   .string()
-  .min(1)
+  .min(1, BLANK)
   .max(40)
   .superRefine((format, ctx) => {
     const compiled = compileFormat(format);
@@ -118,12 +126,26 @@ function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
 const Template = z
   .string()
   .trim()
-  .min(1)
+  .min(1, BLANK)
   .max(500)
   .superRefine(noReservedSegment(templateKeys))
   .openapi({ pattern: NOT_BLANK });
 
 const common = { when: When.optional(), owner: Owner.optional() };
+
+/** A named component: generators name an inline object after its place, and two places clashed. */
+const TaskDue = z
+  .strictObject({
+    from: z
+      .string()
+      .min(1, BLANK)
+      .max(200)
+      .superRefine(noReservedSegment())
+      .openapi({ description: '`received_at` or a date field key' }),
+    days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
+    hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
+  })
+  .openapi('WebhookTaskDue', { description: 'When the task is due: `from` plus `days` and `hours`' });
 
 export const Action = z
   .discriminatedUnion('action', [
@@ -149,18 +171,7 @@ export const Action = z
         .max(10_000)
         .transform((text) => text || undefined)
         .optional(),
-      due: z
-        .strictObject({
-          from: z
-            .string()
-            .min(1)
-            .max(200)
-            .superRefine(noReservedSegment())
-            .openapi({ description: '`received_at` or a date field key' }),
-          days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
-          hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
-        })
-        .optional(),
+      due: TaskDue.optional(),
       ...common,
     }),
   ])

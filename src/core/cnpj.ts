@@ -16,16 +16,29 @@ export function checkDigit(base: string): number {
   return remainder < 2 ? 0 : 11 - remainder;
 }
 
+/** The 14 characters of a CNPJ-shaped input, unmasked and upper-cased, or undefined. */
+function bareCnpj(input: string): string | undefined {
+  const value = input.trim();
+  const bare = MASKED.test(value) ? value.replace(/[./-]/g, '') : value;
+  return BARE.test(bare) ? bare.toUpperCase() : undefined;
+}
+
+/**
+ * A CNPJ of one repeated character (`00.000.000/0000-00`): reserved, never a company's, although
+ * the all-zero one's check digits add up.
+ */
+export function reservedCnpj(input: string): boolean {
+  const cnpj = bareCnpj(input);
+  return cnpj !== undefined && /^(.)\1*$/.test(cnpj);
+}
+
 /**
  * The canonical form of a CNPJ (14 characters, no mask, upper case), or undefined when it is not
  * a valid one: wrong characters or length, wrong check digits, or one repeated character.
  */
 export function canonicalCnpj(input: string): string | undefined {
-  const value = input.trim();
-  const bare = MASKED.test(value) ? value.replace(/[./-]/g, '') : value;
-  if (!BARE.test(bare)) return undefined;
-  const cnpj = bare.toUpperCase();
-  if (/^(.)\1*$/.test(cnpj)) return undefined;
+  const cnpj = bareCnpj(input);
+  if (cnpj === undefined || reservedCnpj(cnpj)) return undefined;
   const first = checkDigit(cnpj.slice(0, 12));
   const second = checkDigit(cnpj.slice(0, 12) + first);
   return cnpj.endsWith(`${first}${second}`) ? cnpj : undefined;

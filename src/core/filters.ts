@@ -2,10 +2,15 @@ const DAY_MS = 86_400_000;
 const BEYOND_MS = /\.\d{3}\d*[1-9]/;
 /** A positive integer id that fits in a JS number (and so in SQLite's INTEGER). */
 export const POSITIVE_ID = /^[1-9]\d{0,15}$/;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// Months 01-12, days 01-31, hours 00-23, offsets up to ±23:59: what the parsers below take (they
+// also refuse a day a month lacks), so the patterns in the document refuse no less than the API.
+const MONTH = '(0[1-9]|1[0-2])';
+const DAY = '(0[1-9]|[12]\\d|3[01])';
+const DATE_ONLY = new RegExp(`^(\\d{4})-${MONTH}-${DAY}$`);
 // `[Tt]`, `[Zz]` rather than the `i` flag: the source doubles as the OpenAPI pattern, which has no flags.
-export const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+export const DATE_TIME = new RegExp(
+  `^(\\d{4})-${MONTH}-${DAY}[Tt]([01]\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d)(?:\\.(\\d{1,9}))?)?([Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)$`,
+);
 
 /** A regex's source without its anchors, to build a larger pattern from. */
 export const inner = (regex: RegExp): string => regex.source.replace(/^\^|\$$/g, '');

@@ -24,6 +24,9 @@ export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(na
  */
 export const NOT_BLANK = '\\S';
 
+/** What the API says of an empty or all-whitespace text, in place of zod's "Too small: …". */
+export const BLANK = 'This field must not be blank.';
+
 export const MAX_EMAIL = 254;
 /**
  * The shape of an email address: zod's own `z.email()` pattern, held here so the pure rules (a

@@ -16,9 +16,10 @@ export class D1Meter {
     }
   }
 
-  /** One fixed format (`desc="1 round trips"` too), so clients can parse it with one pattern. */
+  /** `desc="<n> round trips"`, singular for one: a client parses it with `/(\d+) round trips?/`. */
   serverTiming(totalMs: number): string {
-    return `d1;dur=${this.ms.toFixed(1)};desc="${this.roundTrips} round trips", total;dur=${totalMs.toFixed(1)}`;
+    const trips = `${this.roundTrips} round trip${this.roundTrips === 1 ? '' : 's'}`;
+    return `d1;dur=${this.ms.toFixed(1)};desc="${trips}", total;dur=${totalMs.toFixed(1)}`;
   }
 }
 

@@ -29,6 +29,7 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
         message: `Unknown field "${key}".`,
       }));
     }
+    if (issue.code === 'invalid_key') return [keyError(issue.path, issue.issues[0])];
     const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
     return [
       {
@@ -42,6 +43,22 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
       },
     ];
   });
+}
+
+/**
+ * An object's key that breaks its rules (a `custom_fields` key): the error names the key, as
+ * `custom_fields.<key>`, and says what is wrong with it in the API's words, not zod's "Invalid key in
+ * record". A blank key has no name to add, so its error is on the object itself (no trailing dot).
+ */
+function keyError(path: PropertyKey[], cause: { code: string; maximum?: unknown } | undefined): FieldError {
+  const key = String(path.at(-1) ?? '');
+  const message =
+    key === ''
+      ? 'A key must not be blank.'
+      : cause?.code === 'too_big'
+        ? `The key "${key.slice(0, 40)}…" is over ${String(cause.maximum)} characters.`
+        : `The key "${key}" is not allowed.`;
+  return { path: dotted(key === '' ? path.slice(0, -1) : path), code: 'invalid_key', message };
 }
 
 /**
@@ -108,7 +125,7 @@ const text = (description: string) => ({ description, schema: { type: 'string' a
 /** Headers on every response. */
 export const traceHeaders = {
   'X-Request-Id': text("The client's X-Request-Id when it sent one, else a generated id"),
-  'Server-Timing': text('`d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>`'),
+  'Server-Timing': text('`d1;dur=<ms>;desc="<n> round trips", total;dur=<ms>` (`"1 round trip"` for one)'),
   [BOOKMARK_HEADER]: text(
     'The D1 bookmark after this request, when it used the database. Send it back on a later read to see at least this state',
   ),

@@ -15,6 +15,9 @@ import {
 
 const security = [{ bearerAuth: [] }];
 
+/** `a` or `an` before a resource's name in a sentence. */
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+
 /** The header of every list page that has a next one. */
 export const linkHeader = {
   Link: { description: '`<url>; rel="next"` when there is a next page', schema: { type: 'string' as const } },
@@ -32,6 +35,7 @@ export function resourceRoutes<
 ) {
   const tags = [names.tag];
   const single = one(schemas.resource, names.schema);
+  const a = article(names.one);
   const ids = {
     list: `list${names.plural}`,
     get: `get${names.schema}`,
@@ -59,6 +63,7 @@ export function resourceRoutes<
       tags,
       security,
       summary: `List ${names.tag.toLowerCase()}`,
+      description: `One page of the account's ${names.tag.toLowerCase()}. Filters combine with AND; \`sort\` orders the rows (ties broken by id); \`limit\` sets the page size and \`meta.next_cursor\` (also in the \`Link\` header) fetches the next page. An unknown or repeated parameter is a 400.`,
       parameters: [bookmarkParam],
       request: { query: schemas.query },
       responses: {
@@ -72,7 +77,8 @@ export function resourceRoutes<
       operationId: ids.get,
       tags,
       security,
-      summary: `Get a ${names.one}`,
+      summary: `Get ${a} ${names.one}`,
+      description: `The ${names.one} with this id. Another account's id, or one that does not exist, is a 404.`,
       parameters: [bookmarkParam],
       request: { params: IdParam },
       responses: {
@@ -86,7 +92,8 @@ export function resourceRoutes<
       operationId: ids.create,
       tags,
       security,
-      summary: `Create a ${names.one}`,
+      summary: `Create ${a} ${names.one}`,
+      description: `Creates ${a} ${names.one} from its writable fields and answers 201 with it and its \`Location\`. A field the API sets or does not know is a 422 naming it (\`read_only\`, \`unknown_field\`). With an \`Idempotency-Key\`, a retry is safe.`,
       middleware: [jsonGuard] as const,
       parameters: [idempotencyParam],
       request: { body: jsonBody(schemas.create) },
@@ -108,7 +115,8 @@ export function resourceRoutes<
       operationId: ids.update,
       tags,
       security,
-      summary: `Update a ${names.one} (partial: absent fields stay, null clears)`,
+      summary: `Update ${a} ${names.one} (partial: absent fields stay, null clears)`,
+      description: `Changes only the fields sent: an absent field keeps its value and \`null\` clears an optional one. Answers the ${names.one} as it now is.`,
       middleware: [jsonGuard] as const,
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
@@ -136,7 +144,7 @@ export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
       operationId: `delete${names.schema}`,
       tags,
       security,
-      summary: `Delete a ${names.one}: to the trash, restorable for 30 days`,
+      summary: `Delete ${article(names.one)} ${names.one}: to the trash, restorable for 30 days`,
       ...(names.removeNote && { description: names.removeNote }),
       request: { params: IdParam, query: schemas.remove ?? z.strictObject({}) },
       responses: {
@@ -150,7 +158,8 @@ export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
       operationId: `restore${names.schema}`,
       tags,
       security,
-      summary: `Restore a ${names.one} from the trash (within 30 days of its deletion)`,
+      summary: `Restore ${article(names.one)} ${names.one} from the trash (within 30 days of its deletion)`,
+      description: `Takes the ${names.one} out of the trash, as it was when deleted, and answers it. 404 when it is not in the account's trash (never deleted, or deleted more than 30 days ago); 409 when what it needs is itself in the trash.`,
       parameters: [idempotencyParam],
       request: { params: IdParam },
       responses: {

@@ -129,6 +129,21 @@ export async function setOwnWebhook(
   return row;
 }
 
+/** Event `eventId` of the caller's webhook `id` (a disabled one's too), as one query of a batch. */
+export const eventQuery = (db: Db, keyHash: KeyRef, id: number, eventId: number) =>
+  db
+    .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+    .from(inboundEvents)
+    .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id)));
+
+/** One event of the caller's webhook `id`, in one round trip: 404 when it is not theirs. */
+export async function readEvent(db: Db, keyHash: KeyRef, id: number, eventId: number): Promise<EventRow> {
+  const [, found] = await scoped(db, keyHash, eventQuery(db, keyHash, id, eventId));
+  const row = found[0];
+  if (!row) throw notFound();
+  return row as EventRow;
+}
+
 /** Queues the caller's failed event again: 404 when it is not theirs, 409 when it has not failed. */
 export async function replayEvent(
   db: Db,

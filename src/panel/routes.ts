@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, max, sql } from 'drizzle-orm';
+import { and, count, eq, max, sql } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
@@ -36,6 +36,7 @@ import {
   type EventRow,
   eventExtras,
   eventFilters,
+  eventQuery,
   presentEvent,
   presentWebhook,
   replayEvent,
@@ -578,10 +579,7 @@ export function panelRouter(deliver: (request: Request, env: AppEnv['Bindings'])
         db,
         key,
         theWebhook(c, key, id),
-        db
-          .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-          .from(inboundEvents)
-          .where(and(ownRow(inboundEvents, key, eventId), eq(inboundEvents.webhookId, id))),
+        eventQuery(db, key, id, eventId),
       );
       const row = hooks[0];
       const event = events[0];

@@ -53,6 +53,8 @@ const createAccount = createRoute({
   tags,
   security,
   summary: 'Create an account and its first API key',
+  description:
+    'For the operator (the `ADMIN_TOKEN` secret; every /admin route is a 404 without it). Creates a tenant and its first API key; the key in `api_key.key` is shown only in this answer, since the API stores its hash.',
   middleware: [jsonGuard] as const,
   request: { body: jsonBody(writeBodies({ name: Name }).create.openapi('AccountCreate')) },
   responses: {
@@ -71,6 +73,8 @@ const createKey = createRoute({
   tags,
   security,
   summary: 'Issue another API key for an account, with any scopes (the body of POST /v1/api-keys)',
+  description:
+    'A further key for the account (one per client, so each can be revoked alone), with a name, scopes and an expiry as `POST /v1/api-keys` takes them, but any scopes; no body: an unnamed full-access key. The key is shown only in this answer.',
   middleware: [optionalJson] as const,
   request: { params: IdParam, body: { ...jsonBody(ApiKeyCreate), required: false } },
   responses: {
@@ -86,6 +90,8 @@ const revokeKey = createRoute({
   tags,
   security,
   summary: 'Revoke an API key: it answers 401 from then on',
+  description:
+    'Revokes the key at once: every request with it is a 401. The account and its other keys are untouched.',
   request: { params: IdParam },
   responses: { 204: { description: 'Revoked' }, ...errorResponses(404) },
 });

@@ -38,6 +38,7 @@ import {
   eventFilters,
   presentEvent,
   presentWebhook,
+  readEvent,
   replayEvent,
   sampleEvents,
   sampleFieldsOf,
@@ -83,6 +84,8 @@ const disable = webhookRoute({
   path: '/{id}',
   operationId: 'disableInboundWebhook',
   summary: 'Disable an inbound webhook: its URL answers 404 from then on; its events stay readable',
+  description:
+    'Turns the webhook off: a sender posting to its URL gets a 404 from then on, and nothing is processed. The webhook and its event log stay readable; `PUT` with `"enabled": true` turns it on again with the same URL.',
   request: { params: WebhookParam },
   responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404, 429) },
 });
@@ -92,6 +95,8 @@ const rotate = webhookRoute({
   path: '/{id}/rotate-token',
   operationId: 'rotateInboundWebhookToken',
   summary: 'Give the webhook a new URL; the old one answers 404 at once',
+  description:
+    "Replaces the secret token in the webhook's URL (for a URL that leaked). The answer holds the new URL; give it to the sender, since the old one answers 404 from this moment.",
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(one(InboundWebhook, 'InboundWebhook'), 'The webhook with its new URL', replayedHeader),
@@ -104,6 +109,8 @@ const sampleFields = webhookRoute({
   path: '/{id}/sample-fields',
   operationId: 'listInboundWebhookSampleFields',
   summary: 'The dot-path keys seen in the latest test-mode events, to build a mapping from',
+  description:
+    'Every key (as a dot path such as `lead.phone`) found in the latest test-mode events, with its newest example value and a guess at its field type: what a configurer maps to targets. Empty until a sender posts in test mode.',
   request: { params: WebhookParam },
   responses: {
     200: jsonContent(
@@ -119,9 +126,25 @@ const events = webhookRoute({
   path: '/{id}/events',
   operationId: 'listInboundWebhookEvents',
   summary: "The webhook's event log, newest first",
+  description:
+    'One page of the events senders posted to this webhook, newest first: status (`pending`, `processed`, `failed`, `rejected`), attempts, the error of a failure and the records a processed event wrote. `status` filters by one status.',
   request: { params: WebhookParam, query: WebhookEventQuery },
   responses: {
     200: jsonContent(list(WebhookEvent, 'WebhookEvent'), 'One page', linkHeader),
+    ...errorResponses(400, 404, 429),
+  },
+});
+
+const event = webhookRoute({
+  method: 'get',
+  path: '/{id}/events/{event_id}',
+  operationId: 'getInboundWebhookEvent',
+  summary: 'One event of the webhook',
+  description:
+    "An event of the webhook's log, as listed by `GET /v1/inbound-webhooks/{id}/events`: its status, attempts, error and result (the records it wrote). Readable after the webhook is disabled. 404 when the event is not this webhook's.",
+  request: { params: EventParams },
+  responses: {
+    200: jsonContent(one(WebhookEvent, 'WebhookEvent'), 'The event'),
     ...errorResponses(400, 404, 429),
   },
 });
@@ -131,6 +154,8 @@ const replay = webhookRoute({
   path: '/{id}/events/{event_id}/replay',
   operationId: 'replayInboundWebhookEvent',
   summary: 'Run a failed event again',
+  description:
+    "Queues a `failed` event again with the webhook's current configuration; it is `pending` until the consumer processes it. Any other status is a 409.",
   request: { params: EventParams },
   responses: {
     202: jsonContent(
@@ -197,6 +222,11 @@ export const inboundWebhooksRouter = router()
       { table: inboundWebhooks, id },
     );
     return c.json(page.page(c, rows, presentEvent), 200);
+  })
+  .openapi(event, async (c) => {
+    const { id, event_id } = c.req.valid('param');
+    const row = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
+    return c.json({ data: presentEvent(row) }, 200);
   })
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');

@@ -395,7 +395,22 @@ describe('formats the API enforces, in the document', () => {
       '2026-01-02T10:00:00+0300',
       '2026-01-02T10:00:00-03:00',
     ];
-    const refused = ['2026-1-2', 'yesterday', '2026-01-02 10:00Z', '2026-01-02T10:00', '20260102'];
+    const refused = [
+      '2026-1-2',
+      'yesterday',
+      '2026-01-02 10:00Z',
+      '2026-01-02T10:00',
+      '20260102',
+      '2026-13-01',
+      '2026-01-32',
+      '2026-00-10',
+      '2026-01-02T24:00Z',
+      '2026-01-02T10:60Z',
+      '2026-01-02T10:00:60Z',
+      '2026-01-02T10:00+99:99',
+      '2026-01-02T10:00+24:00',
+      '2026-01-02T10:00-03:60',
+    ];
     const statuses = [];
     for (const value of [...accepted, ...refused]) {
       statuses.push(
@@ -497,6 +512,17 @@ describe('formats the API enforces, in the document', () => {
 
     expect(schemas.UserCreate.properties.email.format).toBe('email');
     expect(schemas.ContactCreate.properties.email.format).toBe('email');
+    const email = schemas.UserCreate.properties.email.pattern;
+    expect(schemas.ContactCreate.properties.email.pattern).toBe(email);
+    const emails = ['ana@acme.com', 'ana.souza+crm@mail.acme.com.br', "o'neil@x.io"];
+    // `format: email` admits the dotless domain; the API does not.
+    const badEmails = ['ana@localhost', 'ana', 'ana@acme', '@acme.com', 'ana@acme.c', 'ana@@acme.com'];
+    const emailStatuses = [];
+    for (const address of [...emails, ...badEmails]) {
+      const body = { name: 'E', email: address };
+      emailStatuses.push((await call('/v1/users', { method: 'POST', key, body })).status === 201);
+    }
+    expectAgree(email, emails, badEmails, emailStatuses);
 
     expect(schemas.CustomFields.propertyNames).toEqual({
       minLength: 1,
@@ -524,7 +550,15 @@ describe('formats the API enforces, in the document', () => {
     const deal = (await json(await call('/v1/deals', { method: 'POST', key, body: { name: 'D' } }))).data;
     const pattern = doc.components.schemas.TaskCreate.properties.due_date.pattern;
     const accepted = ['2026-12-01T10:00:00-03:00', '2026-12-01t10:00z', '2026-12-01T10:00:00.5+0000'];
-    const refused = ['2026-12-01', '2026-12-01T10:00', 'tomorrow'];
+    const refused = [
+      '2026-12-01',
+      '2026-12-01T10:00',
+      'tomorrow',
+      '2026-13-01T10:00Z',
+      '2026-12-32T10:00Z',
+      '2026-12-01T24:00Z',
+      '2026-12-01T10:00+99:99',
+    ];
     const statuses = [];
     for (const due_date of [...accepted, ...refused]) {
       const body = { deal_id: deal.id, name: 'T', category: 'C', due_date };
