@@ -204,8 +204,9 @@ async function main() {
   await page.getByText('Salvo.').waitFor();
   check((await page.locator('#url').textContent()) !== url, 'rotate kept the URL');
 
-  // In production the sample asks first (it writes real records), then fails in the queue
-  // consumer (no contact.name to create a contact with): a failed event to find and replay.
+  // In production the sample asks first (it writes real records: a contact named after its
+  // email). Then a sender's lead with no name, email or phone fails in the queue consumer (nothing
+  // to create a contact with): a failed event to find and replay.
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
   await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
@@ -213,6 +214,13 @@ async function main() {
   await audit(page, 'sample confirmation');
   await page.getByRole('button', { name: 'Enviar e gravar registros' }).click();
   await page.getByText('Evento de exemplo enviado.').waitFor();
+  const hookUrl = (await page.locator('#url').textContent()) ?? '';
+  const posted = await fetch(hookUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ origem: 'site' }),
+  });
+  check(posted.status === 204, `the sender's post answered ${posted.status}`);
   const failedLog = `${editUrl}/events?status=failed`;
   for (let tries = 0; tries < 40; tries++) {
     await page.goto(failedLog);
@@ -229,7 +237,7 @@ async function main() {
   await page.getByRole('link', { name: 'Eventos', exact: true }).click();
   await page.waitForURL(/\/events$/);
   await audit(page, 'events');
-  await page.getByLabel('Status').selectOption('processed');
+  await page.getByLabel('Status').selectOption('rejected');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await page.getByText('Nenhum evento.').waitFor();
   await page.getByLabel('Status').selectOption('');
