@@ -75,9 +75,16 @@ export const ApiKeyInfo = z
   })
   .openapi('ApiKey');
 
-export const NewApiKey = ApiKeyInfo.extend({
-  key: z.string().openapi({ description: 'The plaintext key: shown only in this answer', example: 'crm_…' }),
-}).openapi('NewApiKey');
+// A flat object, not `ApiKeyInfo.extend`: an extended registered schema becomes `allOf` with a
+// `$ref`, which some client generators turn into a needless wrapper type.
+export const NewApiKey = z
+  .object({
+    ...ApiKeyInfo.shape,
+    key: z
+      .string()
+      .openapi({ description: 'The plaintext key: shown only in this answer', example: 'crm_…' }),
+  })
+  .openapi('NewApiKey');
 
 /** What `GET /v1/me` tells the key that calls it. */
 export const Me = z

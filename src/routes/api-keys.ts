@@ -45,6 +45,8 @@ const listApiKeys = keyRoute({
   path: '/',
   operationId: 'listApiKeys',
   summary: `List the account's live API keys, newest first (at most ${MAX_LIVE_KEYS}: one page)`,
+  description:
+    'Every key of the account that is not revoked, expired ones included, with its name, scopes, expiry and last use (to the minute). Never a secret: only the create answer holds it.',
   responses: {
     200: jsonContent(
       z.object({ data: z.array(ApiKeyInfo) }).openapi('ApiKeyList'),
@@ -59,6 +61,7 @@ const getApiKey = keyRoute({
   path: '/{id}',
   operationId: 'getApiKey',
   summary: 'Get an API key (never its secret)',
+  description: "One key of the account by id: a revoked key or another account's is a 404.",
   request: { params: IdParam },
   responses: {
     200: jsonContent(z.object({ data: ApiKeyInfo }).openapi('ApiKeyResponse'), 'The key'),
@@ -71,6 +74,8 @@ const createApiKey = keyRoute({
   path: '/',
   operationId: 'createAccountApiKey',
   summary: 'Create an API key with at most the scopes of the key that creates it; its secret is shown once',
+  description:
+    'A new key with a name, scopes (`<resource>:<operation>`, wildcards allowed) and an optional expiry. It may hold no scope the creating key lacks and expire no later than it; the plaintext key is in this answer only (it is stored hashed). No `Idempotency-Key`: a stored answer would hold the secret.',
   middleware: [noIdempotencyKey, jsonGuard] as const,
   request: { body: jsonBody(ApiKeyCreate) },
   responses: {
@@ -90,6 +95,8 @@ const revokeApiKey = keyRoute({
   path: '/{id}',
   operationId: 'revokeAccountApiKey',
   summary: 'Revoke an API key: it answers 401 from its next request on (again is fine)',
+  description:
+    'Revokes a key of the account, this one included; panel sessions opened with it end too. Revoking a revoked key is a 204 again.',
   request: { params: IdParam },
   responses: { 204: { description: 'Revoked', headers: traceHeaders }, ...errorResponses(400, 404, 429) },
 });
@@ -127,6 +134,8 @@ const getMe = createRoute({
   tags,
   security,
   summary: 'The API key making the request: its account, scopes and expiry (any valid key may ask)',
+  description:
+    'What the calling key may do: its account, scopes (null: full access), expiry and last use. Any valid key may call it, whatever its scopes, so a tool can check its access before it starts.',
   parameters: [bookmarkParam],
   responses: {
     200: jsonContent(z.object({ data: Me }).openapi('MeResponse'), 'This key'),

@@ -138,6 +138,10 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     path: `/v1/inbound-webhooks/${(await webhook(a)).id}/events`,
     status: 200,
   }),
+  'GET /v1/inbound-webhooks/{id}/events/{event_id}': async (a) => {
+    const { hook, event } = await failedEvent(a);
+    return { method: 'GET', path: `/v1/inbound-webhooks/${hook}/events/${event}`, status: 200 };
+  },
   'POST /v1/inbound-webhooks/{id}/events/{event_id}/replay': async (a) => {
     const { hook, event } = await failedEvent(a);
     return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/events/${event}/replay`, status: 202 };

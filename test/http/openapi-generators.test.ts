@@ -129,7 +129,7 @@ describe('the OpenAPI document, for every generator', () => {
     expect(op.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/WebhookEventResponse',
     });
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '404', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500']);
   });
 });
 
