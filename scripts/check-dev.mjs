@@ -1,7 +1,7 @@
 // Part of `npm test`: the dev loop a newcomer gets from `npm install && npm run dev`, on a fresh copy
 // of the project (no .dev.vars, no local D1) in a temporary directory, so the worktree is untouched:
 // - the first start creates .dev.vars with a random ADMIN_TOKEN, printed once, and prints one line
-//   per migration applied (no migration tables), the bindings table once, then the URL;
+//   per migration applied (no migration tables), the bindings table (twice at most: see below), then the URL;
 // - an edit under src/ and one under public/ each reload the server;
 // - SIGTERM to npm alone (a process manager, an editor's stop button) ends every process of the
 //   group (npm, its shell, the script, wrangler, workerd, esbuild) and frees the port.
@@ -155,9 +155,9 @@ function checkFirstStart() {
   const applied = [...output.matchAll(/^Applied migration (\S+)$/gm)].map((m) => m[1]);
   if (applied.join() !== migrations.join()) fail(`expected one line per migration: ${migrations.join(', ')}`);
   if (/[│┌└├]/.test(output)) fail('a table of migrations was printed');
-  // wrangler prints the table again when its dev registry changes ("Connection status updated":
-  // another `wrangler dev` of the user started or stopped, as e2e does beside this check); any
-  // other second table is this project's.
+  // wrangler prints the table again when its dev registry changes ("Connection status updated"),
+  // and its own start registers this Worker there, so a lone first start prints it twice too
+  // (seen with no other wrangler running); any other second table is this project's.
   const tables = output.split('Your Worker has access to the following bindings').length - 1;
   const registryReload = output.includes('Connection status updated');
   if (tables !== 1 && !(tables === 2 && registryReload))
