@@ -3,6 +3,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDevVars } from './dev-vars.mjs';
+import { quietStart } from './quiet-start.mjs';
 import { supervise } from './supervise.mjs';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
@@ -33,9 +34,24 @@ if (applied !== 0) {
 // The names wrangler listed as "to be applied", once each, in its order.
 for (const name of new Set(said.match(/\d{4}_[\w-]+\.sql/g) ?? [])) console.log(`Applied migration ${name}`);
 
-const served = await supervise(process.execPath, [wranglerBin, 'dev', ...process.argv.slice(2)], {
-  cwd: root,
-  env: wranglerEnv,
-  stdio: 'inherit',
-});
+// Its output goes through quietStart: the URL right after the migrations, no bindings tables.
+// Standard input stays the terminal's, so wrangler's keys (b, d, c, x) still work; colours are
+// kept when this script writes to a terminal.
+/** @type {{ flush(): void } | undefined} */
+let start;
+const served = await supervise(
+  process.execPath,
+  [wranglerBin, 'dev', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env: process.stdout.isTTY ? { ...wranglerEnv, FORCE_COLOR: '1' } : wranglerEnv,
+    stdio: ['inherit', 'pipe', 'pipe'],
+  },
+  (child) => {
+    if (child.stdout && child.stderr) {
+      start = quietStart({ stdout: child.stdout, stderr: child.stderr }, process);
+    }
+  },
+);
+start?.flush();
 process.exit(served);
