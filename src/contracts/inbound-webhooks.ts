@@ -54,8 +54,9 @@ export const InboundWebhook = z
   .object({
     id: Id,
     name: z.string(),
-    url: z.string().openapi({
-      description: 'Where senders POST: `{base_url}/hooks/{token}`. Secret: rotate it if it leaks',
+    url: z.string().nullable().openapi({
+      description:
+        'Where senders POST: `{base_url}/hooks/{token}`. Secret: rotate it if it leaks. Its token is a write credential, so it is null unless the key holds `webhooks:update` (who could rotate it anyway); the create answer also shows it to a key with `webhooks:insert`',
       example: 'https://crm.example.com/hooks/whk_…',
     }),
     enabled: z.boolean(),

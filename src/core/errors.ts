@@ -38,13 +38,10 @@ export const keyExpired = (expiredAt: string) =>
   );
 
 /** 403: a valid key whose scopes do not include `scope` (src/core/scopes.ts). */
-export const insufficientScope = (scope: string) =>
-  new DomainError(
-    'insufficient_scope',
-    `This API key lacks the scope ${scope}, which this operation needs (GET /v1/me lists the key's scopes).`,
-    undefined,
-    { required_scope: scope },
-  );
+export const insufficientScope = (
+  scope: string,
+  detail = `This API key lacks the scope ${scope}, which this operation needs (GET /v1/me lists the key's scopes).`,
+) => new DomainError('insufficient_scope', detail, undefined, { required_scope: scope });
 
 export const notFound = (detail = 'No such resource.') => new DomainError('not_found', detail);
 

@@ -58,18 +58,34 @@ export async function ownKey(db: Db, key: KeyRef): Promise<KeyRow> {
   return row;
 }
 
-/** Revokes the account's key `id` (again is fine): it answers 401 from the next request on. */
+/**
+ * Revokes the account's key `id` (again is fine): it answers 401 from the next request on. A key
+ * may revoke itself, or a key whose scopes its own cover: a narrow key cannot lock the owner out by
+ * revoking a wider one. Two round trips: both keys' scopes with the key lookup, then the update.
+ */
 export async function revokeKey(db: Db, key: KeyRef, id: number, now: number): Promise<void> {
-  const [, rows] = await scoped(
+  const [, mine, targets] = await scoped(
     db,
     key,
+    db.select({ id: apiKeys.id, scopes: apiKeys.scopes }).from(apiKeys).where(eq(apiKeys.keyHash, key)),
     db
-      .update(apiKeys)
-      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
-      .where(and(eq(apiKeys.accountId, accountOf(key)), eq(apiKeys.id, id)))
-      .returning({ id: apiKeys.id }),
+      .select({ scopes: apiKeys.scopes })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountOf(key)), eq(apiKeys.id, id))),
   );
-  if (!rows.length) throw notFound();
+  const [own, target] = [mine[0], targets[0]];
+  if (!own || !target) throw notFound();
+  const missing = own.id === id ? undefined : uncovered(own.scopes, target.scopes as Scope[] | null);
+  if (missing) {
+    throw insufficientScope(
+      missing,
+      `This API key cannot revoke a key wider than itself: key ${id} holds ${missing}, which this one does not. Revoke it with a key that holds all of its scopes (a full-access key covers every key).`,
+    );
+  }
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
+    .where(and(eq(apiKeys.accountId, accountOf(key)), eq(apiKeys.id, id)));
 }
 
 /**
@@ -92,11 +108,14 @@ export function expiryOf(
   return wanted;
 }
 
+/** The first of `wanted` (null: full access, `*:*`) that `held` does not cover, if any. */
+const uncovered = (held: readonly string[] | null, wanted: readonly Scope[] | null): Scope | undefined =>
+  (wanted ?? (['*:*'] as const)).find((scope) => !covers(held, [scope]));
+
 /** The 403 of a key that asks for a scope it does not hold itself (null: full access). */
 export function assertCovered(held: readonly string[] | null, wanted: readonly Scope[] | null): void {
-  for (const scope of wanted ?? (['*:*'] as const)) {
-    if (!covers(held, [scope])) throw insufficientScope(scope);
-  }
+  const scope = uncovered(held, wanted);
+  if (scope) throw insufficientScope(scope);
 }
 
 export type NewKey = {

@@ -10,6 +10,7 @@ import type {
 } from '../contracts/inbound-webhooks';
 import { conflict, invalid, notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
+import { allows } from '../core/scopes';
 import { configIssues, ownerRefs } from '../core/webhook-config';
 import { guessType } from '../core/webhook-fields';
 import { newWebhookToken } from '../core/webhook-token';
@@ -25,16 +26,26 @@ type Update = z.infer<typeof InboundWebhookUpdate>;
 export type WebhookRow = typeof inboundWebhooks.$inferSelect;
 
 /**
+ * Whether a key sees a webhook's ingest URL. Its token is a write credential (a production webhook
+ * without a secret turns any POST into records), so only a key that could rotate it anyway
+ * (`webhooks:update`) sees it, and the key that just created the webhook (`webhooks:insert`, the
+ * create answer). `held` is undefined until the key's lookup is read: nothing is shown then.
+ */
+export const seesWebhookUrl = (held: readonly string[] | null | undefined, creating = false): boolean =>
+  held !== undefined && (allows(held, 'webhooks:update') || (creating && allows(held, 'webhooks:insert')));
+
+/**
  * The webhook as the API shows it. Its URL is absolute, and only the caller knows the origin the
- * request came in on, so `urlOf` turns the webhook's path into that URL.
+ * request came in on, so `urlOf` turns the webhook's path into that URL; null when the caller may
+ * not see it (`seesWebhookUrl`).
  */
 export const presentWebhook = (
   row: WebhookRow,
-  urlOf: (path: string) => string,
+  urlOf: ((path: string) => string) | null,
 ): z.infer<typeof InboundWebhook> => ({
   id: row.id,
   name: row.name,
-  url: urlOf(`/hooks/${row.token}`),
+  url: urlOf ? urlOf(`/hooks/${row.token}`) : null,
   enabled: row.enabled,
   mode: row.mode,
   has_secret: row.secret !== null,

@@ -42,6 +42,7 @@ import {
   replayEvent,
   sampleEvents,
   sampleFieldsOf,
+  seesWebhookUrl,
   setOwnWebhook,
   webhookSpec,
 } from '../model/inbound-webhooks';
@@ -148,7 +149,8 @@ const idOf = (c: C, name = 'id'): number => {
 };
 
 const viewOf = (row: Row, c: C): WebhookView => {
-  const shown = presentWebhook(row, (path) => urlOf(c, path));
+  const sees = seesWebhookUrl(c.get('panelKey')?.held);
+  const shown = presentWebhook(row, sees ? (path) => urlOf(c, path) : null);
   return {
     id: row.id,
     name: row.name,

@@ -87,7 +87,7 @@ export type WebhookSummary = {
   name: string;
   mode: (typeof webhookModes)[number];
   enabled: boolean;
-  url: string;
+  url: string | null;
   lastEvent: string | null;
   counts: Partial<Record<string, number>>;
 };
@@ -95,8 +95,11 @@ export type WebhookSummary = {
 const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
 
-const copyable = (p: Page, id: string, url: string) =>
-  html`<span class="copy"><code id="${id}">${url}</code> <button type="button" class="js-copy" data-copy="${id}" data-done="${p.t.copied}" hidden>${p.t.copy}</button></span>`;
+/** The ingest URL with a copy button; a session that may not see it is told which scope would. */
+const copyable = (p: Page, id: string, url: string | null) =>
+  url === null
+    ? html`<span class="hint">${p.t.urlHidden}</span>`
+    : html`<span class="copy"><code id="${id}">${url}</code> <button type="button" class="js-copy" data-copy="${id}" data-done="${p.t.copied}" hidden>${p.t.copy}</button></span>`;
 
 export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) {
   const rows = hooks.map(
@@ -296,7 +299,7 @@ ${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fie
 export type WebhookView = {
   id: number;
   name: string;
-  url: string;
+  url: string | null;
   mode: (typeof webhookModes)[number];
   enabled: boolean;
   hasSecret: boolean;

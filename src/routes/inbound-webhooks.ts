@@ -42,6 +42,7 @@ import {
   replayEvent,
   sampleEvents,
   sampleFieldsOf,
+  seesWebhookUrl,
   setOwnWebhook,
   type WebhookRow,
   webhookSpec,
@@ -63,7 +64,12 @@ const routes = resourceRoutes(
   },
 );
 
-const present = (row: WebhookRow, c: Context<AppEnv>) => presentWebhook(row, (path) => urlOf(c, path));
+/** The URL only for a key allowed to see it; a create's answer counts as the creating key's. */
+const present = (row: WebhookRow, c: Context<AppEnv>) => {
+  const grant = c.get('keyHash');
+  const shown = seesWebhookUrl(grant.held, grant.scope === 'webhooks:insert');
+  return presentWebhook(row, shown ? (path) => urlOf(c, path) : null);
+};
 
 const handlers = ownHandlers('/v1/inbound-webhooks', webhookSpec, present);
 

@@ -98,6 +98,35 @@ describe('/v1/api-keys: an account manages its own keys', () => {
     expect((await keyRow(id))?.revoked_at).toBeNull();
   });
 
+  it('a key revokes only a key its scopes cover (itself always): never a wider one', async () => {
+    const account = await newAccount();
+    const deleter = await adminKey(account.id, { name: 'Deleter', scopes: ['api_keys:delete'] });
+    const reader = await adminKey(account.id, { name: 'Reader', scopes: ['*:read'] });
+    // The owner's full-access key and a key with scopes it lacks stay live: a 403 naming why.
+    for (const target of [account.keyId, reader.id]) {
+      const res = await call(`/v1/api-keys/${target}`, { method: 'DELETE', key: deleter.key });
+      const problem = await expectProblem(res, 403, 'insufficient_scope');
+      expect(problem.detail).toContain('cannot revoke a key wider than itself');
+      expect(problem.required_scope).toBe(target === account.keyId ? '*:*' : '*:read');
+      expect(roundTrips(res)).toBeLessThanOrEqual(2);
+      expect((await keyRow(target))?.revoked_at).toBeNull();
+    }
+    expect((await call('/v1/companies', { key: account.key })).status).toBe(200);
+    // A key no wider than itself, and itself, it may revoke.
+    const peer = await adminKey(account.id, { name: 'Peer', scopes: ['api_keys:delete'] });
+    const res = await call(`/v1/api-keys/${peer.id}`, { method: 'DELETE', key: deleter.key });
+    expect(res.status).toBe(204);
+    expect(roundTrips(res)).toBeLessThanOrEqual(2);
+    expect((await call(`/v1/api-keys/${deleter.id}`, { method: 'DELETE', key: deleter.key })).status).toBe(
+      204,
+    );
+    expect((await keyRow(deleter.id))?.revoked_at).not.toBeNull();
+    // The full-access key covers every key.
+    expect((await call(`/v1/api-keys/${reader.id}`, { method: 'DELETE', key: account.key })).status).toBe(
+      204,
+    );
+  });
+
   it('a key never creates a key with more than its own scopes, wildcards expanded', async () => {
     const account = await newAccount();
     const parent = (await adminKey(account.id, { name: 'P', scopes: ['api_keys:insert', 'companies:read'] }))

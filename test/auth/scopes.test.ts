@@ -159,9 +159,10 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     body: { name: 'Child', scopes: ['api_keys:insert'] },
     status: 201,
   }),
+  // A key revokes only a key its scopes cover: one no wider than any key allowed to revoke.
   'DELETE /v1/api-keys/{id}': async (a) => ({
     method: 'DELETE',
-    path: `/v1/api-keys/${await keyIdOf(a, ['deals:read'])}`,
+    path: `/v1/api-keys/${await keyIdOf(a, ['api_keys:delete'])}`,
     status: 204,
   }),
   'GET /v1/me': async () => ({ method: 'GET', path: '/v1/me', status: 200 }),

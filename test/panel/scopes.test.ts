@@ -56,6 +56,27 @@ describe('the panel offers only what the key may do', () => {
     expect((await panel('/panel/webhooks/new', { cookie })).status).toBe(403);
   });
 
+  it('the ingest URL is shown only to a session whose key holds webhooks:update', async () => {
+    const account = await newAccount();
+    const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const token = String((await hookRow(hook.id))?.token);
+    const readOnly = await signIn((await keyWith(account.id, ['*:read'])).key);
+    for (const path of [
+      '/panel/webhooks',
+      `/panel/webhooks/${hook.id}`,
+      `/panel/webhooks/${hook.id}/events`,
+    ]) {
+      const html = await page(await panel(path, { cookie: readOnly }));
+      expect(html, path).not.toContain(token);
+    }
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: readOnly }));
+    expect(edit).toContain('oculta: exige webhooks:update');
+    const updater = await signIn((await keyWith(account.id, ['webhooks:read', 'webhooks:update'])).key);
+    const shown = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: updater }));
+    expect(shown).toContain(`/hooks/${token}`);
+    expect(shown).not.toContain('oculta: exige webhooks:update');
+  });
+
   it('a full-access key is offered every action', async () => {
     const account = await newAccount();
     const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });

@@ -98,7 +98,8 @@ export async function walkThrough(
 
   // The inbound webhook of the README, and its event log.
   const webhook = ok(await api.POST('/v1/inbound-webhooks', { body: concessionaria(user.id) }));
-  const url: string = webhook.url;
+  // Null for a key without webhooks:update (the token is a write credential); this one has full access.
+  const url: string | null = webhook.url;
   const events = await api.GET('/v1/inbound-webhooks/{id}/events', { params: { path: { id: webhook.id } } });
   const payloads: (Record<string, unknown> | null)[] = (events.data?.data ?? []).map(
     (event) => event.payload,
