@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { DATE_TIME, dateTimeMessage, parseDateTime } from '../core/filters';
 import { ALL_SCOPES, normalScopes } from '../core/scopes';
-import { Id, Name, Timestamp, writeBodies } from './common';
+import { DateTimeIn, Id, Name, Timestamp, writeBodies } from './common';
 
 export const ScopeSchema = z.enum(ALL_SCOPES).openapi('Scope', {
   description:
@@ -20,27 +19,10 @@ const Scopes = z
     example: ['*:read'],
   });
 
-const ExpiresAt = z
-  .string()
-  .max(64)
-  .transform((value, ctx) => {
-    const ms = parseDateTime(value);
-    if (ms === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: dateTimeMessage(value, 'Expected an ISO 8601 date-time with an offset.'),
-      });
-      return z.NEVER;
-    }
-    return ms;
-  })
-  .openapi({
-    format: 'date-time',
-    example: '2027-01-31T23:59:59-03:00',
-    pattern: DATE_TIME.source,
-    description:
-      'When the key stops working (any offset, in the future); null or absent: never, or when the creating key expires if it does',
-  });
+const ExpiresAt = DateTimeIn('2027-01-31T23:59:59-03:00').openapi({
+  description:
+    'When the key stops working (any offset, in the future); null or absent: never, or when the creating key expires if it does',
+});
 
 const keyReadOnly = {
   key: 'The API generates it and shows it once, in this answer.',

@@ -1,24 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { DATE_TIME, dateTimeMessage, parseDateTime } from '../core/filters';
-import { DeletedAt, Id, Name, OptionalText, queryFlag, Timestamp, trashQuery, writeBodies } from './common';
+import {
+  DateTimeIn,
+  DeletedAt,
+  Id,
+  Name,
+  OptionalText,
+  queryFlag,
+  Timestamp,
+  trashQuery,
+  writeBodies,
+} from './common';
 import { exactFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
-const DueDate = z
-  .string()
-  .max(64)
-  .transform((value, ctx) => {
-    const ms = parseDateTime(value);
-    if (ms === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: dateTimeMessage(value, 'Expected an ISO 8601 date-time with an offset.'),
-      });
-      return z.NEVER;
-    }
-    return ms;
-  })
-  .openapi({ format: 'date-time', example: '2026-12-01T10:00:00-03:00', pattern: DATE_TIME.source });
+const DueDate = DateTimeIn('2026-12-01T10:00:00-03:00');
 
 export const taskFields = {
   deal_id: Id.openapi({ description: 'A deal of the account; cannot change once set' }),

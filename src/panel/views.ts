@@ -322,29 +322,9 @@ export function editPage(
   flash?: { kind: 'ok' | 'error'; text: string },
 ) {
   const base = `/panel/webhooks/${h.id}`;
-  if (!p.can('webhooks:update')) {
-    return layout(
-      p,
-      h.name,
-      html`${modeBanner(p, h)}
-<section class="card" aria-labelledby="settings">
-<h2 id="settings">${p.t.settings}</h2>
-<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
-<p class="hint" role="note">${p.t.readOnlyKey}</p>
-<div class="actions"><a class="button" href="${base}/events">${p.t.events}</a></div>
-</section>
-${form}`,
-      flash,
-    );
-  }
-  return layout(
-    p,
-    h.name,
-    html`${modeBanner(p, h)}
-<section class="card" aria-labelledby="settings">
-<h2 id="settings">${p.t.settings}</h2>
-<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
-<div class="actions">
+  // A key that may not change the webhook sees its settings, with a note instead of the controls.
+  const controls = p.can('webhooks:update')
+    ? html`<div class="actions">
 ${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
 ${post(`${base}/enabled`, h.enabled ? p.t.disable : p.t.enable, html`<input type="hidden" name="enabled" value="${h.enabled ? 'false' : 'true'}">`)}
 ${post(`${base}/rotate`, p.t.rotate)}
@@ -360,7 +340,18 @@ ${post(`${base}/sample`, p.t.sendSample)}
 ${secretError ? html`<p id="secret-error" class="error">${secretError}</p>` : ''}
 <button type="submit">${p.t.setSecret}</button>
 </form>
-</section>
+`
+    : html`<p class="hint" role="note">${p.t.readOnlyKey}</p>
+<div class="actions"><a class="button" href="${base}/events">${p.t.events}</a></div>
+`;
+  return layout(
+    p,
+    h.name,
+    html`${modeBanner(p, h)}
+<section class="card" aria-labelledby="settings">
+<h2 id="settings">${p.t.settings}</h2>
+<p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+${controls}</section>
 ${form}`,
     flash,
   );

@@ -3,25 +3,10 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { requeueStranded, STRANDED_AFTER_MS } from '../../src/queue/consumer';
-import { capturingLogs, type Json, newAccount, newWebhook } from '../helpers';
-import { deliver, eventOf, get, ingest } from './webhook-support';
+import { capturingLogs, type Json } from '../helpers';
+import { deliver, eventOf, get, ingest, leadHook } from './webhook-support';
 
 const MINUTE = 60_000;
-
-async function leadHook() {
-  const account = await newAccount();
-  const hook = await newWebhook(account.key, {
-    fields: [
-      { key: 'nome', type: 'string', target: 'contact.name' },
-      { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
-    ],
-    flows: [
-      { action: 'upsert_contact', match_on: ['phone'] },
-      { action: 'create_deal', name: 'Lead {{nome}}' },
-    ],
-  });
-  return { ...account, hook };
-}
 
 /** Moves the event's arrival and last hand-over to the queue `ms` into the past. */
 async function backdate(id: number, ms: number): Promise<void> {

@@ -7,7 +7,7 @@ import {
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import worker from '../../src/index';
-import { call, type Json, json, list } from '../helpers';
+import { call, type Json, json, list, newAccount, newWebhook } from '../helpers';
 
 // Shared by the queue consumer, flows and cron tests of inbound webhooks.
 
@@ -111,4 +111,20 @@ export async function runEvent(key: string, hook: { id: number; path: string }, 
   const id = await ingest(hook, { ...body, __fault: 'send' });
   await deliver([id]);
   return eventOf(key, hook.id, id);
+}
+
+/** A new account with a lead webhook: the contact by phone, a deal per event. */
+export async function leadHook() {
+  const account = await newAccount();
+  const hook = await newWebhook(account.key, {
+    fields: [
+      { key: 'nome', type: 'string', target: 'contact.name' },
+      { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
+    ],
+    flows: [
+      { action: 'upsert_contact', match_on: ['phone'] },
+      { action: 'create_deal', name: 'Lead {{nome}}' },
+    ],
+  });
+  return { ...account, hook };
 }

@@ -15,7 +15,7 @@ import {
   postEvent,
   roundTrips,
 } from '../helpers';
-import { deliver, ingest } from '../queue/webhook-support';
+import { deliver, ingest, leadHook } from '../queue/webhook-support';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -24,22 +24,6 @@ const cron = (bindings: Partial<typeof env> = {}) =>
     ...env,
     ...bindings,
   });
-
-/** A lead webhook: contact by phone, a deal per event. */
-async function leadHook() {
-  const account = await newAccount();
-  const hook = await newWebhook(account.key, {
-    fields: [
-      { key: 'nome', type: 'string', target: 'contact.name' },
-      { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
-    ],
-    flows: [
-      { action: 'upsert_contact', match_on: ['phone'] },
-      { action: 'create_deal', name: 'Lead {{nome}}' },
-    ],
-  });
-  return { ...account, hook };
-}
 
 const rows = async <T>(query: string, ...params: unknown[]): Promise<T[]> =>
   (
