@@ -17,6 +17,9 @@ const allowed = {
   contracts: ['core'],
   db: ['core'],
   model: ['core', 'contracts', 'db'],
+  // The inbound webhook's home: its contract, its event log and its flow actions. Each action
+  // module holds its own schema and statements, so the webhook's contract sits above model/.
+  webhooks: ['core', 'contracts', 'db', 'model'],
 };
 /**
  * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.

@@ -2,14 +2,9 @@ import type { z } from '@hono/zod-openapi';
 import { CompanyQuery, companySorts } from '../src/contracts/companies';
 import { ContactQuery, contactSorts } from '../src/contracts/contacts';
 import { DealQuery, dealSorts } from '../src/contracts/deals';
-import {
-  eventSorts,
-  InboundWebhookQuery,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../src/contracts/inbound-webhooks';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/contracts/tasks';
 import { UserQuery, userSorts } from '../src/contracts/users';
+import { eventSorts, InboundWebhookQuery, WebhookEventQuery, webhookSorts } from '../src/webhooks/contract';
 import { call, create, type Json, json, newAccount, newWebhook, postEvent } from './helpers';
 
 /** An account with one row of every resource, linked to each other, for the filters to name. */

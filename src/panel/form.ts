@@ -1,8 +1,8 @@
 import { sha256Hex } from '../auth/secrets';
-import { MAX_FIELDS, MAX_FLOWS } from '../contracts/inbound-webhooks';
 import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
 import type { Action, FieldMapping } from '../core/webhook-config';
+import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract';
 
 /**
  * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.

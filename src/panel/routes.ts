@@ -5,15 +5,6 @@ import { createMiddleware } from 'hono/factory';
 import { looksLikeApiKey, sha256Hex } from '../auth/secrets';
 import { signatureOf } from '../auth/signatures';
 import { iso } from '../contracts/common';
-import {
-  eventSorts,
-  InboundWebhookCreate,
-  InboundWebhookQuery,
-  InboundWebhookUpdate,
-  MAX_FIELDS,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../contracts/inbound-webhooks';
 import type { FieldError } from '../core/errors';
 import { ownVar } from '../core/own-vars';
 import { allows, type Scope } from '../core/scopes';
@@ -32,6 +23,16 @@ import { ApiError, asApiError, logError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
 import { urlOf } from '../http/urls';
 import { eventStorageQuery, presentEventStorage } from '../model/event-storage';
+import { takenSampleValues, takenSet } from '../model/webhook-samples';
+import {
+  eventSorts,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  MAX_FIELDS,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../webhooks/contract';
 import {
   type EventRow,
   eventExtras,
@@ -45,8 +46,7 @@ import {
   seesWebhookUrl,
   setOwnWebhook,
   webhookSpec,
-} from '../model/inbound-webhooks';
-import { takenSampleValues, takenSet } from '../model/webhook-samples';
+} from '../webhooks/resource';
 import { css, js } from './assets';
 import {
   bodyOf,

@@ -1,17 +1,6 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { list, one } from '../contracts/common';
-import {
-  eventSorts,
-  InboundWebhook,
-  InboundWebhookCreate,
-  InboundWebhookQuery,
-  InboundWebhookUpdate,
-  SampleField,
-  WebhookEvent,
-  WebhookEventQuery,
-  webhookSorts,
-} from '../contracts/inbound-webhooks';
 import { notFound } from '../core/errors';
 import { newWebhookToken } from '../core/webhook-token';
 import { listOwn } from '../db/own';
@@ -33,6 +22,17 @@ import { keyset } from '../http/pagination';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import {
+  eventSorts,
+  InboundWebhook,
+  InboundWebhookCreate,
+  InboundWebhookQuery,
+  InboundWebhookUpdate,
+  SampleField,
+  WebhookEvent,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../webhooks/contract';
+import {
   type EventRow,
   eventExtras,
   eventFilters,
@@ -46,7 +46,7 @@ import {
   setOwnWebhook,
   type WebhookRow,
   webhookSpec,
-} from '../model/inbound-webhooks';
+} from '../webhooks/resource';
 
 const routes = resourceRoutes(
   {

@@ -1,13 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import { iso } from '../contracts/common';
-import type {
-  InboundWebhook,
-  InboundWebhookCreate,
-  InboundWebhookUpdate,
-  SampleField,
-  WebhookEvent,
-} from '../contracts/inbound-webhooks';
 import { conflict, invalid, notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
 import { allows } from '../core/scopes';
@@ -19,7 +12,14 @@ import type { Columns, Viewed, WriteSpec } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
-import { type EventMessage, enqueueEvents } from './event-messages';
+import { type EventMessage, enqueueEvents } from '../model/event-messages';
+import type {
+  InboundWebhook,
+  InboundWebhookCreate,
+  InboundWebhookUpdate,
+  SampleField,
+  WebhookEvent,
+} from './contract';
 
 type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
+import { Id, Name, Timestamp, writeBodies } from '../contracts/common';
+import { pageQuery, type Sorts } from '../contracts/page';
+import { FieldErrorSchema, ProblemSchema } from '../contracts/problem';
+import { Action, FieldMapping } from '../contracts/webhook-config';
 import { eventStatuses, webhookModes } from '../core/statuses';
 import type * as core from '../core/webhook-config';
 import { configIssues } from '../core/webhook-config';
 import { fieldTypes } from '../core/webhook-fields';
-import { Id, Name, Timestamp, writeBodies } from './common';
-import { pageQuery, type Sorts } from './page';
-import { FieldErrorSchema, ProblemSchema } from './problem';
-import { Action, FieldMapping } from './webhook-config';
 
 /** How many fields and flow actions a webhook holds at most. */
 export const MAX_FIELDS = 100;
