@@ -2,23 +2,22 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import packageJson from '../package.json';
-import { apiKeyAuth } from './auth/tenant';
 import { ownVar } from './core/own-vars';
 import { primaryDb } from './db/client';
 import { purgeTrash } from './db/trash';
 import type { Bindings } from './env';
-import { bookmarkGuard } from './http/bookmark';
 import { apiCors } from './http/cors';
 import { docsAsset, docsPage } from './http/docs';
 import { polish } from './http/document';
-import { forgetExpiredKeys, idempotency } from './http/idempotency';
+import { apiGate } from './http/gate';
+import { fastHealth } from './http/health';
+import { forgetExpiredKeys } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
 import { ApiError, asApiError, logError } from './http/problem';
-import { apiRateLimit, clientRateLimit } from './http/rate-limit';
+import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
-import { noStore, securityHeaders } from './http/security';
 import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
@@ -36,11 +35,13 @@ import { usersRouter } from './routes/users';
 
 const app = router();
 
-app.use('*', securityHeaders, requestContext);
+// Four links on a `/v1` request (each a middleware call and a promise in Hono's chain): context and
+// security headers; CORS and no-store; 405; limits, key, bookmark and Idempotency-Key.
+app.use('*', requestContext);
 // CORS first, so a preflight is answered and a 405 carries the headers a browser needs to read it.
-app.use('/v1/*', noStore, apiCors);
+app.use('/v1/*', apiCors);
 app.use('*', methodNotAllowed(app));
-app.use('/v1/*', clientRateLimit, apiKeyAuth, apiRateLimit, bookmarkGuard, idempotency);
+app.use('/v1/*', apiGate);
 app.use('/hooks/*', clientRateLimit);
 
 const health = createRoute({
@@ -162,7 +163,8 @@ app.onError((err, c) => {
 export type AppType = typeof routes;
 
 export default {
-  fetch: app.fetch,
+  fetch: (request: Request, env: Bindings, ctx: ExecutionContext) =>
+    fastHealth(request) ?? app.fetch(request, env, ctx),
   queue: consume,
   async scheduled(_controller, env) {
     await requeueStranded(env);

@@ -1,4 +1,4 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import { unauthorized } from '../core/errors';
 import { scopeOfRoute } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
@@ -7,12 +7,12 @@ import { logError } from '../http/problem';
 import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
 
 /**
- * `/v1` authentication costs no round trip of its own: the middleware only hashes the key and
- * names the scope the route needs (from its method and path, src/core/scopes.ts, so no route can
- * forget it); the key lookup travels in the same D1 batch as the request's first queries, which
- * are scoped by the grant (see `scoped`).
+ * `/v1` authentication costs no round trip of its own: this step of `apiGate` only hashes the key
+ * and names the scope the route needs (from its method and path, src/core/scopes.ts, so no route
+ * can forget it); the key lookup travels in the same D1 batch as the request's first queries,
+ * which are scoped by the grant (see `scoped`).
  */
-export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
+export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const token = bearerToken(c.req.header('Authorization'));
   if (!token || !looksLikeApiKey(token)) throw unauthorized();
   const hash = await sha256Hex(token);
@@ -23,5 +23,4 @@ export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
     c.executionCtx.waitUntil(touch.catch((err: unknown) => logError(err, c.get('requestId'))));
   c.set('apiKeyHash', hash);
   c.set('keyHash', new KeyGrant(hash, scope === undefined ? '*:*' : scope, Date.now(), deferred, writes));
-  await next();
-});
+}

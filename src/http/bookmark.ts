@@ -1,4 +1,4 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { badRequest } from './problem';
 
@@ -21,14 +21,46 @@ export function sessionFor(db: D1Database, method: string, bookmark: string | un
 }
 
 /**
+ * The request's session, started on its first statement: a request that never reaches D1 (health,
+ * a refused key, a 405) starts none. It is started as `sessionFor` says, from the request's method
+ * and bookmark, so a request that does reach D1 runs exactly as before.
+ */
+export class LazySession {
+  #session: D1DatabaseSession | undefined;
+
+  constructor(
+    private readonly db: D1Database,
+    private readonly method: string,
+    private readonly bookmark: string | undefined,
+  ) {}
+
+  #started(): D1DatabaseSession {
+    this.#session ??= sessionFor(this.db, this.method, this.bookmark);
+    return this.#session;
+  }
+
+  prepare(query: string): D1PreparedStatement {
+    return this.#started().prepare(query);
+  }
+
+  batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    return this.#started().batch<T>(statements);
+  }
+
+  /** The state the session saw or made; none for a request that never started one. */
+  getBookmark(): string | null {
+    return this.#session?.getBookmark() ?? null;
+  }
+}
+
+/**
  * A malformed bookmark is a 400 rather than silently ignored: the client asked to read its own
  * writes, and a read that quietly dropped that guarantee could show it stale data. An empty header
  * is no bookmark, so a client can always send the last one it got, even before it has one.
  */
-export const bookmarkGuard = createMiddleware<AppEnv>(async (c, next) => {
+export function checkBookmark(c: Context<AppEnv>): void {
   const bookmark = c.req.header(BOOKMARK_HEADER);
   if (bookmark && !BOOKMARK.test(bookmark)) {
     throw badRequest('invalid_bookmark', `${BOOKMARK_HEADER} is not a bookmark this API issued.`);
   }
-  await next();
-});
+}

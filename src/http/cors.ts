@@ -1,5 +1,5 @@
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { cors } from 'hono/cors';
-import { createMiddleware } from 'hono/factory';
 import { ownVar } from '../core/own-vars';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER } from './bookmark';
@@ -35,18 +35,28 @@ const allowed = cors({
   maxAge: 600,
 });
 
-/**
- * CORS for `/v1`, before authentication: a preflight (any OPTIONS) is a 204 that needs no key and
- * no database. Only an origin listed in CORS_ORIGINS gets CORS headers; any other gets none, so a
- * browser keeps its pages from reading the API.
- */
-export const apiCors = createMiddleware<AppEnv>(async (c, next) => {
+/** CORS as `apiCors` describes it; a preflight's answer is returned, not yet the context's. */
+async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undefined> {
   const origins = corsOrigins(ownVar(c.env, 'CORS_ORIGINS') ?? '');
   const origin = c.req.header('Origin');
-  if (origin !== undefined && origins.includes(origin)) return allowed(c, next);
+  if (origin !== undefined && origins.includes(origin)) return (await allowed(c, next)) ?? undefined;
   // Once any origin is allowed, answers depend on the origin: caches must keep them apart.
   const varies = origins.length > 0;
   if (c.req.method === 'OPTIONS') return c.body(null, 204, varies ? { Vary: 'Origin' } : {});
   await next();
-  if (varies) c.header('Vary', 'Origin', { append: true });
-});
+  if (varies) c.res.headers.append('Vary', 'Origin');
+  return undefined;
+}
+
+/**
+ * CORS for `/v1`, before authentication: a preflight (any OPTIONS) is a 204 that needs no key and
+ * no database. Only an origin listed in CORS_ORIGINS gets CORS headers; any other gets none, so a
+ * browser keeps its pages from reading the API. Every answer, errors and preflights included, is
+ * `Cache-Control: no-store`: an account's data is for no shared cache or disk (one link of the
+ * chain, where no-store was a middleware of its own).
+ */
+export const apiCors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const preflight = await corsFor(c, next);
+  if (preflight) c.res = preflight;
+  c.res.headers.set('Cache-Control', 'no-store');
+};

@@ -115,9 +115,3 @@ export const clientRateLimit = createMiddleware<AppEnv>(async (c, next) => {
   await rateLimit(c.env, 'CLIENT_RATE_LIMITER', () => clientOf(c));
   await next();
 });
-
-/** Every `/v1` request counts against its API key, after `apiKeyAuth` has hashed it. */
-export const apiRateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  await rateLimit(c.env, 'API_RATE_LIMITER', () => c.get('apiKeyHash'));
-  await next();
-});

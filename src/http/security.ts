@@ -1,5 +1,3 @@
-import { createMiddleware } from 'hono/factory';
-
 /** What every response carries, as Hono's secureHeaders set them, less the two below. */
 const HEADERS: [string, string][] = [
   ['Cross-Origin-Resource-Policy', 'same-origin'],
@@ -24,20 +22,15 @@ const DEFAULTS: [string, string][] = [
   ['Referrer-Policy', 'no-referrer'],
 ];
 
+/** Every security header of a response that set none itself (the `/health` fast path's). */
+export const SECURITY_HEADERS: readonly [string, string][] = [...HEADERS, ...DEFAULTS];
+
 /**
  * On every response, once the handler has answered: a fixed list set in one pass (Hono's
- * configurable middleware checked every header on every response for one a handler had set).
+ * configurable middleware checked every header on every response for one a handler had set, and
+ * deleted an `X-Powered-By` nothing here sets).
  */
-export const securityHeaders = createMiddleware(async (c, next) => {
-  await next();
-  const headers = c.res.headers;
+export function secure(headers: Headers): void {
   for (const [name, value] of HEADERS) headers.set(name, value);
   for (const [name, value] of DEFAULTS) if (!headers.has(name)) headers.set(name, value);
-  headers.delete('X-Powered-By');
-});
-
-/** On every `/v1` response, errors included: an account's data is for no shared cache or disk. */
-export const noStore = createMiddleware(async (c, next) => {
-  await next();
-  c.header('Cache-Control', 'no-store');
-});
+}

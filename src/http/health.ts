@@ -1,0 +1,35 @@
+import { D1Meter } from '../db/meter';
+import { requestIdOf, traceHeaders } from './middleware';
+import { SECURITY_HEADERS } from './security';
+
+const BODY = JSON.stringify({ status: 'ok' });
+
+/** `GET /health`, read from the URL as Hono reads a path: up to the query, nothing escaped. */
+function isHealth(request: Request): boolean {
+  if (request.method !== 'GET') return false;
+  const url = request.url;
+  const start = url.indexOf('/', url.indexOf(':') + 4);
+  const end = start + '/health'.length;
+  return url.startsWith('/health', start) && (url.length === end || url[end] === '?');
+}
+
+/**
+ * `GET /health` answered before Hono's router and chain: uptime checks and load balancers call it
+ * most, and it needs nothing of them. The same answer and headers as the app's own `/health` route
+ * (request id, Server-Timing with no round trip, security headers); that route still
+ * answers every other form of the request (HEAD, an escaped path) and the 405 of other methods.
+ */
+export function fastHealth(request: Request): Response | undefined {
+  if (!isHealth(request)) return undefined;
+  const started = performance.now();
+  const requestId = requestIdOf(request.headers.get('X-Request-Id'));
+  const timing = new D1Meter().serverTiming(performance.now() - started);
+  // Made with its headers in one go: setting them one by one was most of this answer's CPU time.
+  return new Response(BODY, {
+    headers: [
+      ['Content-Type', 'application/json'],
+      ...traceHeaders(requestId, timing, null),
+      ...SECURITY_HEADERS,
+    ],
+  });
+}
