@@ -18,6 +18,14 @@ export const corsOrigins = (value: string | undefined): string[] =>
     .map((origin) => origin.trim())
     .filter(isOrigin);
 
+/** The last CORS_ORIGINS read and its list: a Worker's vars do not change between its requests. */
+let last: { value: string; origins: string[] } | undefined;
+
+const configured = (value: string): string[] => {
+  if (last?.value !== value) last = { value, origins: corsOrigins(value) };
+  return last.origins;
+};
+
 const allowed = cors({
   // Only ever called for an origin already found in CORS_ORIGINS.
   origin: (origin) => origin,
@@ -37,7 +45,7 @@ const allowed = cors({
 
 /** CORS as `apiCors` describes it; a preflight's answer is returned, not yet the context's. */
 async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undefined> {
-  const origins = corsOrigins(ownVar(c.env, 'CORS_ORIGINS') ?? '');
+  const origins = configured(ownVar(c.env, 'CORS_ORIGINS') ?? '');
   const origin = c.req.header('Origin');
   if (origin !== undefined && origins.includes(origin)) return (await allowed(c, next)) ?? undefined;
   // Once any origin is allowed, answers depend on the origin: caches must keep them apart.

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { RouterRoute } from 'hono/types';
 import { ApiError } from './problem';
@@ -27,9 +28,11 @@ export function methodNotAllowed(app: { readonly routes: readonly RouterRoute[] 
   let table: ReturnType<typeof methodTable> | undefined;
   return async (c: Context, next) => {
     table ??= methodTable(app.routes);
-    // One lookup, for the request's own method, on every request a route serves; every method's
-    // only on the way to a 405 or a 404.
-    const allowed = table.serves(c.req.method, c.req.path) ? [] : table.allowedAt(c.req.path);
+    // No lookup of our own on a request a route serves: Hono's router has already matched the
+    // request's routes for its method (HEAD as GET), and any but middleware (`ALL`) serves it.
+    // Every method's lookup only on the way to a 405 or a 404.
+    const served = matchedRoutes(c).some((route) => route.method !== 'ALL');
+    const allowed = served ? [] : table.allowedAt(c.req.path);
     if (allowed.length > 0) {
       throw new ApiError(
         405,

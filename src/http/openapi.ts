@@ -62,6 +62,19 @@ function keyError(path: PropertyKey[], cause: { code: string; maximum?: unknown 
 }
 
 /**
+ * Whether the query string holds a parameter with no name (`?=open`, `a=1&=x`): as URLSearchParams
+ * splits it, a piece between `&`s that starts with `=` (an empty piece is no parameter at all).
+ */
+export function hasNamelessParam(url: string): boolean {
+  const hash = url.indexOf('#');
+  const end = hash < 0 ? url.length : hash;
+  const start = url.indexOf('?');
+  if (start < 0 || start > end) return false;
+  const query = url.slice(start + 1, end);
+  return query.startsWith('=') || query.includes('&=');
+}
+
+/**
  * Routers share one validation policy: a bad path id is a 404 (no such resource), a bad query
  * is a 400, and a well-formed body that breaks a rule is a 422.
  */
@@ -70,7 +83,7 @@ export function router() {
     defaultHook: async (result, c) => {
       // Hono's query parser drops a parameter without a name (`?=open`), so the strict schema never
       // sees it; it is as unknown as any other, and a filter the client meant must not go missing.
-      if (result.target === 'query' && new URL(c.req.url).searchParams.has('')) {
+      if (result.target === 'query' && hasNamelessParam(c.req.url)) {
         throw badRequest('invalid_query', 'The query string is not valid; see errors.', [
           { path: '', code: 'unknown_field', message: 'A query parameter has no name.' },
         ]);
