@@ -4,6 +4,9 @@ import { SECURITY_HEADERS } from './security';
 
 const BODY = JSON.stringify({ status: 'ok' });
 
+/** The headers every `/health` answer has, made once; each answer starts from a copy, never this. */
+const FIXED = new Headers([['Content-Type', 'application/json'], ...SECURITY_HEADERS]);
+
 /** `GET /health`, read from the URL as Hono reads a path: up to the query, nothing escaped. */
 function isHealth(request: Request): boolean {
   if (request.method !== 'GET') return false;
@@ -22,14 +25,11 @@ function isHealth(request: Request): boolean {
 export function fastHealth(request: Request): Response | undefined {
   if (!isHealth(request)) return undefined;
   const started = performance.now();
+  // A copy of the fixed headers made inside the runtime, then the two of this request: setting
+  // them one by one from JavaScript was most of this answer's CPU time.
+  const headers = new Headers(FIXED);
   const requestId = requestIdOf(request.headers.get('X-Request-Id'));
   const timing = new D1Meter().serverTiming(performance.now() - started);
-  // Made with its headers in one go: setting them one by one was most of this answer's CPU time.
-  return new Response(BODY, {
-    headers: [
-      ['Content-Type', 'application/json'],
-      ...traceHeaders(requestId, timing, null),
-      ...SECURITY_HEADERS,
-    ],
-  });
+  for (const [name, value] of traceHeaders(requestId, timing, null)) headers.set(name, value);
+  return new Response(BODY, { headers });
 }
