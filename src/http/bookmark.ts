@@ -25,32 +25,18 @@ export function sessionFor(db: D1Database, method: string, bookmark: string | un
  * a refused key, a 405) starts none. It is started as `sessionFor` says, from the request's method
  * and bookmark, so a request that does reach D1 runs exactly as before.
  */
-export class LazySession {
-  #session: D1DatabaseSession | undefined;
-
-  constructor(
-    private readonly db: D1Database,
-    private readonly method: string,
-    private readonly bookmark: string | undefined,
-  ) {}
-
-  #started(): D1DatabaseSession {
-    this.#session ??= sessionFor(this.db, this.method, this.bookmark);
-    return this.#session;
-  }
-
-  prepare(query: string): D1PreparedStatement {
-    return this.#started().prepare(query);
-  }
-
-  batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
-    return this.#started().batch<T>(statements);
-  }
-
-  /** The state the session saw or made; none for a request that never started one. */
-  getBookmark(): string | null {
-    return this.#session?.getBookmark() ?? null;
-  }
+export function lazySession(db: D1Database, method: string, bookmark: string | undefined): D1DatabaseSession {
+  let session: D1DatabaseSession | undefined;
+  const started = () => {
+    session ??= sessionFor(db, method, bookmark);
+    return session;
+  };
+  return {
+    prepare: (query) => started().prepare(query),
+    batch: <T>(statements: D1PreparedStatement[]) => started().batch<T>(statements),
+    // The state the session saw or made; none for a request that never started one.
+    getBookmark: () => session?.getBookmark() ?? null,
+  };
 }
 
 /**

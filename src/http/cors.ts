@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import { cors } from 'hono/cors';
 import { ownVar } from '../core/own-vars';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER } from './bookmark';
@@ -26,33 +25,45 @@ const configured = (value: string): string[] => {
   return last.origins;
 };
 
-const allowed = cors({
-  // Only ever called for an origin already found in CORS_ORIGINS.
-  origin: (origin) => origin,
-  allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-  allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', BOOKMARK_HEADER],
-  exposeHeaders: [
-    'Location',
-    'Link',
-    'X-Request-Id',
-    BOOKMARK_HEADER,
-    'Server-Timing',
-    'Retry-After',
-    'Idempotent-Replayed',
+/** What a listed origin may read of an answer, and send in a request. */
+const EXPOSED = `Location,Link,X-Request-Id,${BOOKMARK_HEADER},Server-Timing,Retry-After,Idempotent-Replayed`;
+const PREFLIGHT: [string, string][] = [
+  ['Access-Control-Max-Age', '600'],
+  ['Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE'],
+  [
+    'Access-Control-Allow-Headers',
+    `Authorization,Content-Type,Idempotency-Key,X-Request-Id,${BOOKMARK_HEADER}`,
   ],
-  maxAge: 600,
-});
+];
 
-/** CORS as `apiCors` describes it; a preflight's answer is returned, not yet the context's. */
+/**
+ * CORS as `apiCors` describes it, with the headers Hono's `cors` gave for this one configuration
+ * (set on the answer once it is made, rather than copied into it from a placeholder); a preflight's
+ * answer is returned, not yet the context's.
+ */
 async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undefined> {
   const origins = configured(ownVar(c.env, 'CORS_ORIGINS') ?? '');
   const origin = c.req.header('Origin');
-  if (origin !== undefined && origins.includes(origin)) return (await allowed(c, next)) ?? undefined;
+  const listed = origin !== undefined && origins.includes(origin) ? origin : undefined;
   // Once any origin is allowed, answers depend on the origin: caches must keep them apart.
   const varies = origins.length > 0;
-  if (c.req.method === 'OPTIONS') return c.body(null, 204, varies ? { Vary: 'Origin' } : {});
+  if (c.req.method === 'OPTIONS') {
+    const headers = new Headers(varies ? { Vary: 'Origin' } : {});
+    if (listed) {
+      headers.set('Access-Control-Allow-Origin', listed);
+      headers.set('Access-Control-Expose-Headers', EXPOSED);
+      for (const [name, value] of PREFLIGHT) headers.set(name, value);
+      headers.append('Vary', 'Access-Control-Request-Headers');
+    }
+    return new Response(null, { status: 204, headers });
+  }
   await next();
-  if (varies) c.res.headers.append('Vary', 'Origin');
+  const headers = c.res.headers;
+  if (listed) {
+    headers.set('Access-Control-Allow-Origin', listed);
+    headers.set('Access-Control-Expose-Headers', EXPOSED);
+  }
+  if (varies) headers.append('Vary', 'Origin');
   return undefined;
 }
 
