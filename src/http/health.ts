@@ -7,15 +7,6 @@ const BODY = JSON.stringify({ status: 'ok' });
 /** The headers every `/health` answer has, made once; each answer starts from a copy, never this. */
 const FIXED = new Headers([['Content-Type', 'application/json'], ...SECURITY_HEADERS]);
 
-/** `GET /health`, read from the URL as Hono reads a path: up to the query, nothing escaped. */
-function isHealth(request: Request): boolean {
-  if (request.method !== 'GET') return false;
-  const url = request.url;
-  const start = url.indexOf('/', url.indexOf(':') + 4);
-  const end = start + '/health'.length;
-  return url.startsWith('/health', start) && (url.length === end || url[end] === '?');
-}
-
 /**
  * `GET /health` answered before Hono's router and chain: uptime checks and load balancers call it
  * most, and it needs nothing of them. The same answer and headers as the app's own `/health` route
@@ -23,10 +14,19 @@ function isHealth(request: Request): boolean {
  * answers every other form of the request (HEAD, an escaped path) and the 405 of other methods.
  */
 export function fastHealth(request: Request): Response | undefined {
-  if (!isHealth(request)) return undefined;
+  // The path read from the URL as Hono reads it: up to the query, nothing unescaped.
+  const url = request.url;
+  const start = url.indexOf('/', url.indexOf(':') + 4);
+  const end = start + 7;
+  if (
+    request.method !== 'GET' ||
+    !url.startsWith('/health', start) ||
+    (url.length > end && url[end] !== '?')
+  ) {
+    return undefined;
+  }
   const started = performance.now();
-  // A copy of the fixed headers made inside the runtime, then the two of this request: setting
-  // them one by one from JavaScript was most of this answer's CPU time.
+  // One copy of the fixed headers inside the runtime, then the two of this request.
   const headers = new Headers(FIXED);
   const requestId = requestIdOf(request.headers.get('X-Request-Id'));
   const timing = new D1Meter().serverTiming(performance.now() - started);
