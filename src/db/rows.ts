@@ -1,4 +1,4 @@
-import { Column, noopDecoder, SQL, Subquery } from 'drizzle-orm';
+import { Column, SQL, Subquery } from 'drizzle-orm';
 import { SQLiteD1Session } from 'drizzle-orm/d1';
 
 type Decoder = { mapFromDriverValue(value: unknown): unknown };
@@ -25,21 +25,15 @@ function decoderOf(field: unknown): Decoder {
 function flatMapper(fields: Field[]): ((rows: Row[]) => Row[]) | undefined {
   if (fields.some(({ path }) => path.length !== 1)) return undefined;
   const keys = fields.map(({ path }) => path[0] as string);
-  // Most fields decode to the value itself (a plain column, an unmapped expression): no call for those.
-  const decoders = fields.map(({ field }) => {
-    const found = decoderOf(field);
-    return found === noopDecoder || found.mapFromDriverValue === Column.prototype.mapFromDriverValue
-      ? undefined
-      : found;
-  });
+  const decoders = fields.map(({ field }) => decoderOf(field));
   return (rows) =>
     rows.map((row) => {
       const values = Object.values(row);
       const mapped: Row = {};
       for (let i = 0; i < keys.length; i++) {
         const value = values[i];
-        const decoder = decoders[i];
-        mapped[keys[i] as string] = value === null || !decoder ? value : decoder.mapFromDriverValue(value);
+        mapped[keys[i] as string] =
+          value === null ? null : (decoders[i] as Decoder).mapFromDriverValue(value);
       }
       return mapped;
     });
