@@ -234,10 +234,7 @@ export type ListSpec<T extends TenantTable, X extends Extras = Extras> = {
   trash?: boolean;
 };
 
-/**
- * One page of the account's rows (see `listQuery`), in one round trip with the key check. Rows
- * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
- */
+/** One page of the account's rows (see `listQuery`), in one round trip with the key check. */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
@@ -245,17 +242,9 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
-  parent?: { table: ResourceTable; id: number },
 ): Promise<Viewed<T, X>[]> {
   const query = listQuery(db, keyHash, spec, page, filters, search);
-  if (!parent) return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
-  const owner = db
-    .select({ id: parent.table.id })
-    .from(parent.table)
-    .where(ownRow(parent.table, keyHash, parent.id));
-  const [, found, rows] = await scoped(db, keyHash, owner, query);
-  if (!found.length) throw notFound();
-  return rows as Viewed<T, X>[];
+  return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
 }
 
 /** The account's row `id`, or 404, in one round trip with the key check. */
