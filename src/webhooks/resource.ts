@@ -20,6 +20,7 @@ import type {
   SampleField,
   WebhookEvent,
 } from './contract';
+import { replayFailed } from './event-log';
 
 type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;
@@ -168,11 +169,7 @@ export async function replayEvent(
   const [, replayed, found] = await scoped(
     db,
     keyHash,
-    db
-      .update(inboundEvents)
-      .set({ status: 'pending', error: null, queuedAt: Date.now() })
-      .where(and(theEvent, eq(inboundEvents.status, 'failed')))
-      .returning({ id: inboundEvents.id }),
+    replayFailed(db, theEvent, Date.now()),
     db
       .select({ ...getTableColumns(inboundEvents), ...eventExtras })
       .from(inboundEvents)
