@@ -12,13 +12,14 @@ export const GONE = 'deleted';
 type Move = {
   from: readonly (EventStatus | typeof NEW)[];
   to: EventStatus | typeof GONE;
-  /** Who makes the move, through which function of webhooks/event-log.ts. */
+  /** Who makes the move, and (in parentheses) its function in webhooks/event-log.ts. */
   by: string;
 };
 
 /**
- * THE state machine of inbound_events: every write that adds an event, changes its status or
- * requeues it, deletes it, with the statuses it may start from. Each write in event-log.ts takes
+ * THE state machine of inbound_events: every write that adds an event, moves it (to another status,
+ * or to the same one with a new hand-over to the queue) or deletes it, with the statuses it may
+ * start from. Each write in event-log.ts takes
  * its WHERE from here (statusIn), and test/webhooks/event-states.test.ts runs each one against
  * an event in every status, so a move this table does not allow cannot happen.
  */
@@ -32,8 +33,12 @@ export const eventMoves = {
   fail: { from: ['pending'], to: 'failed', by: 'consumer: a permanent failure (failEvent)' },
   retryNote: { from: ['pending'], to: 'pending', by: 'consumer: a transient failure, retried (noteRetry)' },
   giveUp: { from: ['pending'], to: 'failed', by: 'dead-letter queue: retries used up (giveUpEvents)' },
-  requeue: { from: ['pending'], to: 'pending', by: 'cron: never handed to the queue (requeueStranded)' },
-  replay: { from: ['failed'], to: 'pending', by: 'POST …/replay and the panel (replayEvent)' },
+  requeue: {
+    from: ['pending'],
+    to: 'pending',
+    by: 'cron: never handed to the queue (requeueStrandedEvents)',
+  },
+  replay: { from: ['failed'], to: 'pending', by: 'POST …/replay and the panel (replayFailed)' },
   trim: { from: ['rejected'], to: GONE, by: 'ingest: beyond the kept rejections (trimRejections)' },
   purge: {
     from: ['processed', 'failed', 'test', 'rejected'],
@@ -47,10 +52,6 @@ export type EventMove = keyof typeof eventMoves;
 /** The statuses an existing event may be in for `move` to take it. */
 export const from = (move: EventMove): EventStatus[] =>
   eventMoves[move].from.filter((s): s is EventStatus => s !== NEW);
-
-/** Whether some write may take an event from `source` to `target`. */
-export const allowed = (source: EventStatus | typeof NEW, target: EventStatus | typeof GONE): boolean =>
-  Object.values(eventMoves).some((m) => m.to === target && (m.from as readonly string[]).includes(source));
 
 /**
  * The WHERE term that lets `move` take only an event in one of its source statuses, as plainly as

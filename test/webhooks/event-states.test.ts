@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { eventStatuses } from '../../src/core/statuses';
 import { type Db, primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
+import * as eventLog from '../../src/webhooks/event-log';
 import {
   failEvent,
   giveUpEvents,
@@ -19,7 +20,6 @@ import {
   trimRejections,
 } from '../../src/webhooks/event-log';
 import {
-  allowed,
   type EventMove,
   type EventStatus,
   eventMoves,
@@ -90,6 +90,10 @@ const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
   purge: (db) => purgeExpiredEvents(db, Date.now(), {}),
 };
 
+/** Whether some move of the table takes an event from `source` to `target`. */
+const allowed = (source: EventStatus | typeof NEW, target: EventStatus | typeof GONE): boolean =>
+  Object.values(eventMoves).some((m) => m.to === target && (m.from as readonly string[]).includes(source));
+
 const rowOf = (id: number) =>
   env.DB.prepare('SELECT * FROM inbound_events WHERE id = ?').bind(id).first<Json>();
 const newestOf = (webhookId: number) =>
@@ -128,6 +132,13 @@ describe('event log: every move against every status', () => {
 });
 
 describe('event log: the table', () => {
+  it('names, for each move, a function of the event log that makes it', () => {
+    for (const { by } of Object.values(eventMoves)) {
+      const name = /\((\w+)\)$/.exec(by)?.[1] ?? '';
+      expect(Object.keys(eventLog), by).toContain(name);
+    }
+  });
+
   it('holds the moves the webhook lives by, and no way back from processed, test or rejected', () => {
     for (const to of ['processed', 'test', 'failed'] as const) expect(allowed('pending', to)).toBe(true);
     expect(allowed(NEW, 'pending')).toBe(true);
