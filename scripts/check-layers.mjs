@@ -139,6 +139,25 @@ function connect(node) {
 }
 for (const node of graph.keys()) if (!indices.has(node)) connect(node);
 
+// The event log has one home: only these files write inbound_events (an insert, update or delete
+// of `inboundEvents`, or raw DML naming the table). The erasure stays in db/, below the log.
+const eventLogWriters = ['webhooks/event-log.ts', 'db/erasure.ts'];
+const rawEventWrite = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?inbound_events\b/i;
+/** @param {string} text */
+function writesEvents(text) {
+  // The table, or a name it is given (`const e = inboundEvents`), passed to insert, update or delete.
+  const names = ['inboundEvents', ...[...text.matchAll(/\b(\w+)\s*=\s*inboundEvents\b/g)].map((m) => m[1])];
+  return (
+    rawEventWrite.test(text) ||
+    names.some((name) => new RegExp(`\\.(?:insert|update|delete)\\(\\s*${name}\\b`).test(text))
+  );
+}
+for (const file of graph.keys()) {
+  const name = relative(root, file);
+  if (!eventLogWriters.includes(name) && writesEvents(readFileSync(file, 'utf8')))
+    problems.push(`${name}: writes inbound_events; only ${eventLogWriters.join(', ')} may`);
+}
+
 if (problems.length > 0) {
   console.error(`check-layers: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
   process.exit(1);

@@ -19,7 +19,6 @@ import { ApiError, asApiError, logError } from './http/problem';
 import { apiRateLimit, clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { noStore, securityHeaders } from './http/security';
-import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
@@ -33,6 +32,7 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
+import { purgeExpiredEvents } from './webhooks/event-log';
 
 const app = router();
 

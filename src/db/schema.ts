@@ -339,7 +339,7 @@ export const inboundEvents = sqliteTable(
     // The latest test events, for sample fields, without walking the production ones.
     index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
-    // The retention purge walks the oldest events of every account (src/model/event-storage.ts).
+    // The retention purge walks the oldest events of every account (src/webhooks/event-log.ts).
     index('inbound_events_received_idx').on(t.receivedAt),
   ],
 );

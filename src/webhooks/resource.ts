@@ -12,6 +12,7 @@ import { type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
 import { type EventMessage, enqueueEvents } from '../model/event-messages';
 import type { InboundWebhook, InboundWebhookCreate, InboundWebhookUpdate } from './contract';
+import { replayFailed } from './event-log';
 import { type EventRow, eventExtras } from './event-reads';
 
 type Create = z.infer<typeof InboundWebhookCreate>;
@@ -131,11 +132,7 @@ export async function replayEvent(
   const [, replayed, found] = await scoped(
     db,
     keyHash,
-    db
-      .update(inboundEvents)
-      .set({ status: 'pending', error: null, queuedAt: Date.now() })
-      .where(and(theEvent, eq(inboundEvents.status, 'failed')))
-      .returning({ id: inboundEvents.id }),
+    replayFailed(db, theEvent, Date.now()),
     db
       .select({ ...getTableColumns(inboundEvents), ...eventExtras })
       .from(inboundEvents)
