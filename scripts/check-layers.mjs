@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
 
+// The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
 const lower = ['core', 'contracts', 'db', 'model', 'webhooks'];
 /**
  * What each part of src/ (a top-level folder, or a file at the top) may import besides itself:
