@@ -101,6 +101,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
+    // Named `<table>_<field>_uq`: a duplicate is a 409 naming `<field>` (uniqueField in db/errors.ts).
     uniqueIndex('users_email_uq').on(t.accountId, t.emailNorm),
     index('users_created_idx').on(t.accountId, t.createdAt, t.id),
     index('users_name_idx').on(t.accountId, t.nameNorm, t.id),

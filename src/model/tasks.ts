@@ -90,14 +90,7 @@ export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = 
   children: (db, body, accountId, id) =>
     body.owner_id === undefined
       ? []
-      : replaceLinks(
-          db,
-          'owners',
-          accountId,
-          // A new task's owner is inserted as a single row, so last_insert_rowid() is still the task.
-          id ?? sql<number>`last_insert_rowid()`,
-          body.owner_id === null ? [] : [body.owner_id],
-        ),
+      : replaceLinks(db, 'owners', accountId, id, body.owner_id === null ? [] : [body.owner_id]),
 };
 
 /** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */

@@ -36,7 +36,6 @@ export const userSpec: WriteSpec<typeof users, Create, Update> = {
   table: users,
   create: (body) => columns(body),
   update: (body) => columns(body),
-  unique: 'email',
 };
 
 type Query = z.infer<typeof UserQuery>;

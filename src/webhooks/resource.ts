@@ -70,9 +70,10 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   create: (body) => ({ token: newWebhookToken(), fields: [], flows: [], ...columns(body) }),
   update: (body) => columns(body),
   refs: (body) => ownerRefs(body.flows ?? []),
-  // Round-robin turns are counted per action position: new flows start their rotations afresh.
+  // Round-robin turns are counted per action position: new flows start their rotations afresh. A
+  // new webhook (its id still SQL) has none.
   children: (db, body, accountId, id) =>
-    body.flows === undefined || id === undefined
+    body.flows === undefined || typeof id !== 'number'
       ? []
       : [
           db
