@@ -5,7 +5,6 @@ import {
   create,
   createdAroundDay,
   expectDateBoundsCoverDay,
-  expectProblem,
   json,
   newAccount,
   qs,
@@ -83,7 +82,7 @@ describe('companies: filters', () => {
     expect(await listIds(key, { cnpj: '11444777000161' })).toEqual([]);
   });
 
-  it('owner_id: one id or a comma list; rejects x and 0 with 400', async () => {
+  it('owner_id: one id or a comma list', async () => {
     const { key } = await newAccount();
     const u1 = await newUserId(key, 'U1');
     const u2 = await newUserId(key, 'U2');
@@ -99,13 +98,6 @@ describe('companies: filters', () => {
     expect(await ids(`${u3},${u1}`)).toEqual([c1.id, c3.id]);
     expect(await ids(`${u1}, ${u2}, ${u3}`)).toEqual([c1.id, c2.id, c3.id]);
     expect(await ids('999999')).toEqual([]);
-    for (const bad of ['x', '0', '-1', '1.5', '', '3,,7', '3,x']) {
-      await expectProblem(
-        await call(`/v1/companies?${qs({ owner_id: bad })}`, { key }),
-        400,
-        'invalid_query',
-      );
-    }
   });
 
   it('segment: exact match, case-insensitive; segment__contains: partial, case-insensitive', async () => {
@@ -144,7 +136,7 @@ describe('companies: filters', () => {
     );
   });
 
-  it('created_at with a date-time bound honours its offset; unparsable bounds are 400', async () => {
+  it('created_at with a date-time bound honours its offset', async () => {
     const account = await newAccount();
     const { before, start, end, after, ids } = await createdAroundDay(
       account,
@@ -156,16 +148,6 @@ describe('companies: filters', () => {
     expect(await ids({ created_at__lt: '2024-03-05T21:00:00-03:00' })).toEqual([before, start, end]);
     expect(await ids({ created_at__gt: '2024-03-05T00:00:00Z' })).toEqual([end, after]);
     expect(await ids({ created_at__lte: '2024-03-05T09:00:00+09:00' })).toEqual([before, start]);
-
-    for (const value of ['2024-13-01', '2024-02-30', 'yesterday', '05/03/2024', '']) {
-      for (const op of ['gte', 'lte', 'gt', 'lt']) {
-        await expectProblem(
-          await call(`/v1/companies?${qs({ [`created_at__${op}`]: value })}`, { key: account.key }),
-          400,
-          'invalid_query',
-        );
-      }
-    }
   });
 
   it('combines filters with AND, also with sorting and paging', async () => {
