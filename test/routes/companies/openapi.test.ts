@@ -33,16 +33,8 @@ describe('companies: OpenAPI', () => {
     expect(JSON.stringify(deref(doc, props.cnpj))).toContain('string');
   });
 
-  it('documents GET/POST /v1/companies and GET/PUT /v1/companies/{id}', async () => {
+  it('documents the 201 of POST /v1/companies as a Company, its 409 and 422, and the 422 of PUT', async () => {
     const doc = await document();
-    for (const [method, path] of [
-      ['get', '/v1/companies'],
-      ['post', '/v1/companies'],
-      ['get', '/v1/companies/{id}'],
-      ['put', '/v1/companies/{id}'],
-    ] as const) {
-      expect(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
-    }
     const post201 = doc.paths['/v1/companies'].post.responses['201'];
     const created = deref(doc, post201.content['application/json'].schema);
     expect(deref(doc, created.properties.data)).toEqual(doc.components.schemas.Company);
