@@ -1,7 +1,6 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { accountWithDeal, call, json, newUser, qs, roundTrips } from '../../helpers';
-import { insertCategory, insertTask, post, put } from './support';
+import { insertCategory, insertOwners, insertTask, post, put } from './support';
 
 describe('tasks: D1 round trips', () => {
   it('a list of 100 tasks with owners costs exactly one round trip, like a list of 1', async () => {
@@ -22,15 +21,7 @@ describe('tasks: D1 round trips', () => {
       expected.set(id, mine);
       for (const u of mine) owners.push([id, u]);
     }
-    await env.DB.batch(
-      owners.map(([taskId, userId]) =>
-        env.DB.prepare('INSERT INTO task_owners (account_id, task_id, user_id) VALUES (?, ?, ?)').bind(
-          accountId,
-          taskId,
-          userId,
-        ),
-      ),
-    );
+    await insertOwners(accountId, owners);
 
     const one = await call('/v1/tasks?limit=1', { key });
     expect(one.status).toBe(200);

@@ -39,10 +39,10 @@ export const insertTask = (accountId: number, t: TaskRow): Promise<number> =>
     updated_at: t.updated ?? t.created,
   });
 
-/** Extra owners written straight to D1: the API itself only ever sets one. */
-export async function addOwners(accountId: number, taskId: number, userIds: number[]): Promise<void> {
+/** Owners written straight to D1, as [task, user] pairs in one batch: the API itself only ever sets one. */
+export async function insertOwners(accountId: number, owners: [number, number][]): Promise<void> {
   await env.DB.batch(
-    userIds.map((userId) =>
+    owners.map(([taskId, userId]) =>
       env.DB.prepare('INSERT INTO task_owners (account_id, task_id, user_id) VALUES (?, ?, ?)').bind(
         accountId,
         taskId,
@@ -51,6 +51,13 @@ export async function addOwners(accountId: number, taskId: number, userIds: numb
     ),
   );
 }
+
+/** Extra owners of one task. */
+export const addOwners = (accountId: number, taskId: number, userIds: number[]): Promise<void> =>
+  insertOwners(
+    accountId,
+    userIds.map((userId) => [taskId, userId]),
+  );
 
 export const TASK_KEYS = [
   'category',
