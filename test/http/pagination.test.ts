@@ -156,6 +156,14 @@ const isText = (doc: Json, field: Json): boolean => {
 };
 
 describe('every list', () => {
+  it('is in the catalogue of test/lists.ts, which these checks and those of test/http/conventions.test.ts walk', async () => {
+    const doc = await json(await call('/openapi.json'));
+    const documented = Object.entries<Json>(doc.paths)
+      .filter(([, item]) => item.get?.parameters?.some((p: Json) => p.name === 'limit'))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '{}'));
+    expect(lists.map((each) => each.path.replace(/\{[^}]+\}/g, '{}')).sort()).toEqual(documented.sort());
+  });
+
   it('takes limit 1..100 (25 by default), echoed in meta.limit beside next_cursor; anything else is a 400', async () => {
     const { key, ids } = await seededAccount();
     for (const each of lists) {
