@@ -188,13 +188,14 @@ describe('400 Bad Request', () => {
     expect(body.errors[0].code).toBe('unknown_field');
   });
 
-  it("a parameter a list does not document is invalid_query naming it, on every list: other lists' filters, its rows' fields under any operator, made-up names", async () => {
-    const { key } = await newAccount();
-    const doc = await json(await call('/openapi.json'));
-    const everyParam = lists.flatMap((each) => documentedList(doc, each.path).params);
-    let tried = 0;
-    for (const each of lists) {
-      const { params, fields } = documentedList(doc, each.path);
+  it.each(lists.map((each) => each.path))(
+    "%s: a parameter it does not document is invalid_query naming it: other lists' filters, its rows' fields under any operator, made-up names",
+    async (listPath) => {
+      const { key } = await newAccount();
+      const doc = await json(await call('/openapi.json'));
+      const everyParam = lists.flatMap((each) => documentedList(doc, each.path).params);
+      let tried = 0;
+      const { params, fields } = documentedList(doc, listPath);
       const guesses = new Set([
         ...everyParam,
         ...Object.keys(fields).flatMap((field) =>
@@ -202,7 +203,7 @@ describe('400 Bad Request', () => {
         ),
         ...['foo', 'account_id', 'category_id', 'completed', 'q', 'search'],
       ]);
-      const path = each.path.replace(/\{[^}]+\}/g, '1');
+      const path = listPath.replace(/\{[^}]+\}/g, '1');
       for (const name of [...guesses].filter((guess) => !params.includes(guess))) {
         const body = await problem(await call(`${path}?${name}=x`, { key }), 400, 'invalid_query');
         expect(body.errors, `${path}?${name}`).toEqual([
@@ -210,9 +211,9 @@ describe('400 Bad Request', () => {
         ]);
         tried++;
       }
-    }
-    expect(tried).toBeGreaterThan(400);
-  });
+      expect(tried).toBeGreaterThan(40);
+    },
+  );
 
   it('a query parameter without a name is invalid_query on every list, not ignored', async () => {
     const { key } = await newAccount();
