@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { DomainError, type FieldError, rootMessage } from '../core/errors';
 import { ingestWarnings } from '../core/event-warnings';
-import { planFlows } from '../core/flows';
 import type { Refs } from '../core/refs';
 import { ownerRefs } from '../core/webhook-config';
 import { readFields } from '../core/webhook-fields';
@@ -10,9 +9,10 @@ import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
+import { planFlows } from '../webhooks/actions';
 import { injected } from './faults';
 import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
-import { liveOwners, namedContact, usableSteps, writableSteps } from './salvage';
+import { liveOwners, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
 export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
@@ -65,10 +65,13 @@ export async function processEvent(
     companyId: company[0]?.id,
     turns: new Map(rotations.map((r) => [r.action, r.turns])),
   };
-  const named = namedContact(steps, found, salvaged);
-  if ('error' in named) return failed(named.error);
-  steps = named.steps;
-  steps = writableSteps(steps, { ...found, customFields: contact[0]?.customFields }, hook.fields, salvaged);
+  const writable = writableSteps(
+    steps,
+    { ...found, customFields: contact[0]?.customFields },
+    hook.fields,
+    salvaged,
+  );
+  if ('error' in writable) return failed(writable.error);
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
 
   const now = Date.now();
@@ -78,7 +81,7 @@ export async function processEvent(
       .update(inboundEvents)
       .set({
         status: 'test',
-        preview: preview(steps, found, salvaged.skipped),
+        preview: preview(writable.steps, found, salvaged.skipped),
         warnings,
         processedAt: now,
         attempts: sql`${inboundEvents.attempts} + 1`,
@@ -89,7 +92,7 @@ export async function processEvent(
   const context = { accountId, webhookId: hook.id, eventId, now };
   try {
     await db.batch([
-      ...recordStatements(db, context, steps, found),
+      ...recordStatements(db, context, writable.steps),
       db
         .update(inboundEvents)
         .set({

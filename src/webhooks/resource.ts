@@ -4,7 +4,7 @@ import { iso } from '../contracts/common';
 import { conflict, invalid, notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
 import { allows } from '../core/scopes';
-import { configIssues, ownerRefs } from '../core/webhook-config';
+import { ownerRefs } from '../core/webhook-config';
 import { guessType } from '../core/webhook-fields';
 import { newWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
@@ -13,6 +13,7 @@ import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations }
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
 import { type EventMessage, enqueueEvents } from '../model/event-messages';
+import { configIssues } from './actions';
 import type {
   InboundWebhook,
   InboundWebhookCreate,
