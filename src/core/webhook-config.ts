@@ -13,7 +13,12 @@ export const fixedTargets = {
   'company.cnpj': ['cnpj', 'string'],
 } as const satisfies Record<string, readonly (typeof fieldTypes)[number][]>;
 
-export type Target = keyof typeof fixedTargets | `${'contact' | 'deal'}.custom_fields.${string}`;
+/** The records whose custom fields a webhook field may fill (`contact.custom_fields.<name>`). */
+export const customFieldRecords = ['contact', 'deal'] as const;
+
+export type Target =
+  | keyof typeof fixedTargets
+  | `${(typeof customFieldRecords)[number]}.custom_fields.${string}`;
 
 /** The problem a refused webhook call was answered with (without its request id), and the start of its body. */
 export type Rejection = {

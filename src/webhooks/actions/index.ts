@@ -28,6 +28,9 @@ export type AnyModule = ActionModule<ActionName, z.ZodType, any, any, any>;
 
 const byName = new Map<string, AnyModule>(actions.map((m) => [m.name, m]));
 
+/** The module of an action named from outside (a form), if the registry has one. */
+export const findAction = (name: string): AnyModule | undefined => byName.get(name);
+
 /** The module of a stored action's kind (the contract admits only the registry's names). */
 export function moduleOf(name: ActionName): AnyModule {
   const found = byName.get(name);

@@ -83,7 +83,7 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
   },
   panel: {},
   labels: {
-    'pt-BR': 'Criar ou atualizar a empresa (pelo CNPJ)',
-    en: 'Create or update the company (by CNPJ)',
+    'pt-BR': 'Criar ou atualizar a empresa pelo CNPJ',
+    en: 'Create or update the company by its CNPJ',
   },
 };
