@@ -64,13 +64,9 @@ export async function processEvent(
     contactId: contact[0]?.id,
     companyId: company[0]?.id,
     turns: new Map(rotations.map((r) => [r.action, r.turns])),
+    customFields: contact[0]?.customFields,
   };
-  const writable = writableSteps(
-    steps,
-    { ...found, customFields: contact[0]?.customFields },
-    hook.fields,
-    salvaged,
-  );
+  const writable = writableSteps(steps, found, hook.fields, salvaged);
   if ('error' in writable) return failed(writable.error);
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
 

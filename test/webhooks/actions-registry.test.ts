@@ -7,6 +7,7 @@ import { configForm, type Page } from '../../src/panel/views';
 import { preview } from '../../src/queue/records';
 import { usableSteps, writableSteps } from '../../src/queue/salvage';
 import { actions, planFlows, type WritableStep } from '../../src/webhooks/actions';
+import type { ActionName } from '../../src/webhooks/actions/action';
 import { Action } from '../../src/webhooks/contract';
 
 // The registry (src/webhooks/actions/index.ts) is the one list of flow actions: the contract, the
@@ -20,18 +21,16 @@ const FIELDS = z.array(FieldMapping).parse([
   { key: 'empresa', type: 'string', target: 'company.name' },
 ]);
 
-/** One stored action of each kind in the registry: the least options its schema takes. */
-const FLOWS = z
-  .array(Action)
-  .parse(
-    actions.map((m) =>
-      m.name === 'create_task'
-        ? { action: m.name, name: 'Ligar', category: 'Call' }
-        : m.name === 'create_deal'
-          ? { action: m.name, name: 'Lead {{nome}}' }
-          : { action: m.name },
-    ),
-  );
+/** The least options of each action of the registry (a new one does not type-check until it is here). */
+const LEAST = {
+  upsert_contact: {},
+  upsert_company: {},
+  create_deal: { name: 'Lead {{nome}}' },
+  create_task: { name: 'Ligar', category: 'Call' },
+} satisfies Record<ActionName, object>;
+
+/** One stored action of each kind in the registry, in its order. */
+const FLOWS = z.array(Action).parse(actions.map((m) => ({ action: m.name, ...LEAST[m.name] })));
 
 const VALUES = new Map<string, string>([
   ['email', 'ana@example.com'],

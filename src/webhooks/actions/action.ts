@@ -31,11 +31,13 @@ export type Found = {
   contactId?: number | undefined;
   companyId?: number | undefined;
   turns: ReadonlyMap<number, number>;
+  /** The found contact's custom fields, which the event's are merged into. */
+  customFields?: Record<string, unknown> | undefined;
 };
 
 /** What settling a step against the lookup sees, and where its warnings go. */
 export type SettleContext = {
-  found: Found & { customFields?: Record<string, unknown> | undefined };
+  found: Found;
   fields: readonly FieldMapping[];
   warn: (warning: FieldError) => void;
 };

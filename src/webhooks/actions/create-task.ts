@@ -7,8 +7,8 @@ import { render, templateKeys } from '../../core/templates';
 import { BLANK } from '../../core/text';
 import { type FieldValue, parseFieldDate } from '../../core/webhook-fields';
 import { newRow } from '../../db/own';
-import { inboundEventResults, taskOwners, tasks } from '../../db/schema';
-import { taskSpec } from '../../model/tasks';
+import { inboundEventResults, tasks } from '../../db/schema';
+import { newTaskOwner, taskSpec } from '../../model/tasks';
 import type { ActionModule, ValidOf } from './action';
 
 /** A named component: generators name an inline object after its place, and two places clashed. */
@@ -103,9 +103,7 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
         }),
       // An update leaves last_insert_rowid() alone: the owner row below still finds the task.
       w.setResult({ taskIds: sql`json_insert(${inboundEventResults.taskIds}, '$[#]', last_insert_rowid())` }),
-      ...(owner === undefined
-        ? []
-        : [db.insert(taskOwners).values({ accountId, taskId: sql`last_insert_rowid()`, userId: owner })]),
+      ...(owner === undefined ? [] : [newTaskOwner(db, accountId, sql`last_insert_rowid()`, owner)]),
     );
   },
   preview(step, owner, out) {
