@@ -4,7 +4,7 @@ import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../core/outsi
 import { templateKeys } from '../core/templates';
 import { BLANK, NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
-import { fixedTargets, whenOps } from '../core/webhook-config';
+import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
 import { compileFormat, fieldTypes } from '../core/webhook-fields';
 import { Id } from './common';
 
@@ -35,9 +35,10 @@ const Key = z
   .superRefine(noReservedSegment())
   .openapi({ example: 'telefone' });
 
-const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.([A-Za-z0-9_-]{1,100})$/;
+const CUSTOM_RECORDS = customFieldRecords.join('|');
+const CUSTOM_TARGET = new RegExp(`^(${CUSTOM_RECORDS})\\.custom_fields\\.([A-Za-z0-9_-]{1,100})$`);
 
-const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`;
+const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, ${customFieldRecords.map((r) => `${r}.custom_fields.<name>`).join(' or ')}.`;
 
 const Target = z
   .string()
@@ -55,8 +56,8 @@ const Target = z
     // (fast-check's stringMatching): `not` refuses the `__proto__` names instead.
     pattern: `^(?:${Object.keys(fixedTargets)
       .map((target) => target.replaceAll('.', '\\.'))
-      .join('|')}|(?:contact|deal)\\.custom_fields\\.[A-Za-z0-9_-]{1,100})$`,
-    not: { enum: ['contact.custom_fields.__proto__', 'deal.custom_fields.__proto__'] },
+      .join('|')}|(?:${CUSTOM_RECORDS})\\.custom_fields\\.[A-Za-z0-9_-]{1,100})$`,
+    not: { enum: customFieldRecords.map((r) => `${r}.custom_fields.__proto__`) },
   });
 
 /** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
