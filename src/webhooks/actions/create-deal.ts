@@ -54,5 +54,5 @@ export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid
     out.deal = { action: 'create', fields: { ...step.body, ...owner } };
   },
   panel: { name: 'optional' },
-  labels: { 'pt-BR': 'Criar um negócio', en: 'Create a deal' },
+  labels: { 'pt-BR': 'Novo negócio', en: 'New deal' },
 };

@@ -114,5 +114,5 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
     });
   },
   panel: { name: 'required', category: 'required', description: 'optional', due: 'optional' },
-  labels: { 'pt-BR': 'Criar uma tarefa no negócio', en: 'Create a task on the deal' },
+  labels: { 'pt-BR': 'Nova tarefa', en: 'New task' },
 };

@@ -82,8 +82,5 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
         : { action: 'create', fields: { ...step.body, ...owner } };
   },
   panel: {},
-  labels: {
-    'pt-BR': 'Criar ou atualizar a empresa pelo CNPJ',
-    en: 'Create or update the company by its CNPJ',
-  },
+  labels: { 'pt-BR': 'Empresa', en: 'Company' },
 };

@@ -155,5 +155,5 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
         : { action: 'create', fields: { name: target.name, ...step.body, ...owner } };
   },
   panel: { match_on: 'optional' },
-  labels: { 'pt-BR': 'Criar ou atualizar o contato', en: 'Create or update the contact' },
+  labels: { 'pt-BR': 'Contato', en: 'Contact' },
 };
