@@ -2,7 +2,7 @@ import type { FieldError } from '../core/errors';
 import { type Plan, type Step, skippedWarning, sourceOf } from '../core/flows';
 import type { FieldMapping } from '../core/webhook-config';
 import { moduleOf } from '../webhooks/actions';
-import type { SettleContext } from '../webhooks/actions/action';
+import type { SettleContext, StepBase } from '../webhooks/actions/action';
 import { parseStep, type ValidStep, type WritableStep } from './records';
 
 // An event's lead is never lost for a value a flow cannot use: the value is left out of its record,
@@ -126,7 +126,7 @@ export function writableSteps(
   out: Salvaged,
 ): { steps: WritableStep[] } | { error: string } {
   const ctx: SettleContext = { found, fields, warn: (w) => out.warnings.push(w) };
-  const early: ValidStep[] = [];
+  const early: StepBase[] = [];
   for (const step of steps) {
     const first = moduleOf(step.action).early?.(step, ctx) ?? { step };
     if ('fail' in first) return { error: first.fail };
@@ -135,7 +135,8 @@ export function writableSteps(
   return {
     steps: early.flatMap((step): WritableStep[] => {
       const settled = moduleOf(step.action).settle?.(step, ctx) ?? { step };
-      if ('step' in settled) return [settled.step];
+      // Each module settles the steps of its own action into its own writable step.
+      if ('step' in settled) return [settled.step as WritableStep];
       if ('skip' in settled) {
         out.skipped.push({ index: step.index, action: step.action, reason: settled.skip });
         out.warnings.push(skippedWarning(step.index, step.action, settled.skip));

@@ -69,7 +69,8 @@ export type Preview = Record<string, unknown> & { tasks: unknown[] };
 export const panelOptions = ['match_on', 'name', 'category', 'description', 'due'] as const;
 export type PanelOptions = Partial<Record<(typeof panelOptions)[number], 'required' | 'optional'>>;
 
-type StepBase = { action: ActionName; index: number; owner?: Owner | undefined; body: object };
+/** What every step has, whatever its action. */
+export type StepBase = { action: ActionName; index: number; owner?: Owner | undefined; body: object };
 
 /**
  * Everything one kind of flow action is: its options' schema, its config checks, its plan, the

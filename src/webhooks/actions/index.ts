@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { type Plan, planFlows as planWith, type Values } from '../../core/flows';
 import { type Action, configIssues as checkWith, type FieldMapping } from '../../core/webhook-config';
-import type { ActionModule, ActionName, ValidOf } from './action';
+import type { ActionModule, ActionName, StepBase, ValidOf } from './action';
 import { createDeal } from './create-deal';
 import { createTask } from './create-task';
 import { upsertCompany } from './upsert-company';
@@ -23,8 +23,11 @@ export type ValidStep = ValidOfModule<Module>;
 /** A step as its statements write it (a record to create has its name). */
 export type WritableStep = Parameters<Module['statements']>[1];
 
-// biome-ignore lint/suspicious/noExplicitAny: a module's own step types are checked in its file; here any module is called with its own steps.
-export type AnyModule = ActionModule<ActionName, z.ZodType, any, any, any>;
+/**
+ * Any module, called through the registry: its methods take any step (method parameters are
+ * bivariant), and the caller passes each module the steps of its own action.
+ */
+export type AnyModule = ActionModule<ActionName, z.ZodType, StepBase, StepBase, StepBase>;
 
 const byName = new Map<string, AnyModule>(actions.map((m) => [m.name, m]));
 
