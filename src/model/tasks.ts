@@ -1,14 +1,16 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { deletedAt, iso } from '../contracts/common';
 import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
+import type { Db } from '../db/client';
 import { inIds, rangeConditions } from '../db/filters';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import type { Columns, Viewed, WriteSpec } from '../db/own';
-import { deals, taskCategories, tasks } from '../db/schema';
+import { deals, taskCategories, taskOwners, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
 
 type Create = z.infer<typeof TaskCreate>;
@@ -117,3 +119,15 @@ export const taskFilters = (q: Query, account: SQLWrapper, sortColumn: AnySQLite
       : isNull(tasks.completedAt),
   ...rangeConditions(tasks.dueDate, q, 'due_date', sortColumn),
 ];
+
+/**
+ * The owner of a task the same batch just created (`taskId`: SQL naming it), for an owner known only
+ * inside the batch (an inbound webhook's round robin takes its turn there): one row, nothing to
+ * replace. Task owners are written here and by `taskSpec.children`, nowhere else.
+ */
+export const newTaskOwner = (
+  db: Db,
+  accountId: number,
+  taskId: SQL<number>,
+  userId: number | SQL<number>,
+): BatchItem<'sqlite'> => db.insert(taskOwners).values({ accountId, taskId, userId });

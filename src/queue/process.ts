@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { DomainError, type FieldError, rootMessage } from '../core/errors';
 import { ingestWarnings } from '../core/event-warnings';
-import { planFlows } from '../core/flows';
 import type { Refs } from '../core/refs';
 import { ownerRefs } from '../core/webhook-config';
 import { readFields } from '../core/webhook-fields';
@@ -10,10 +9,11 @@ import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
+import { planFlows } from '../webhooks/actions';
 import { previewEvent, processedEvent } from '../webhooks/event-log';
 import { injected } from '../webhooks/faults';
-import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
-import { liveOwners, namedContact, type Salvaged, usableSteps, writableSteps } from './salvage';
+import { type Found, matchOf, preview, recordStatements, type ValidStep, type WritableStep } from './records';
+import { liveOwners, type Salvaged, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
 export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
@@ -47,7 +47,7 @@ export async function processEvent(
     return { status: 'done' };
   }
   const context = { accountId: loaded.event.accountId, webhookId: loaded.hook.id, eventId, now };
-  return writeRecords(db, context, steps, found, warnings);
+  return writeRecords(db, context, steps, warnings);
 }
 
 /** The event with its webhook, if it is still pending. */
@@ -77,7 +77,7 @@ async function planSteps(
   payload: unknown,
 ): Promise<
   | { error: string }
-  | { steps: ValidStep[]; found: Found; warnings: FieldError[]; skipped: Salvaged['skipped'] }
+  | { steps: WritableStep[]; found: Found; warnings: FieldError[]; skipped: Salvaged['skipped'] }
 > {
   const { values, errors, warnings: fieldWarnings } = readFields(payload, hook.fields);
   if (errors.length) {
@@ -94,17 +94,12 @@ async function planSteps(
     contactId: contact[0]?.id,
     companyId: company[0]?.id,
     turns: new Map(rotations.map((r) => [r.action, r.turns])),
+    customFields: contact[0]?.customFields,
   };
-  const named = namedContact(steps, found, salvaged);
-  if ('error' in named) return { error: named.error };
-  steps = writableSteps(
-    named.steps,
-    { ...found, customFields: contact[0]?.customFields },
-    hook.fields,
-    salvaged,
-  );
+  const writable = writableSteps(steps, found, hook.fields, salvaged);
+  if ('error' in writable) return { error: writable.error };
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
-  return { steps, found, warnings, skipped: salvaged.skipped };
+  return { steps: writable.steps, found, warnings, skipped: salvaged.skipped };
 }
 
 /**
@@ -114,13 +109,12 @@ async function planSteps(
 async function writeRecords(
   db: Db,
   context: Parameters<typeof recordStatements>[1],
-  steps: ValidStep[],
-  found: Found,
+  steps: WritableStep[],
   warnings: FieldError[],
 ): Promise<Outcome> {
   try {
     await db.batch([
-      ...recordStatements(db, context, steps, found),
+      ...recordStatements(db, context, steps),
       processedEvent(db, context.eventId, warnings, context.now),
     ]);
   } catch (err) {

@@ -1,8 +1,8 @@
+import { fieldErrors } from '../../contracts/field-errors';
 import type { FieldError } from '../../core/errors';
 import { newWebhookToken } from '../../core/webhook-token';
 import { updateOwn } from '../../db/own';
 import type { KeyRef } from '../../db/tenant';
-import { fieldErrors } from '../../http/openapi';
 import { InboundWebhookUpdate } from '../../webhooks/contract';
 import { setOwnWebhook, webhookSpec } from '../../webhooks/resource';
 import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from '../form';

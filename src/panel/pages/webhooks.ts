@@ -1,7 +1,7 @@
+import { fieldErrors } from '../../contracts/field-errors';
 import { createOwn, listQuery } from '../../db/own';
 import { inboundWebhooks } from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
-import { fieldErrors } from '../../http/openapi';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
