@@ -7,8 +7,9 @@ import { retentionDays, type StorageVars } from '../model/event-storage';
 import { eventMoves, onlyFrom, statusIn } from './event-states';
 
 // The event log: every write to inbound_events but the LGPD erasure (db/erasure.ts, below this
-// layer) is one of these functions, each taking an event only from the statuses its move allows
-// (event-states.ts). scripts/check-layers.mjs keeps the writes here. A function that returns a
+// layer) is one of these functions, each move taking an event only from the statuses it allows
+// (event-states.ts); releaseExpiredKey, which frees a key, changes no status. scripts/check-layers.mjs
+// keeps the writes here. A function that returns a
 // statement leaves it to the caller's batch, so the caller keeps its round trips.
 
 const e = inboundEvents;

@@ -36,7 +36,7 @@ export const eventMoves = {
   requeue: {
     from: ['pending'],
     to: 'pending',
-    by: 'cron: never handed to the queue (requeueStrandedEvents)',
+    by: 'cron: not handed to the queue for 5 minutes, a failed send or a lost retry (requeueStrandedEvents)',
   },
   replay: { from: ['failed'], to: 'pending', by: 'POST …/replay and the panel (replayFailed)' },
   trim: { from: ['rejected'], to: GONE, by: 'ingest: beyond the kept rejections (trimRejections)' },
