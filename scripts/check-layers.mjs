@@ -25,14 +25,15 @@ const allowed = {
   // A resource's write spec, reads and presenter: contract in, rows out.
   model: ['core', 'contracts', 'db'],
   // The inbound webhook's home: its contract, its event log and its flow actions. Each action
-  // module holds its own schema and statements, so the webhook's contract sits above model/.
-  webhooks: ['core', 'contracts', 'db', 'model'],
+  // module holds its own schema and statements, so the webhook's contract sits above model/. It
+  // signs a sample event as a sender would, with auth/signatures.
+  webhooks: ['core', 'contracts', 'db', 'model', 'auth'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request (type-only imports, but a type is a dependency all the same).
   'env.ts': ['db', 'http', 'model'],
-  // The API key check and the secrets and signatures it rests on: below the HTTP edge, which
-  // hashes with auth/secrets; auth/ logs through core/log and needs nothing from http/ (env.ts
-  // only for the request's types). Storage, never a resource's model.
+  // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
+  // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
+  // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
   auth: ['core', 'contracts', 'db', 'env.ts'],
   // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits. Storage and auth/,
   // never a resource's model: what a resource means is model/'s business.
