@@ -12,7 +12,8 @@ const lower = ['core', 'contracts', 'db', 'model', 'webhooks'];
 /**
  * What each part of src/ (a top-level folder, or a file at the top) may import besides itself:
  * core -> contracts, db -> model -> webhooks -> routes/queue/panel, with the app's HTTP plumbing
- * (auth/, http/, env.ts) beside model/. A part missing here is a problem: each new one takes a place.
+ * beside model/: auth/ below http/, and env.ts. A part missing here is a problem: each new one
+ * takes a place.
  * @type {Record<string, string[]>}
  */
 const allowed = {
@@ -24,16 +25,19 @@ const allowed = {
   // A resource's write spec, reads and presenter: contract in, rows out.
   model: ['core', 'contracts', 'db'],
   // The inbound webhook's home: its contract, its event log and its flow actions. Each action
-  // module holds its own schema and statements, so the webhook's contract sits above model/.
-  webhooks: ['core', 'contracts', 'db', 'model'],
+  // module holds its own schema and statements, so the webhook's contract sits above model/. It
+  // signs a sample event as a sender would, with auth/signatures.
+  webhooks: ['core', 'contracts', 'db', 'model', 'auth'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request (type-only imports, but a type is a dependency all the same).
   'env.ts': ['db', 'http', 'model'],
-  // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits; and the API key
-  // check. They use each other (http/ hashes with auth/secrets, auth/tenant logs with http/problem)
-  // and storage, never a resource's model: what a resource means is model/'s business.
+  // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
+  // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
+  // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
+  auth: ['core', 'contracts', 'db', 'env.ts'],
+  // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits. Storage and auth/,
+  // never a resource's model: what a resource means is model/'s business.
   http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
-  auth: ['core', 'contracts', 'db', 'http', 'env.ts'],
   // The queue consumer runs without a request: nothing from http/ (its errors and logs are not
   // problem+json) and nothing from the other outer parts.
   queue: [...lower, 'env.ts'],

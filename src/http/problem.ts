@@ -89,6 +89,3 @@ export function asApiError(err: unknown): ApiError | undefined {
   }
   return undefined;
 }
-
-// Its home is core/log.ts; re-exported for the modules that already import it from here.
-export { logError } from '../core/log';

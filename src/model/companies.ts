@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { eq, isNull } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Company, CompanyCreate, CompanyQuery, CompanyUpdate } from '../contracts/companies';
 import { canonicalCnpj } from '../core/cnpj';
 import type { Refs } from '../core/refs';
@@ -37,7 +37,7 @@ export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => ({
   lead_count: row.leadCount,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */

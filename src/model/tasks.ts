@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
@@ -37,14 +37,14 @@ export const presentTask = (row: TaskRow): z.infer<typeof Task> => ({
   deal_id: row.dealId,
   name: row.name,
   description: row.description,
-  due_date: row.dueDate === null ? null : iso(row.dueDate),
+  due_date: isoOrNull(row.dueDate),
   category: row.category,
   owner_ids: row.ownerIds,
   is_completed: row.completedAt !== null,
-  completed_at: row.completedAt === null ? null : iso(row.completedAt),
+  completed_at: isoOrNull(row.completedAt),
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 const completedAt = (write: 'create' | 'update') =>

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { DomainError } from '../core/errors';
+import { logError } from '../core/log';
 import { ownVar } from '../core/own-vars';
 import type { Scope } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
-import { ApiError, logError } from '../http/problem';
+import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, replayEventPage } from './pages/event';

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { DomainError, type FieldError, rootMessage } from '../core/errors';
 import { ingestWarnings } from '../core/event-warnings';
 import type { Refs } from '../core/refs';
@@ -7,12 +7,12 @@ import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
-import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
-import { planFlows } from '../webhooks/actions';
+import { moduleOf, planFlows } from '../webhooks/actions';
 import { previewEvent, processedEvent } from '../webhooks/event-log';
 import { injected } from '../webhooks/faults';
-import { type Found, matchOf, preview, recordStatements, type ValidStep, type WritableStep } from './records';
+import { type Found, preview, recordStatements, type ValidStep, type WritableStep } from './records';
 import { liveOwners, type Salvaged, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
@@ -88,14 +88,8 @@ async function planSteps(
   const salvaged = usableSteps(planFlows(hook, values, event.receivedAt), hook.fields);
   let steps = salvaged.steps;
   const refs = ownerRefs(steps);
-  const [contact, company, owners, rotations] = await lookUp(db, event.accountId, hook.id, steps, refs);
+  const { owners, found } = await lookUp(db, event.accountId, hook.id, steps, refs);
   steps = liveOwners(steps, missingRefs(owners, refs), salvaged.warnings);
-  const found: Found = {
-    contactId: contact[0]?.id,
-    companyId: company[0]?.id,
-    turns: new Map(rotations.map((r) => [r.action, r.turns])),
-    customFields: contact[0]?.customFields,
-  };
   const writable = writableSteps(steps, found, hook.fields, salvaged);
   if ('error' in writable) return { error: writable.error };
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
@@ -146,31 +140,27 @@ function missingRefs(rows: Record<string, unknown>[], refs: Refs): FieldError[] 
 }
 
 /**
- * What the steps need to know, in one round trip: the contact the event matches, the company of
- * its CNPJ, which owners are live users, and the round-robin turns.
+ * What the steps need to know, in one round trip: which owners are live users, the round-robin
+ * turns, and what each step's action looks up (src/webhooks/actions/: the contact the event
+ * matches, the company of its CNPJ).
  */
-function lookUp(db: Db, accountId: number, webhookId: number, steps: ValidStep[], refs: Refs) {
-  const contactStep = steps.find((s) => s.action === 'upsert_contact');
-  const companyStep = steps.find((s) => s.action === 'upsert_company');
-  return db.batch([
-    db
-      .select({ id: contacts.id, customFields: contacts.customFields })
-      .from(contacts)
-      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
-      .orderBy(asc(contacts.id))
-      .limit(1),
-    db
-      .select({ id: companies.id })
-      .from(companies)
-      .where(
-        companyStep
-          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
-          : sql`0`,
-      ),
+async function lookUp(
+  db: Db,
+  accountId: number,
+  webhookId: number,
+  steps: ValidStep[],
+  refs: Refs,
+): Promise<{ owners: Record<string, unknown>[]; found: Found }> {
+  const lookups = steps.flatMap((step) => moduleOf(step.action).lookup?.(step, db, accountId) ?? []);
+  const [owners, rotations, ...rows] = await db.batch([
     refsQuery(db, accountId, refs),
     db
       .select({ action: webhookRotations.action, turns: webhookRotations.turns })
       .from(webhookRotations)
       .where(eq(webhookRotations.webhookId, webhookId)),
+    ...lookups.map((l) => l.query),
   ]);
+  const found: Found = { turns: new Map(rotations.map((r) => [r.action, r.turns])) };
+  for (const [i, l] of lookups.entries()) Object.assign(found, l.found(rows[i]));
+  return { owners, found };
 }

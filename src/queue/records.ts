@@ -10,7 +10,6 @@ import type { ActionName, Found, Preview, Writer } from '../webhooks/actions/act
 
 export type { ValidStep, WritableStep } from '../webhooks/actions';
 export type { Found } from '../webhooks/actions/action';
-export { matchOf } from '../webhooks/actions/upsert-contact';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { and, count, desc, eq, getTableColumns, max, ne, sql } from 'drizzle-orm';
-import { iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import { notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
 import { guessType } from '../core/webhook-fields';
@@ -32,7 +32,7 @@ export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   attempts: row.attempts,
   error: row.error,
   received_at: iso(row.receivedAt),
-  processed_at: row.processedAt === null ? null : iso(row.processedAt),
+  processed_at: isoOrNull(row.processedAt),
   payload: JSON.parse(row.payload) as Record<string, unknown> | null,
   result: row.result,
   preview: row.preview,

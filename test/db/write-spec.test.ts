@@ -38,24 +38,6 @@ describe("a create's children", () => {
     // On create the id is SQL naming the inserted row, not a number the spec must find itself.
     expect(typeof ids[0]).not.toBe('number');
   });
-
-  it("link a new company's followers and a new task's owner through the API", async () => {
-    const { key, dealId } = await accountWithDeal();
-    const [rita, joao] = [await newUser(key, 'Rita'), await newUser(key, 'Joao')];
-    const company = await create(key, '/v1/companies', {
-      name: 'Acme',
-      cnpj: '11.222.333/0001-81',
-      follower_ids: [joao.id, rita.id],
-    });
-    expect(company.follower_ids).toEqual([rita.id, joao.id].sort((a, b) => a - b));
-    const task = await create(key, '/v1/tasks', {
-      deal_id: dealId,
-      name: 'Ligar',
-      category: 'Ligação',
-      owner_id: rita.id,
-    });
-    expect(task.owner_ids).toEqual([rita.id]);
-  });
 });
 
 describe("a unique index's 409", () => {

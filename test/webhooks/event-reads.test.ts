@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
+import { signatureFailure } from '../../src/auth/signatures';
 import { DomainError } from '../../src/core/errors';
 import { primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
@@ -135,5 +136,20 @@ describe('sample event', () => {
         email: expect.stringMatching(/^exemplo-[0-9a-f]{16}@example\.com$/),
       });
     }
+  });
+
+  it('comes with the headers its sender would send: JSON, signed when the webhook has a secret', async () => {
+    const { key } = await newAccount();
+    const hash = await sha256Hex(key);
+    const fields = [{ key: 'email', type: 'email', target: 'contact.email' }];
+    const plain = await sampleEvent(db(), hash, (await newWebhook(key, { fields })).id);
+    expect(plain.headers).toEqual({ 'Content-Type': 'application/json' });
+    const secret = 'a-secret-of-sixteen-or-more';
+    const signed = await sampleEvent(db(), hash, (await newWebhook(key, { fields, secret })).id);
+    const { 'X-Timestamp': timestamp, 'X-Signature': signature } = signed.headers;
+    expect(timestamp).toMatch(/^\d+$/);
+    const body = new TextEncoder().encode(signed.body);
+    expect(await signatureFailure(secret, timestamp, signature, body)).toBeUndefined();
+    expect(await signatureFailure('another-secret-of-sixteen', timestamp, signature, body)).toBeDefined();
   });
 });

@@ -1,4 +1,3 @@
-import { signatureOf } from '../../auth/signatures';
 import type { FieldError } from '../../core/errors';
 import type { KeyRef } from '../../db/tenant';
 import type { AppEnv } from '../../env';
@@ -11,14 +10,8 @@ import { renderWebhook } from './webhook';
 /** Hands a request to the whole Worker, as if a sender had posted it. */
 export type Deliver = (request: Request, env: AppEnv['Bindings']) => Promise<Response>;
 
-/** Posts the sample to the webhook's own URL as its sender would: JSON, signed when it has a secret. */
-async function post(c: C, deliver: Deliver, { webhook, body }: SampleEvent): Promise<Response> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (webhook.secret) {
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    headers['X-Timestamp'] = timestamp;
-    headers['X-Signature'] = await signatureOf(webhook.secret, timestamp, body);
-  }
+/** Posts the sample to the webhook's own URL, with the headers its sender would send. */
+function post(c: C, deliver: Deliver, { webhook, body, headers }: SampleEvent): Promise<Response> {
   const url = new URL(hookPath(webhook), c.req.url);
   return deliver(new Request(url, { method: 'POST', headers, body }), c.env);
 }

@@ -35,6 +35,18 @@ export type Found = {
   customFields?: Record<string, unknown> | undefined;
 };
 
+/**
+ * What one step needs read before the event is written: a query that travels in the event's one
+ * lookup batch (with the owners and the round-robin turns), and what its rows tell the flows.
+ */
+export type Lookup = { query: BatchItem<'sqlite'>; found(rows: unknown): Partial<Found> };
+
+/** A lookup whose `found` reads the rows its query returns. */
+export const lookup = <Q extends BatchItem<'sqlite'>>(
+  query: Q,
+  found: (rows: Q['_']['result']) => Partial<Found>,
+): Lookup => ({ query, found: (rows) => found(rows as Q['_']['result']) });
+
 /** What settling a step against the lookup sees, and where its warnings go. */
 export type SettleContext = {
   found: Found;
@@ -99,6 +111,8 @@ export type ActionModule<
   body: z.ZodType<V['body']>;
   /** What the step cannot do without: a body path whose value is refused skips it. */
   essential: readonly string[];
+  /** What the step needs to know of the account before it is settled (the record it matches). */
+  lookup?(step: V, db: Db, accountId: number): Lookup | undefined;
   /**
    * A first pass over the steps against what the lookup found, before any step's `settle`
    * (whatever their order): what may fail the whole event.

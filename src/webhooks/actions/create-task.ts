@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
-import { iso } from '../../contracts/common';
+import { isoOrNull } from '../../contracts/common';
 import { taskFields } from '../../contracts/tasks';
 import { common, noReservedSegment, Template, withDefault } from '../../contracts/webhook-config';
 import { render, templateKeys } from '../../core/templates';
@@ -107,10 +107,9 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
     );
   },
   preview(step, owner, out) {
-    const due = step.body.due_date;
     out.tasks.push({
       action: 'create',
-      fields: { ...step.body, ...owner, due_date: due === null || due === undefined ? null : iso(due) },
+      fields: { ...step.body, ...owner, due_date: isoOrNull(step.body.due_date ?? null) },
     });
   },
   panel: { name: 'required', category: 'required', description: 'optional', due: 'optional' },

@@ -5,7 +5,7 @@ import { common } from '../../contracts/webhook-config';
 import { changedColumns, newRow } from '../../db/own';
 import { companies } from '../../db/schema';
 import { companySpec } from '../../model/companies';
-import type { ActionModule, Target, ValidOf } from './action';
+import { type ActionModule, lookup, type Target, type ValidOf } from './action';
 
 const schema = z.strictObject({ action: z.literal('upsert_company'), ...common });
 
@@ -27,6 +27,15 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
   record: 'company',
   body: CompanyUpdate as z.ZodType<Valid['body']>,
   essential: ['cnpj'],
+  // The account's company of the CNPJ, in the trash or not (a CNPJ is unique in the account).
+  lookup: (step, db, accountId) =>
+    lookup(
+      db
+        .select({ id: companies.id })
+        .from(companies)
+        .where(and(eq(companies.accountId, accountId), eq(companies.cnpj, step.body.cnpj))),
+      ([company]) => ({ companyId: company?.id }),
+    ),
   // An existing CNPJ needs no name; a company to create does.
   settle(step, { found }) {
     if (found.companyId !== undefined) return { step: { ...step, target: { id: found.companyId } } };

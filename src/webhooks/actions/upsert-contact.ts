@@ -8,7 +8,7 @@ import { normalizeText } from '../../core/text';
 import { changedColumns, insertUnless, newRow } from '../../db/own';
 import { contacts } from '../../db/schema';
 import { contactSpec } from '../../model/contacts';
-import type { ActionModule, SettleContext, Target, ValidOf } from './action';
+import { type ActionModule, lookup, type SettleContext, type Target, type ValidOf } from './action';
 
 const schema = z.strictObject({
   action: z.literal('upsert_contact'),
@@ -20,7 +20,7 @@ type Valid = ValidOf<'upsert_contact', z.infer<typeof ContactUpdate>>;
 type Writable = Valid & { target: Target };
 
 /** The account's live contacts `match` finds: one in the trash is not matched, so an event creates a new one. */
-export const matchOf = (accountId: number, match: Match): SQL | undefined =>
+const matchOf = (accountId: number, match: Match): SQL | undefined =>
   and(
     eq(contacts.accountId, accountId),
     isNull(contacts.deletedAt),
@@ -99,6 +99,18 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
   record: 'contact',
   body: ContactUpdate,
   essential: [],
+  // The first live contact the match finds, and its custom fields (the event's are merged in).
+  lookup: (step, db, accountId) =>
+    step.match &&
+    lookup(
+      db
+        .select({ id: contacts.id, customFields: contacts.customFields })
+        .from(contacts)
+        .where(matchOf(accountId, step.match))
+        .orderBy(asc(contacts.id))
+        .limit(1),
+      ([contact]) => ({ contactId: contact?.id, customFields: contact?.customFields }),
+    ),
   // Its name decides whether the event can be written at all, before any other step is settled.
   early: targetOf,
   settle: (step, ctx) => ({ step: customFieldsKept(step, ctx) }),

@@ -1,5 +1,5 @@
 import { withCheckDigits } from '../../cnpj';
-import { call, insertRow, newUser, resource } from '../../helpers';
+import { call, create, insertRow, newAccount, newUser, resource } from '../../helpers';
 
 // Shared by the companies route tests (test/routes/companies/*.test.ts).
 
@@ -72,3 +72,21 @@ export async function insertUsers(accountId: number, count: number): Promise<num
 
 /** A user of the account, through the API; its id. */
 export const newUserId = async (key: string, name: string): Promise<number> => (await newUser(key, name)).id;
+
+/**
+ * A new account with users Owner and Follower, and a company `name` with every field set: owned by
+ * Owner, followed by `followers` of the two, in that order.
+ */
+export async function companyWithEveryField(name: string, followers: ('owner' | 'follower')[]) {
+  const { key } = await newAccount();
+  const users = { owner: await newUserId(key, 'Owner'), follower: await newUserId(key, 'Follower') };
+  const company = await create(key, '/v1/companies', {
+    name,
+    cnpj: nextCnpj(),
+    owner_id: users.owner,
+    segment: 'Varejo',
+    observations: 'Notes',
+    follower_ids: followers.map((user) => users[user]),
+  });
+  return { key, ...users, company };
+}

@@ -11,21 +11,11 @@ import {
   newAccount,
   writable,
 } from '../../helpers';
-import { get, newUserId, nextCnpj, put } from './support';
+import { companyWithEveryField, get, newUserId, nextCnpj, put } from './support';
 
 describe('companies: update', () => {
   it('PUT is partial: absent fields stay and null clears owner_id, segment and observations', async () => {
-    const { key } = await newAccount();
-    const owner = await newUserId(key, 'Owner');
-    const follower = await newUserId(key, 'Follower');
-    const company = await create(key, '/v1/companies', {
-      name: 'Partial',
-      cnpj: nextCnpj(),
-      owner_id: owner,
-      segment: 'Varejo',
-      observations: 'Notes',
-      follower_ids: [follower],
-    });
+    const { key, follower, company } = await companyWithEveryField('Partial', ['follower']);
 
     const renamed = await put(key, company.id, { name: '  Renamed  ' });
     expect(renamed.status).toBe(200);
@@ -66,17 +56,10 @@ describe('companies: update', () => {
   });
 
   it('accepts back what GET returns without its read-only fields (and refuses it with them), masked cnpj too', async () => {
-    const { key } = await newAccount();
-    const owner = await newUserId(key, 'Owner');
-    const follower = await newUserId(key, 'Follower');
-    const company = await create(key, '/v1/companies', {
-      name: 'Round Trip',
-      cnpj: nextCnpj(),
-      owner_id: owner,
-      segment: 'Tecnologia',
-      observations: 'x',
-      follower_ids: [follower, owner],
-    });
+    const { key, owner, follower, company } = await companyWithEveryField('Round Trip', [
+      'follower',
+      'owner',
+    ]);
     await create(key, '/v1/deals', { name: 'Open deal', company_id: company.id });
     await create(key, '/v1/contacts', { name: 'Lead', company_id: company.id });
     const got = await get(key, company.id);
@@ -109,16 +92,7 @@ describe('companies: update', () => {
   });
 
   it('PUT rejects unknown fields and invalid values, and changes nothing', async () => {
-    const { key } = await newAccount();
-    const owner = await newUserId(key, 'Owner');
-    const company = await create(key, '/v1/companies', {
-      name: 'Strict',
-      cnpj: nextCnpj(),
-      owner_id: owner,
-      segment: 'S',
-      observations: 'O',
-      follower_ids: [owner],
-    });
+    const { key, owner, company } = await companyWithEveryField('Strict', ['owner']);
 
     await expectUnknownField(await put(key, company.id, { colour: 'red' }), 'colour');
 

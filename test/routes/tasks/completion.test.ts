@@ -9,22 +9,12 @@ import {
   json,
   list,
   ms,
-  newUser,
 } from '../../helpers';
-import { get, post, put } from './support';
+import { get, post, put, taskWithEveryField } from './support';
 
 describe('tasks: completion', () => {
   it('completes, completes again (keeping completed_at) and reopens, changing nothing else', async () => {
-    const { key, dealId } = await accountWithDeal();
-    const owner = await newUser(key, 'Owner');
-    const task = await create(key, '/v1/tasks', {
-      deal_id: dealId,
-      name: 'State',
-      description: 'Desc',
-      due_date: '2026-07-01T15:00:00Z',
-      category: 'Call',
-      owner_id: owner.id,
-    });
+    const { key, task } = await taskWithEveryField('State');
     expect(task).toMatchObject({ is_completed: false, completed_at: null });
 
     const done = await put(key, task.id, { is_completed: true });

@@ -1,11 +1,26 @@
 import { env } from 'cloudflare:workers';
-import { call, insertRow, resource } from '../../helpers';
+import { accountWithDeal, call, create, insertRow, newUser, resource } from '../../helpers';
 
 // Shared by the tasks route tests (test/routes/tasks/*.test.ts).
 
 export const { get, listIds, put } = resource('/v1/tasks');
 
 export const post = (key: string, body: unknown) => call('/v1/tasks', { method: 'POST', key, body });
+
+/** A new account with a deal and a user, Owner, and a task `name` on the deal with every field set. */
+export async function taskWithEveryField(name: string) {
+  const { key, dealId } = await accountWithDeal();
+  const owner = await newUser(key, 'Owner');
+  const task = await create(key, '/v1/tasks', {
+    deal_id: dealId,
+    name,
+    description: 'Text',
+    due_date: '2026-05-01T12:00:00Z',
+    category: 'Call',
+    owner_id: owner.id,
+  });
+  return { key, owner, task };
+}
 
 /** A category row written straight to D1 (ASCII names only: name_norm is their lower case). */
 export const insertCategory = (accountId: number, name: string): Promise<number> =>

@@ -13,20 +13,20 @@ import {
   newUser,
   writable,
 } from '../../helpers';
-import { addOwners, get, insertCategory, insertTask, listIds, post, put } from './support';
+import {
+  addOwners,
+  get,
+  insertCategory,
+  insertTask,
+  listIds,
+  post,
+  put,
+  taskWithEveryField,
+} from './support';
 
 describe('tasks: update', () => {
   it('PUT is partial: absent fields stay and null clears description and due_date', async () => {
-    const { key, dealId } = await accountWithDeal();
-    const owner = await newUser(key, 'Owner');
-    const task = await create(key, '/v1/tasks', {
-      deal_id: dealId,
-      name: 'Partial',
-      description: 'Text',
-      due_date: '2026-05-01T12:00:00Z',
-      category: 'Call',
-      owner_id: owner.id,
-    });
+    const { key, owner, task } = await taskWithEveryField('Partial');
 
     const renamed = await put(key, task.id, { name: '  Renamed  ' });
     expect(renamed.status).toBe(200);
@@ -53,7 +53,7 @@ describe('tasks: update', () => {
       name: 'Renamed',
       description: null,
       due_date: '2026-06-01T07:00:00.000Z',
-      category: 'Call',
+      category: task.category,
       owner_ids: [owner.id],
     });
   });
@@ -139,16 +139,7 @@ describe('tasks: update', () => {
   ] as [string, Record<string, unknown>, string][])(
     'PUT with %s is 422 on path %s and changes nothing',
     async (_, body, path) => {
-      const { key, dealId } = await accountWithDeal();
-      const owner = await newUser(key, 'Owner');
-      const task = await create(key, '/v1/tasks', {
-        deal_id: dealId,
-        name: 'Stable',
-        description: 'Keep',
-        due_date: '2026-03-01T00:00:00Z',
-        category: 'Call',
-        owner_id: owner.id,
-      });
+      const { key, task } = await taskWithEveryField('Stable');
       const problem = await expectProblem(await put(key, task.id, { name: 'Changed', ...body }), 422);
       expect(problem.code).toBe('validation_failed');
       expect(problem.errors.map((e: Json) => e.path)).toContain(path);
@@ -176,16 +167,7 @@ describe('tasks: update', () => {
   });
 
   it('accepts back, unchanged, what GET returned without its read-only fields (open and completed tasks)', async () => {
-    const { key, dealId } = await accountWithDeal();
-    const owner = await newUser(key, 'Owner');
-    const task = await create(key, '/v1/tasks', {
-      deal_id: dealId,
-      name: 'Round trip',
-      description: 'Body',
-      due_date: '2026-04-01T10:00:00Z',
-      category: 'Visita',
-      owner_id: owner.id,
-    });
+    const { key, task } = await taskWithEveryField('Round trip');
     for (const state of [false, true]) {
       if (state) expect((await put(key, task.id, { is_completed: true })).status).toBe(200);
       const before = await get(key, task.id);
