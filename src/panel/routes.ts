@@ -109,6 +109,20 @@ const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+// The pages read their forms with Hono's parseBody: a multipart body the runtime cannot parse (no
+// boundary, cut short) makes it throw, which is the sender's mistake, not ours: a 400 page, never a
+// 500. Parsed once here, the pages read it again from Hono's cache.
+const readableForm = createMiddleware<AppEnv>(async (c, next) => {
+  try {
+    await c.req.parseBody();
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    const p = pageOf(c, false);
+    return c.html(messagePage(p, p.t.badRequest, p.t.badForm), 400);
+  }
+  await next();
+});
+
 const asset = (body: string, type: string) =>
   createMiddleware<AppEnv>(async (c) =>
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }),
@@ -119,7 +133,7 @@ export function panelRouter(deliver: Deliver) {
   const hook = '/webhooks/:id';
   return new Hono<AppEnv>()
     .use('*', securityHeaders)
-    .on(['POST'], '*', limitedBody, originCheck)
+    .on(['POST'], '*', limitedBody, originCheck, readableForm)
     .get('/static/panel.css', asset(css, 'text/css; charset=utf-8'))
     .get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'))
     .get('/', (c) => c.redirect('/panel/webhooks', 303))
