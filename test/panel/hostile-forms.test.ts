@@ -1,5 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { panelRouter } from '../../src/panel/routes';
 import { BASE, call, capturingLogs, json, newAccount, newWebhook } from '../helpers';
 import { page, signIn } from './browser';
 
@@ -57,5 +58,64 @@ describe('a form the runtime cannot parse', () => {
     const res = await post(`/panel/webhooks/${hook.id}/mode`, form, { Cookie: cookie });
     expect(res.status).toBe(303);
     expect((await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }))).data.mode).toBe('test');
+  });
+});
+
+// Every route of the panel's router, read from the router itself: a page added later is held to
+// the same rules without this test naming it.
+const routes = panelRouter(() => Promise.reject(new Error('not called'))).routes.filter(
+  (r) => !r.path.includes('*'),
+);
+const pathOf = (path: string, ids: { id: number; event_id: number }) =>
+  `/panel${path.replace(':id', String(ids.id)).replace(':event_id', String(ids.event_id))}`;
+
+describe('every route of the panel', () => {
+  it('refuses each POST from another origin, or without one, and one over 1 MiB, before it runs', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { mode: 'production', fields: [{ key: 'nome', type: 'string' }] });
+    const cookie = await signIn(key);
+    const posts = routes.filter((r) => r.method === 'POST');
+    expect(posts.length).toBeGreaterThanOrEqual(10);
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie };
+    for (const route of posts) {
+      const path = pathOf(route.path, { id: hook.id, event_id: 1 });
+      for (const origin of ['https://evil.example', `${BASE}.evil.example`, 'null', undefined]) {
+        const headers = { ...form, ...(origin && { Origin: origin }) };
+        const res = await exports.default.fetch(
+          new Request(`${BASE}${path}`, { method: 'POST', body: 'mode=test&enabled=false', headers }),
+        );
+        expect(res.status, `${path} from ${origin}`).toBe(403);
+      }
+      const big = `name=${'x'.repeat(1024 * 1024)}`;
+      expect((await post(path, big, form)).status, path).toBe(413);
+    }
+    expect(await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }))).toMatchObject({
+      data: { mode: 'production', enabled: true, name: hook.name, url: hook.url },
+    });
+    expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toHaveLength(1);
+  });
+
+  it('sends a browser without a session to sign in from every page but the public ones', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key);
+    const open = new Set([
+      '/',
+      '/static/panel.css',
+      '/static/panel.js',
+      '/lang/:lang',
+      '/sign-in',
+      '/sign-out',
+    ]);
+    const guarded = routes.filter((r) => !open.has(r.path));
+    expect(guarded.length).toBeGreaterThanOrEqual(13);
+    for (const route of guarded) {
+      const path = pathOf(route.path, { id: hook.id, event_id: 1 });
+      const res =
+        route.method === 'POST'
+          ? await post(path, 'mode=test', { 'Content-Type': 'application/x-www-form-urlencoded' })
+          : await exports.default.fetch(new Request(`${BASE}${path}`, { redirect: 'manual' }));
+      expect(res.status, `${route.method} ${path}`).toBe(303);
+      expect(res.headers.get('Location')).toBe('/panel/sign-in');
+    }
   });
 });
