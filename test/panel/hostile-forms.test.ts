@@ -119,3 +119,24 @@ describe('every route of the panel', () => {
     }
   });
 });
+
+describe('the language switch', () => {
+  it('sends a `next` holding a control character to the webhooks, never a 500', async () => {
+    const get = (next: string) =>
+      exports.default.fetch(new Request(`${BASE}/panel/lang/en?next=${next}`, { redirect: 'manual' }));
+    const { value: answers, logged } = await capturingLogs(async () => [
+      await get('/panel/x%0d%0aSet-Cookie:%20crm_session=planted'),
+      await get('/panel/webhooks%00'),
+      await get('/panel/webhooks%09x'),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(303);
+      expect(res.headers.get('Location')).toBe('/panel/webhooks');
+      expect(res.headers.get('Set-Cookie')).toMatch(/^lang=en;/);
+    }
+    expect(logged).toEqual([]);
+    // The page's own links, percent-encoded as the layout writes them, still come back.
+    const back = await get(encodeURIComponent('/panel/webhooks/1/events?status=failed&cursor=a%2Bb'));
+    expect(back.headers.get('Location')).toBe('/panel/webhooks/1/events?status=failed&cursor=a%2Bb');
+  });
+});
