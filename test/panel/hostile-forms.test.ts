@@ -1,8 +1,8 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { panelRouter } from '../../src/panel/routes';
-import { BASE, call, capturingLogs, json, newAccount, newWebhook } from '../helpers';
-import { page, signIn } from './browser';
+import { BASE, call, capturingLogs, create, json, list, newAccount, newWebhook } from '../helpers';
+import { page, panel, signIn } from './browser';
 
 // The attacker's pass over the panel's forms: what a browser would never send, but a script can,
 // gets a 4xx page, never a 500.
@@ -138,5 +138,43 @@ describe('the language switch', () => {
     // The page's own links, percent-encoded as the layout writes them, still come back.
     const back = await get(encodeURIComponent('/panel/webhooks/1/events?status=failed&cursor=a%2Bb'));
     expect(back.headers.get('Location')).toBe('/panel/webhooks/1/events?status=failed&cursor=a%2Bb');
+  });
+});
+
+describe('markup in values the new pages show', () => {
+  it("shows a user's name (owner and round robin) and an event's error as text", async () => {
+    const { key } = await newAccount();
+    const markup = '"><img src=x onerror=alert(1)>';
+    const user = await create(key, '/v1/users', { name: `Ana ${markup}`, email: 'ana@example.com' });
+    const hook = await newWebhook(key, {
+      mode: 'test',
+      fields: [
+        { key: 'nome', type: 'string', required: true, target: 'contact.name' },
+        { key: 'fone', type: 'phone', target: 'contact.phone' },
+      ],
+      flows: [
+        { action: 'upsert_contact', match_on: ['phone'], owner: { round_robin: [user.id] } },
+        { action: 'create_deal', name: 'Lead', owner: { user_id: user.id } },
+      ],
+    });
+    expect((await call(hook.path, { method: 'POST', body: { nome: 'Bia' } })).status).toBe(204);
+    const [event] = (await list(key, `/v1/inbound-webhooks/${hook.id}/events`)).data;
+    await env.DB.prepare("update inbound_events set status = 'failed', error = ? where id = ?")
+      .bind(`A record could not be written: ${markup}`, event.id)
+      .run();
+    const cookie = await signIn(key);
+    const base = `/panel/webhooks/${hook.id}`;
+    const pages = [
+      await page(await panel('/panel/webhooks/new', { cookie })),
+      await page(await panel(base, { cookie })),
+      await page(await panel(`${base}/events`, { cookie })),
+      await page(await panel(`${base}/events/${event.id}`, { cookie })),
+    ];
+    for (const html of pages) {
+      expect(html).not.toContain('<img src=x');
+      expect(html).not.toContain('"><img');
+    }
+    expect(pages[1]).toContain('Ana &quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(pages[3]).toContain('could not be written: &quot;&gt;&lt;img src=x');
   });
 });
