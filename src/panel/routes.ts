@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { formPairs } from '../core/charset';
 import { DomainError } from '../core/errors';
 import { ownVar } from '../core/own-vars';
 import type { Scope } from '../core/scopes';
@@ -109,14 +110,27 @@ const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-// The pages read their forms with Hono's parseBody: a multipart body the runtime cannot parse (no
-// boundary, cut short) makes it throw, which is the sender's mistake, not ours: a 400 page, never a
-// 500. Parsed once here, the pages read it again from Hono's cache.
-const readableForm = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Whether the request's form can be read as sent. The pages read it with Hono's parseBody, which
+ * throws on a multipart body the runtime cannot parse (no boundary, cut short), and reads bytes
+ * that are not UTF-8 (a Latin-1 "Jo\xe3o", raw or percent-encoded) as U+FFFD, which would be
+ * stored without a word; `/v1` refuses such bytes too. Parsed once here, the pages read it again
+ * from Hono's cache.
+ */
+async function formReadable(c: C): Promise<boolean> {
   try {
     await c.req.parseBody();
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
+    return false;
+  }
+  if (!/^application\/x-www-form-urlencoded/i.test(c.req.header('Content-Type') ?? '')) return true;
+  return formPairs(new Uint8Array(await c.req.arrayBuffer()), 'utf-8').guessed.length === 0;
+}
+
+// A form that cannot be read as sent is the sender's mistake: a 400 page, never a 500 or U+FFFD.
+const readableForm = createMiddleware<AppEnv>(async (c, next) => {
+  if (!(await formReadable(c))) {
     const p = pageOf(c, false);
     return c.html(messagePage(p, p.t.badRequest, p.t.badForm), 400);
   }

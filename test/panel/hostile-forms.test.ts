@@ -1,7 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { panelRouter } from '../../src/panel/routes';
-import { BASE, call, capturingLogs, create, json, list, newAccount, newWebhook } from '../helpers';
+import { BASE, call, capturingLogs, create, type Json, json, list, newAccount, newWebhook } from '../helpers';
 import { page, panel, signIn } from './browser';
 
 // The attacker's pass over the panel's forms: what a browser would never send, but a script can,
@@ -41,7 +41,7 @@ describe('a form the runtime cannot parse', () => {
     });
     for (const res of answers) {
       const html = await page(res, 400);
-      expect(html).toContain('O formulário enviado não pôde ser lido.');
+      expect(html).toContain('O formulário enviado não pôde ser lido');
     }
     expect(logged).toEqual([]);
     const after = await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }));
@@ -68,6 +68,33 @@ const routes = panelRouter(() => Promise.reject(new Error('not called'))).routes
 );
 const pathOf = (path: string, ids: { id: number; event_id: number }) =>
   `/panel${path.replace(':id', String(ids.id)).replace(':event_id', String(ids.event_id))}`;
+
+describe('a form that is not UTF-8', () => {
+  it('is a 400 page, raw or percent-encoded, instead of a name stored with U+FFFD', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { name: 'Leads' });
+    const cookie = await signIn(key);
+    const headers = { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' };
+    const ascii = (text: string) => new TextEncoder().encode(text);
+    // "João" in Latin-1: the byte 0xE3 as sent, and as a percent-encoded byte.
+    const raw = new Uint8Array([...ascii('name=Jo'), 0xe3, ...ascii('o')]);
+    for (const body of [raw, ascii('name=Jo%E3o')]) {
+      for (const path of ['/panel/webhooks', `/panel/webhooks/${hook.id}`, '/panel/sign-in']) {
+        const html = await page(await post(path, body, headers), 400);
+        expect(html).toContain('envie-o em UTF-8');
+      }
+    }
+    const names = (await json(await call('/v1/inbound-webhooks', { key }))).data.map((h: Json) => h.name);
+    expect(names).toEqual(['Leads']);
+    // UTF-8, raw or percent-encoded (a U+FFFD the person typed included), is read as sent.
+    const utf8 = await post('/panel/webhooks', ascii(`name=${encodeURIComponent('João \ufffd')}`), headers);
+    expect(utf8.status).toBe(303);
+    const again = await post('/panel/webhooks', new TextEncoder().encode('name=Conceição'), headers);
+    expect(again.status).toBe(303);
+    const after = (await json(await call('/v1/inbound-webhooks?sort=created_at', { key }))).data;
+    expect(after.map((h: Json) => h.name)).toEqual(['Leads', 'João \ufffd', 'Conceição']);
+  });
+});
 
 describe('every route of the panel', () => {
   it('refuses each POST from another origin, or without one, and one over 1 MiB, before it runs', async () => {
