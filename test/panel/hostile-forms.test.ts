@@ -2,7 +2,7 @@ import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { panelRouter } from '../../src/panel/routes';
 import { BASE, call, capturingLogs, create, type Json, json, list, newAccount, newWebhook } from '../helpers';
-import { page, panel, signIn } from './browser';
+import { page, panel, panelWithEnv, signIn } from './browser';
 
 // The attacker's pass over the panel's forms: what a browser would never send, but a script can,
 // gets a 4xx page, never a 500.
@@ -203,5 +203,25 @@ describe('markup in values the new pages show', () => {
     }
     expect(pages[1]).toContain('Ana &quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
     expect(pages[3]).toContain('could not be written: &quot;&gt;&lt;img src=x');
+  });
+});
+
+describe('sample events and the client limit', () => {
+  it("count against the configurer's own address: one account's flood leaves another's samples alone", async () => {
+    const low = { CLIENT_RATE_LIMITER: env.LOW_CLIENT_RATE_LIMITER };
+    const send = async (ip: string) => {
+      const { key } = await newAccount();
+      const hook = await newWebhook(key, { mode: 'test', fields: [{ key: 'nome', type: 'string' }] });
+      const cookie = await signIn(key);
+      const headers = { 'CF-Connecting-IP': ip };
+      return () => panelWithEnv(low, `/panel/webhooks/${hook.id}/sample`, { cookie, form: {}, headers });
+    };
+    // The low limiter takes 3 calls a minute per address.
+    const flood = await send('198.51.100.71');
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await flood()).status);
+    expect(statuses).toEqual([303, 303, 303, 422]);
+    const other = await send('198.51.100.72');
+    expect((await other()).status).toBe(303);
   });
 });

@@ -11,9 +11,16 @@ import { renderWebhook } from './webhook';
 /** Hands a request to the whole Worker, as if a sender had posted it. */
 export type Deliver = (request: Request, env: AppEnv['Bindings']) => Promise<Response>;
 
-/** Posts the sample to the webhook's own URL as its sender would: JSON, signed when it has a secret. */
+/**
+ * Posts the sample to the webhook's own URL as its sender would: JSON, signed when it has a secret,
+ * from the configurer's address.
+ */
 async function post(c: C, deliver: Deliver, { webhook, body }: SampleEvent): Promise<Response> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  // Counted against the configurer's own address, as their own call would be: a request made here
+  // has none, and every account's samples would share one client limit, which one could use up.
+  const client = c.req.header('CF-Connecting-IP');
+  if (client) headers['CF-Connecting-IP'] = client;
   if (webhook.secret) {
     const timestamp = String(Math.floor(Date.now() / 1000));
     headers['X-Timestamp'] = timestamp;
