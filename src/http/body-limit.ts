@@ -8,9 +8,17 @@ export const bodyTooLarge = (max: number) =>
   new ApiError(413, 'body_too_large', `The body is over ${max} bytes.`);
 
 /**
+ * The 400 of a body whose stream broke off before its end (the client went away, a chunked body
+ * cut short): the sender's failure, never a 500 logged as ours.
+ */
+export const bodyUnreadable = () =>
+  new ApiError(400, 'body_unreadable', 'The body broke off before its end; send the request again.');
+
+/**
  * The one body reader with a limit: the body's bytes, or undefined once it is over `max` bytes,
- * whether its Content-Length says so or its stream does (read no further than that). Webhook
- * ingest calls it for the raw bytes its signature covers; limitedBody for every other body.
+ * whether its Content-Length says so or its stream does (read no further than that); the 400 of
+ * bodyUnreadable if the stream fails on the way. Webhook ingest calls it for the raw bytes its
+ * signature covers; limitedBody for every other body.
  */
 export async function readLimited(req: Request, max: number): Promise<Uint8Array | undefined> {
   if (Number(req.headers.get('Content-Length') ?? 0) > max) return undefined;
@@ -18,7 +26,8 @@ export async function readLimited(req: Request, max: number): Promise<Uint8Array
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = req.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+  const next = () => reader.read().catch(() => Promise.reject(bodyUnreadable()));
+  for (let read = await next(); !read.done; read = await next()) {
     size += read.value.byteLength;
     if (size > max) {
       await reader.cancel();

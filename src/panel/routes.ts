@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { formPairs } from '../core/charset';
 import { DomainError } from '../core/errors';
 import { logError } from '../core/log';
 import { ownVar } from '../core/own-vars';
@@ -110,6 +111,33 @@ const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * Whether the request's form can be read as sent. The pages read it with Hono's parseBody, which
+ * throws on a multipart body the runtime cannot parse (no boundary, cut short), and reads bytes
+ * that are not UTF-8 (a Latin-1 "Jo\xe3o", raw or percent-encoded) as U+FFFD, which would be
+ * stored without a word; `/v1` refuses such bytes too. Parsed once here, the pages read it again
+ * from Hono's cache.
+ */
+async function formReadable(c: C): Promise<boolean> {
+  try {
+    await c.req.parseBody();
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return false;
+  }
+  if (!/^application\/x-www-form-urlencoded/i.test(c.req.header('Content-Type') ?? '')) return true;
+  return formPairs(new Uint8Array(await c.req.arrayBuffer()), 'utf-8').guessed.length === 0;
+}
+
+// A form that cannot be read as sent is the sender's mistake: a 400 page, never a 500 or U+FFFD.
+const readableForm = createMiddleware<AppEnv>(async (c, next) => {
+  if (!(await formReadable(c))) {
+    const p = pageOf(c, false);
+    return c.html(messagePage(p, p.t.badRequest, p.t.badForm), 400);
+  }
+  await next();
+});
+
 const asset = (body: string, type: string) =>
   createMiddleware<AppEnv>(async (c) =>
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }),
@@ -120,7 +148,7 @@ export function panelRouter(deliver: Deliver) {
   const hook = '/webhooks/:id';
   return new Hono<AppEnv>()
     .use('*', securityHeaders)
-    .on(['POST'], '*', limitedBody, originCheck)
+    .on(['POST'], '*', limitedBody, originCheck, readableForm)
     .get('/static/panel.css', asset(css, 'text/css; charset=utf-8'))
     .get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'))
     .get('/', (c) => c.redirect('/panel/webhooks', 303))

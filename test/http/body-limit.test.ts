@@ -1,5 +1,10 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { readLimited } from '../../src/http/body-limit';
+import worker from '../../src/index';
+import { BASE, capturingLogs, expectProblem, list, newAccount, newWebhook } from '../helpers';
+import { signIn } from '../panel/browser';
 
 // The one body reader with a limit: webhook ingest reads its raw bytes with it, and limitedBody
 // (every other body) is built on it; the 413s themselves are in conventions.test.ts and
@@ -47,5 +52,48 @@ describe('readLimited', () => {
     const { seen, request } = counted(20);
     expect(await readLimited(request({ 'Content-Length': String(20 * KIB) }), 8 * KIB)).toBeUndefined();
     expect(seen.pulled).toBeLessThanOrEqual(1);
+  });
+});
+
+// A body whose stream fails half way (the client went away, a chunked body cut short) is the
+// sender's failure: a 400 on every route that reads a body, never a 500 logged as the Worker's.
+describe('a body that breaks off', () => {
+  const broken = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+      },
+      pull(controller) {
+        controller.error(new Error('Network connection lost.'));
+      },
+    });
+  const send = (path: string, headers: Record<string, string>) =>
+    worker.fetch(
+      new Request(`${BASE}${path}`, { method: 'POST', body: broken(), headers }),
+      env,
+      createExecutionContext(),
+    );
+
+  it('is a 400 body_unreadable on /v1, ingest and the panel, and nothing is logged as an error', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { fields: [{ key: 'nome', type: 'string' }] });
+    const cookie = await signIn(key);
+    const json = { 'Content-Type': 'application/json' };
+    const api = { ...json, Authorization: `Bearer ${key}` };
+    const { value: answers, logged } = await capturingLogs(async () => [
+      await send('/v1/users', api),
+      await send('/v1/users', { ...api, 'Idempotency-Key': 'broken-1' }),
+      await send(hook.path, json),
+      await send('/panel/webhooks', {
+        Cookie: cookie,
+        Origin: BASE,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      }),
+    ]);
+    for (const res of answers) await expectProblem(res, 400, 'body_unreadable');
+    expect(logged).toEqual([]);
+    expect(await list(key, '/v1/users')).toMatchObject({ data: [] });
+    const [event] = (await list(key, `/v1/inbound-webhooks/${hook.id}/events`)).data;
+    expect(event).toMatchObject({ status: 'rejected', rejection: { code: 'body_unreadable' } });
   });
 });

@@ -10,8 +10,17 @@ import { renderWebhook } from './webhook';
 /** Hands a request to the whole Worker, as if a sender had posted it. */
 export type Deliver = (request: Request, env: AppEnv['Bindings']) => Promise<Response>;
 
-/** Posts the sample to the webhook's own URL, with the headers its sender would send. */
-function post(c: C, deliver: Deliver, { webhook, body, headers }: SampleEvent): Promise<Response> {
+/**
+ * Posts the sample to the webhook's own URL with the headers its sender would send, from the
+ * configurer's address.
+ */
+function post(c: C, deliver: Deliver, sample: SampleEvent): Promise<Response> {
+  const { webhook, body } = sample;
+  const headers = new Headers(sample.headers);
+  // Counted against the configurer's own address, as their own call would be: a request made here
+  // has none, and every account's samples would share one client limit, which one could use up.
+  const client = c.req.header('CF-Connecting-IP');
+  if (client) headers.set('CF-Connecting-IP', client);
   const url = new URL(hookPath(webhook), c.req.url);
   return deliver(new Request(url, { method: 'POST', headers, body }), c.env);
 }

@@ -44,6 +44,8 @@ export function switchLanguage(c: C): Response {
   const lang = langs.find((l) => l === c.req.param('lang'));
   if (lang) setCookie(c, 'lang', lang, { path: '/panel', sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
   const next = c.req.query('next') ?? '';
-  // Only a path of the panel: never an open redirect.
-  return c.redirect(/^\/panel(\/[^/\\]|$|\?)/.test(next) ? next : '/panel/webhooks', 303);
+  // Only a path of the panel, never an open redirect; in printable ASCII (the pages link it
+  // percent-encoded), as a control character is no header value and would make the redirect a 500.
+  const ours = /^\/panel(\/[^/\\]|$|\?)/.test(next) && /^[!-~]*$/.test(next);
+  return c.redirect(ours ? next : '/panel/webhooks', 303);
 }
