@@ -7,31 +7,55 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
 
+// The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
+const lower = ['core', 'contracts', 'db', 'model', 'webhooks'];
 /**
- * Which top-level folders of src/ a layer may import from besides itself. A folder missing here
- * (or a file at the top of src/) is an outer layer, free to import anything but a route module.
+ * What each part of src/ (a top-level folder, or a file at the top) may import besides itself:
+ * core -> contracts, db -> model -> webhooks -> routes/queue/panel, with the app's HTTP plumbing
+ * beside model/: auth/ below http/, and env.ts. A part missing here is a problem: each new one
+ * takes a place.
  * @type {Record<string, string[]>}
  */
 const allowed = {
+  // The pure rules: no schema library, no SQL, no runtime (see `packages`).
   core: [],
+  // The wire contracts (zod) and the storage (Drizzle) both stand on the rules alone.
   contracts: ['core'],
   db: ['core'],
+  // A resource's write spec, reads and presenter: contract in, rows out.
   model: ['core', 'contracts', 'db'],
   // The inbound webhook's home: its contract, its event log and its flow actions. Each action
-  // module holds its own schema and statements, so the webhook's contract sits above model/.
-  webhooks: ['core', 'contracts', 'db', 'model'],
+  // module holds its own schema and statements, so the webhook's contract sits above model/. It
+  // signs a sample event as a sender would, with auth/signatures.
+  webhooks: ['core', 'contracts', 'db', 'model', 'auth'],
+  // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
+  // put on a request (type-only imports, but a type is a dependency all the same).
+  'env.ts': ['db', 'http', 'model'],
+  // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
+  // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
+  // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
+  auth: ['core', 'contracts', 'db', 'env.ts'],
+  // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits. Storage and auth/,
+  // never a resource's model: what a resource means is model/'s business.
+  http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
+  // The queue consumer runs without a request: nothing from http/ (its errors and logs are not
+  // problem+json) and nothing from the other outer parts.
+  queue: [...lower, 'env.ts'],
+  // The outer parts share through model/ or below; they import no route (routes are leaves), and
+  // a route imports nothing from queue/, whose faults.ts is the local drill's test scaffolding.
+  panel: [...lower, 'auth', 'http', 'env.ts'],
+  routes: [...lower, 'auth', 'http', 'env.ts'],
+  // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
+  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes'],
 };
+// Parts whose modules import nothing from each other either: a route module is a leaf.
+const leaves = ['routes'];
 /**
  * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.
  * core/ imports none, so its rules stay pure: no schema library, no SQL, no runtime.
  * @type {Record<string, string[]>}
  */
 const packages = { core: [] };
-
-// Routes are leaves: what a route and another outer module (the panel, the queue) share lives in
-// model/ or below, so only the app that mounts the routers imports them.
-const routesLayer = 'routes';
-const routesImporters = ['index.ts'];
 
 /** @param {string} dir @returns {string[]} */
 function walk(dir) {
@@ -54,11 +78,8 @@ function target(from, spec) {
   throw new Error(`${relative(root, from)}: cannot resolve ${spec}`);
 }
 
-/** @param {string} file */
-const layerOf = (file) => {
-  const parts = relative(root, file).split('/');
-  return parts.length > 1 ? parts[0] : '';
-};
+/** The part of src/ a file belongs to: its top-level folder, or its own name at the top. @param {string} file */
+const layerOf = (file) => relative(root, file).split('/')[0];
 
 // `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
@@ -88,19 +109,15 @@ for (const file of graph.keys()) {
 }
 for (const [file, deps] of graph) {
   const layer = layerOf(file);
-  for (const dep of deps) {
+  if (!(layer in allowed)) {
+    problems.push(`${relative(root, file)}: src/${layer} has no place in the layers of check-layers.mjs`);
+    continue;
+  }
+  // Outside src/ only ../package.json is imported (the version the app reports): no layer.
+  for (const dep of deps.filter((d) => d.startsWith(`${root}/`))) {
     const other = layerOf(dep);
-    if (other === routesLayer && !routesImporters.includes(relative(root, file))) {
-      problems.push(
-        `${relative(root, file)} -> ${relative(root, dep)}: only ${routesImporters.join(', ')} may import a route module`,
-      );
-      continue;
-    }
-    if (other === layer || !(layer in allowed)) continue;
-    if (!allowed[layer].includes(other))
-      problems.push(
-        `${relative(root, file)} -> ${relative(root, dep)}: ${layer}/ may not import ${other || 'src/'}`,
-      );
+    if (other === layer ? leaves.includes(layer) : !allowed[layer].includes(other))
+      problems.push(`${relative(root, file)} -> ${relative(root, dep)}: ${layer} may not import ${other}`);
   }
 }
 
@@ -138,6 +155,25 @@ function connect(node) {
   }
 }
 for (const node of graph.keys()) if (!indices.has(node)) connect(node);
+
+// The event log has one home: only these files write inbound_events (an insert, update or delete
+// of `inboundEvents`, or raw DML naming the table). The erasure stays in db/, below the log.
+const eventLogWriters = ['webhooks/event-log.ts', 'db/erasure.ts'];
+const rawEventWrite = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?inbound_events\b/i;
+/** @param {string} text */
+function writesEvents(text) {
+  // The table, or a name it is given (`const e = inboundEvents`), passed to insert, update or delete.
+  const names = ['inboundEvents', ...[...text.matchAll(/\b(\w+)\s*=\s*inboundEvents\b/g)].map((m) => m[1])];
+  return (
+    rawEventWrite.test(text) ||
+    names.some((name) => new RegExp(`\\.(?:insert|update|delete)\\(\\s*${name}\\b`).test(text))
+  );
+}
+for (const file of graph.keys()) {
+  const name = relative(root, file);
+  if (!eventLogWriters.includes(name) && writesEvents(readFileSync(file, 'utf8')))
+    problems.push(`${name}: writes inbound_events; only ${eventLogWriters.join(', ')} may`);
+}
 
 if (problems.length > 0) {
   console.error(`check-layers: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);

@@ -92,7 +92,8 @@ async function shot(page, name, width = WIDTHS[0]) {
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
 }
 
-async function main() {
+/** A fresh account with a key, and a user to own what the flow creates. */
+async function seedAccount() {
   if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
   await migrate(dir, log);
   const adminToken = randomBytes(24).toString('hex');
@@ -112,7 +113,11 @@ async function main() {
     body: JSON.stringify({ name: 'Beatriz Souza', email: 'bia@example.com' }),
   });
   check(user.status === 201, `user: ${user.status}`);
+  return { origin, key };
+}
 
+/** Chromium in pt-BR, with the clipboard allowed and CSP errors collected. @param {string} origin */
+async function openPage(origin) {
   const executablePath = await chromium.executablePath();
   browser = await playwright.launch({ executablePath, args: chromium.args });
   const context = await browser.newContext({ locale: 'pt-BR', viewport: { width: WIDTHS[0], height: 900 } });
@@ -122,8 +127,14 @@ async function main() {
   page.on('console', (msg) => {
     if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
   });
+  return page;
+}
 
-  // Sign in with the keyboard alone: skip link, navigation, the key field, then its button.
+/**
+ * Sign in with the keyboard alone: skip link, navigation, the key field, then its button.
+ * @param {import('playwright-core').Page} page @param {string} origin @param {string} key
+ */
+async function signIn(page, origin, key) {
   await page.goto(`${origin}/panel`);
   check(page.url().endsWith('/panel/sign-in'), `no session: ${page.url()}`);
   await audit(page, 'sign-in');
@@ -145,8 +156,13 @@ async function main() {
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/panel\/webhooks$/);
   await audit(page, 'webhooks (empty)');
+}
 
-  // Create: a refused configuration shows its error next to the field; fixed, it is saved.
+/**
+ * Create: a refused configuration shows its error next to the field; fixed, it is saved.
+ * @param {import('playwright-core').Page} page @returns {Promise<string>} the webhook's edit URL
+ */
+async function createWebhook(page) {
   await page.getByRole('link', { name: 'Novo webhook' }).click();
   await page.waitForURL(/\/panel\/webhooks\/new$/);
   await audit(page, 'new webhook');
@@ -169,8 +185,15 @@ async function main() {
   await page.getByRole('button', { name: 'Criar' }).click();
   await page.getByText('Salvo.').waitFor();
   const editUrl = page.url().replace(/\?.*$/, '');
+  return editUrl;
+}
 
-  // Test mode, then a sample event, then fields from it.
+/**
+ * Test mode, a sample event and fields from it; then a flow: find the contact by email, owned by
+ * a user picked by name.
+ * @param {import('playwright-core').Page} page
+ */
+async function configureInTestMode(page) {
   await page.getByRole('button', { name: 'Passar para teste' }).click();
   await page.locator('.banner.test').waitFor();
   await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
@@ -181,7 +204,6 @@ async function main() {
     .waitFor()
     .catch(() => {});
 
-  // A flow: find the contact by email, owned by a user picked by name.
   await page.locator('select[name="flows.0.action"]').selectOption('upsert_contact');
   await page.locator('input[name="flows.0.match_on"][value="email"]').check();
   await page.locator('select[name="flows.0.owner"]').selectOption({ label: 'Beatriz Souza' });
@@ -194,8 +216,10 @@ async function main() {
   await audit(page, 'edit webhook');
   await shot(page, 'edit-webhook');
   await shot(page, 'edit-webhook-375', 375);
+}
 
-  // The copy button, a nicety of the one script.
+/** The copy button, a nicety of the one script; then a new URL. @param {import('playwright-core').Page} page */
+async function copyAndRotateUrl(page) {
   const url = await page.locator('#url').textContent();
   await page.locator('button.js-copy').click();
   check((await page.evaluate('navigator.clipboard.readText()')) === url, 'copy did not copy the URL');
@@ -203,10 +227,15 @@ async function main() {
   await page.getByRole('button', { name: 'Trocar URL' }).click();
   await page.getByText('Salvo.').waitFor();
   check((await page.locator('#url').textContent()) !== url, 'rotate kept the URL');
+}
 
-  // In production the sample asks first (it writes real records: a contact named after its
-  // email). Then a sender's lead with no name, email or phone fails in the queue consumer (nothing
-  // to create a contact with): a failed event to find and replay.
+/**
+ * In production the sample asks first (it writes real records: a contact named after its
+ * email). Then a sender's lead with no name, email or phone fails in the queue consumer (nothing
+ * to create a contact with): a failed event to find and replay.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function replayAFailedEvent(page, editUrl) {
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
   await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
@@ -232,8 +261,10 @@ async function main() {
   await page.getByRole('button', { name: 'Reprocessar' }).click();
   await page.getByText('Evento reenviado para a fila.').waitFor();
   await page.goto(editUrl);
+}
 
-  // The event log, its filter and an event's detail.
+/** The event log, its filter and an event's detail. @param {import('playwright-core').Page} page */
+async function browseEvents(page) {
   await page.getByRole('link', { name: 'Eventos', exact: true }).click();
   await page.waitForURL(/\/events$/);
   await audit(page, 'events');
@@ -247,7 +278,13 @@ async function main() {
   await page.getByRole('heading', { name: 'Corpo recebido' }).waitFor();
   await audit(page, 'event');
   await shot(page, 'event');
+}
 
+/**
+ * Disable the webhook; the list, in English through the switch; sign out ends the session.
+ * @param {import('playwright-core').Page} page @param {string} origin @param {string} editUrl
+ */
+async function disableAndSignOut(page, origin, editUrl) {
   await page.goto(editUrl);
   await page.getByRole('button', { name: 'Desativar' }).click();
   await page.locator('.banner.disabled').waitFor();
@@ -264,7 +301,18 @@ async function main() {
   await page.waitForURL(/\/panel\/sign-in$/);
   await page.goto(`${origin}/panel/webhooks`);
   check(page.url().endsWith('/panel/sign-in'), 'the session outlived sign-out');
+}
 
+async function main() {
+  const { origin, key } = await seedAccount();
+  const page = await openPage(origin);
+  await signIn(page, origin, key);
+  const editUrl = await createWebhook(page);
+  await configureInTestMode(page);
+  await copyAndRotateUrl(page);
+  await replayAFailedEvent(page, editUrl);
+  await browseEvents(page);
+  await disableAndSignOut(page, origin, editUrl);
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);
   console.log(

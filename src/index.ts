@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import packageJson from '../package.json';
+import { logError } from './core/log';
 import { ownVar } from './core/own-vars';
 import { primaryDb } from './db/client';
 import { purgeTrash } from './db/trash';
@@ -15,10 +16,9 @@ import { forgetExpiredKeys } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
-import { ApiError, asApiError, logError } from './http/problem';
+import { ApiError, asApiError } from './http/problem';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
-import { purgeExpiredEvents } from './model/event-storage';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { adminRouter } from './routes/admin';
@@ -32,6 +32,7 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
+import { purgeExpiredEvents } from './webhooks/event-log';
 
 const app = router();
 

@@ -381,7 +381,7 @@ export async function expectLimitsRefused(key: string, path: string): Promise<vo
 
 /**
  * Asserts a cursor issued for `sort` on `path` is a 400 `invalid_cursor` under each of `otherSorts`
- * (`''` for the default), and that each of `garbage` is refused under `sort` itself.
+ * (`''` for the list's default, `defaultSort`), and that each of `garbage` is refused under `sort` itself.
  */
 export async function expectCursorRefused(
   key: string,
@@ -389,6 +389,7 @@ export async function expectCursorRefused(
   given: { sort: string; cursor: string; limit: number },
   otherSorts: string[],
   garbage: string[],
+  defaultSort = '-created_at',
 ): Promise<void> {
   const cursor = encodeURIComponent(given.cursor);
   for (const other of otherSorts) {
@@ -399,7 +400,7 @@ export async function expectCursorRefused(
       'invalid_cursor',
     );
     expect(body.detail).toBe(
-      `This cursor was issued for sort=${given.sort}; send it with sort=${given.sort}, or leave out cursor to start sort=${other || '-created_at'} from its first page.`,
+      `This cursor was issued for sort=${given.sort}; send it with sort=${given.sort}, or leave out cursor to start sort=${other || defaultSort} from its first page.`,
     );
   }
   for (const bad of garbage) {

@@ -6,6 +6,7 @@ import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/contracts/tasks'
 import { UserQuery, userSorts } from '../src/contracts/users';
 import { eventSorts, InboundWebhookQuery, WebhookEventQuery, webhookSorts } from '../src/webhooks/contract';
 import { call, create, type Json, json, newAccount, newWebhook, postEvent } from './helpers';
+import { deref } from './openapi';
 
 /** An account with one row of every resource, linked to each other, for the filters to name. */
 export async function seededAccount() {
@@ -189,4 +190,26 @@ export async function idFilters(): Promise<{ path: string; name: string }[]> {
       .filter((p: Json) => p.in === 'query' && p.name.endsWith('_id'))
       .map((p: Json) => ({ path, name: p.name })),
   );
+}
+
+/** What the OpenAPI document says of the list at `path`: its query parameters, sorts and row fields. */
+export function documentedList(doc: Json, path: string) {
+  // The catalogue names a path parameter after what it holds; the document may name it otherwise.
+  const shape = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
+  const documented = Object.keys(doc.paths).find((p) => shape(p) === shape(path));
+  if (!documented) throw new Error(`${path} is not documented`);
+  const op = doc.paths[documented].get;
+  const params: Json[] = (op.parameters ?? [])
+    .map((p: Json) => deref(doc, p))
+    .filter((p: Json) => p.in === 'query');
+  const sort = params.find((p) => p.name === 'sort');
+  const page = deref(doc, op.responses['200'].content['application/json'].schema);
+  const row = deref(doc, deref(doc, page.properties.data).items);
+  return {
+    params: params.map((p) => p.name as string),
+    sorts: (deref(doc, sort?.schema)?.enum ?? []) as string[],
+    /** The sort a list without `sort` walks, from the parameter's description. */
+    defaultSort: /Default `([^`]+)`/.exec(sort?.description ?? '')?.[1],
+    fields: row.properties as Record<string, Json>,
+  };
 }

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { unauthorized } from '../core/errors';
+import { logError } from '../core/log';
 import { scopeOfRoute } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
-import { logError } from '../http/problem';
 import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
 
 /**

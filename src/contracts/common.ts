@@ -169,7 +169,8 @@ export const DeletedAt = Timestamp.nullable().openapi({
   description: 'When it went to the trash (`?deleted=true` lists it); null while live',
 });
 
-export const deletedAt = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+/** A time that may be unset (deleted_at, due_date, processed_at...), as the API writes it. */
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** An optional query flag: exactly `true` or `false` (no `1`, `yes` or empty), read as a boolean. */
 export const queryFlag = (description?: string) =>

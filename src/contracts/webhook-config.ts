@@ -4,12 +4,12 @@ import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../core/outsi
 import { templateKeys } from '../core/templates';
 import { BLANK, NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
-import { fixedTargets } from '../core/webhook-config';
+import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
 import { compileFormat, fieldTypes } from '../core/webhook-fields';
 import { Id } from './common';
 
 /** Refuses a dot path (or each `{{path}}` of a template) with a reserved segment such as `__proto__`. */
-const noReservedSegment =
+export const noReservedSegment =
   (paths: (value: string) => string[] = (value) => [value]) =>
   (value: string, ctx: z.RefinementCtx) => {
     const segment = paths(value)
@@ -35,9 +35,10 @@ const Key = z
   .superRefine(noReservedSegment())
   .openapi({ example: 'telefone' });
 
-const CUSTOM_TARGET = /^(contact|deal)\.custom_fields\.([A-Za-z0-9_-]{1,100})$/;
+const CUSTOM_RECORDS = customFieldRecords.join('|');
+const CUSTOM_TARGET = new RegExp(`^(${CUSTOM_RECORDS})\\.custom_fields\\.([A-Za-z0-9_-]{1,100})$`);
 
-const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, contact.custom_fields.<name> or deal.custom_fields.<name>.`;
+const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, ${customFieldRecords.map((r) => `${r}.custom_fields.<name>`).join(' or ')}.`;
 
 const Target = z
   .string()
@@ -55,8 +56,8 @@ const Target = z
     // (fast-check's stringMatching): `not` refuses the `__proto__` names instead.
     pattern: `^(?:${Object.keys(fixedTargets)
       .map((target) => target.replaceAll('.', '\\.'))
-      .join('|')}|(?:contact|deal)\\.custom_fields\\.[A-Za-z0-9_-]{1,100})$`,
-    not: { enum: ['contact.custom_fields.__proto__', 'deal.custom_fields.__proto__'] },
+      .join('|')}|(?:${CUSTOM_RECORDS})\\.custom_fields\\.[A-Za-z0-9_-]{1,100})$`,
+    not: { enum: customFieldRecords.map((r) => `${r}.custom_fields.__proto__`) },
   });
 
 /** A date format of a sender's: `DD/MM/YYYY`, `MM-DD-YYYY HH:mm`, read as UTC. */
@@ -100,7 +101,7 @@ const Owner = z
 const When = z
   .strictObject({
     field: Key,
-    op: z.enum(['exists', 'equals', 'not_equals', 'contains']),
+    op: z.enum(whenOps),
     value: z.union([z.string().max(1000), z.number(), z.boolean()]).optional(),
   })
   .refine((when) => when.op === 'exists' || when.value !== undefined, {
@@ -115,7 +116,7 @@ const When = z
  * in a request body that may omit it (its issue #2489). The default is stated in the description,
  * as for `enabled` and `mode`.
  */
-function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
+export function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
   return schema
     .optional()
     .transform((given) => given ?? value)
@@ -123,7 +124,7 @@ function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
 }
 
 /** A text with `{{key}}` placeholders. */
-const Template = z
+export const Template = z
   .string()
   .trim()
   .min(1, BLANK)
@@ -131,48 +132,5 @@ const Template = z
   .superRefine(noReservedSegment(templateKeys))
   .openapi({ pattern: NOT_BLANK });
 
-const common = { when: When.optional(), owner: Owner.optional() };
-
-/** A named component: generators name an inline object after its place, and two places clashed. */
-const TaskDue = z
-  .strictObject({
-    from: z
-      .string()
-      .min(1, BLANK)
-      .max(200)
-      .superRefine(noReservedSegment())
-      .openapi({ description: '`received_at` or a date field key' }),
-    days: withDefault(z.number().int().min(-36_500).max(36_500), 0),
-    hours: withDefault(z.number().int().min(-876_000).max(876_000), 0),
-  })
-  .openapi('WebhookTaskDue', { description: 'When the task is due: `from` plus `days` and `hours`' });
-
-export const Action = z
-  .discriminatedUnion('action', [
-    z.strictObject({
-      action: z.literal('upsert_contact'),
-      match_on: withDefault(z.array(z.enum(MATCH_KEYS)).min(1).max(2), ['phone', 'email']),
-      ...common,
-    }),
-    z.strictObject({ action: z.literal('upsert_company'), ...common }),
-    z.strictObject({
-      action: z.literal('create_deal'),
-      name: Template.optional().openapi({ description: 'Default: the field mapped to `deal.name`' }),
-      ...common,
-    }),
-    z.strictObject({
-      action: z.literal('create_task'),
-      name: Template,
-      category: Template,
-      // Empty is no description, as the task's own contract stores it: kept as absent, so a form
-      // (which cannot tell an empty box from none) reads the configuration back as it was.
-      description: z
-        .string()
-        .max(10_000)
-        .transform((text) => text || undefined)
-        .optional(),
-      due: TaskDue.optional(),
-      ...common,
-    }),
-  ])
-  .openapi('WebhookAction') satisfies z.ZodType<core.Action>;
+/** The options every action takes: a condition, and who owns the records it creates. */
+export const common = { when: When.optional(), owner: Owner.optional() };

@@ -7,7 +7,6 @@ export type FieldError = { path: string; code: string; message: string };
  */
 export type DomainCode =
   | 'unauthorized'
-  | 'unauthorized'
   | 'api_key_expired'
   | 'insufficient_scope'
   | 'not_found'

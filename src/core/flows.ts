@@ -1,20 +1,22 @@
 import type { FieldError } from './errors';
-import { render } from './templates';
 import { normalizeText } from './text';
 import type { Action, FieldMapping, Owner, Target, When } from './webhook-config';
-import { type FieldValue, parseFieldDate } from './webhook-fields';
+import type { FieldValue } from './webhook-fields';
 
 /** An event's validated field values, by key. */
 export type Values = ReadonlyMap<string, FieldValue>;
 
-type Body = Record<string, unknown>;
+export type Body = Record<string, unknown>;
 
 /** One action to run, with the body it writes in the shape of the `/v1` resource it writes. */
-export type Step =
-  | { action: 'upsert_contact'; index: number; owner?: Owner; body: Body; match?: Match }
-  | { action: 'upsert_company'; index: number; owner?: Owner; body: Body }
-  | { action: 'create_deal'; index: number; owner?: Owner; body: Body }
-  | { action: 'create_task'; index: number; owner?: Owner; body: Body };
+export type Step = {
+  action: Action['action'];
+  index: number;
+  owner?: Owner | undefined;
+  body: Body;
+  /** How an existing record is found (upsert_contact). */
+  match?: Match;
+};
 
 /** How an existing contact is found: its phone in E.164, or its email case-insensitively. */
 export type Match = { by: 'phone' | 'email'; value: string };
@@ -36,9 +38,8 @@ export const skippedWarning = (index: number, action: string, reason: string): F
   message: `${action} did not run: ${reason}.`,
 });
 
-const HOUR_MS = 3_600_000;
-
-function holds(when: When, values: Values): boolean {
+/** Whether a `when` holds for the event's values. */
+export function holds(when: When, values: Values): boolean {
   const value = values.get(when.field);
   switch (when.op) {
     case 'exists':
@@ -56,7 +57,7 @@ function holds(when: When, values: Values): boolean {
  * The values mapped to one record (`contact`, `deal`, `company`) as a `/v1` body: `contact.phone`
  * becomes `phone`, `deal.custom_fields.x` becomes `custom_fields.x`.
  */
-function mapped(fields: readonly FieldMapping[], values: Values, record: string): Body {
+export function mapped(fields: readonly FieldMapping[], values: Values, record: string): Body {
   const body: Body = {};
   // Its keys come from the configuration: no prototype, whatever a key is named.
   const custom: Record<string, FieldValue> = Object.create(null);
@@ -71,25 +72,58 @@ function mapped(fields: readonly FieldMapping[], values: Values, record: string)
   return body;
 }
 
-const mappedValue = (fields: readonly FieldMapping[], values: Values, target: Target) => {
+export const mappedValue = (fields: readonly FieldMapping[], values: Values, target: Target) => {
   const key = fields.find((f) => f.target === target)?.key;
   return key === undefined ? undefined : values.get(key);
 };
 
+/** What an action's plan sees: the event's values, read the ways flows read them. */
+export type PlanContext = {
+  /** The action's position in the flows. */
+  index: number;
+  /** A template's value: a field's, or the time the event was received at `received_at`. */
+  lookup: (key: string) => FieldValue | undefined;
+  /** The values mapped to one record, as a `/v1` body (see mapped()). */
+  mapped: (record: string) => Body;
+  /** The value of the field mapped to `target`. */
+  mappedValue: (target: Target) => FieldValue | undefined;
+  values: Values;
+  receivedAt: number;
+  /** Adds a warning about the action without skipping it. */
+  warn: (warning: FieldError) => void;
+};
+
+/** The body one action writes (and how its record is found), or why it does not run. */
+export type Planned = { body: Body; match?: Match | undefined } | { skip: string };
+
+/** How one kind of action is planned: the action it needs run before it, and its body. */
+export type PlanRules = {
+  needs?: { action: Action['action']; reason: string } | undefined;
+  plan: (action: Action, ctx: PlanContext) => Planned;
+};
+
 /**
  * What an event's flows do, decided from its values alone: which actions run (their `when` holds),
- * and the body each writes. Pure, so test mode previews exactly what production would write.
+ * and the body each writes (its kind's `rules`, src/webhooks/actions/). Pure, so test mode
+ * previews exactly what production would write.
  */
 export function planFlows(
   config: { fields: readonly FieldMapping[]; flows: readonly Action[] },
   values: Values,
   receivedAt: number,
+  rules: (action: Action) => PlanRules,
 ): Plan {
   const { fields } = config;
-  const lookup = (key: string) =>
-    key === 'received_at' ? new Date(receivedAt).toISOString() : values.get(key);
   const plan: Plan = { steps: [], skipped: [], warnings: [] };
-  let deal = false;
+  const ctx: Omit<PlanContext, 'index'> = {
+    lookup: (key) => (key === 'received_at' ? new Date(receivedAt).toISOString() : values.get(key)),
+    mapped: (record) => mapped(fields, values, record),
+    mappedValue: (target) => mappedValue(fields, values, target),
+    values,
+    receivedAt,
+    warn: (warning) => plan.warnings.push(warning),
+  };
+  const ran = new Set<string>();
   for (const [index, action] of config.flows.entries()) {
     const skip = (reason: string, warn = true) => {
       plan.skipped.push({ index, action: action.action, reason });
@@ -99,58 +133,23 @@ export function planFlows(
       skip('its condition does not hold', false);
       continue;
     }
-    const owner = action.owner;
-    switch (action.action) {
-      case 'upsert_contact': {
-        const body = mapped(fields, values, 'contact');
-        const by = action.match_on.find((key) => mappedValue(fields, values, `contact.${key}`) !== undefined);
-        const value = by && mappedValue(fields, values, `contact.${by}`);
-        const match = by && typeof value === 'string' ? { by, value: normalizeText(value) } : undefined;
-        plan.steps.push({ action: action.action, index, owner, body, ...(match && { match }) });
-        break;
-      }
-      case 'upsert_company':
-        if (mappedValue(fields, values, 'company.cnpj') === undefined) skip('the event has no CNPJ');
-        else
-          plan.steps.push({ action: action.action, index, owner, body: mapped(fields, values, 'company') });
-        break;
-      case 'create_deal': {
-        const body = mapped(fields, values, 'deal');
-        if (action.name !== undefined) body.name = render(action.name, lookup);
-        deal = true;
-        plan.steps.push({ action: action.action, index, owner, body });
-        break;
-      }
-      case 'create_task': {
-        if (!deal) {
-          skip('no deal was created before it');
-          break;
-        }
-        const { due } = action;
-        const from = due && (due.from === 'received_at' ? receivedAt : dateOf(values.get(due.from)));
-        if (due && from === undefined) {
-          plan.warnings.push({
-            path: `flows.${index}.due.from`,
-            code: 'no_due_date',
-            message: `The event has no usable "${due.from}": the task was created without a due date.`,
-          });
-        }
-        const body: Body = {
-          name: render(action.name, lookup),
-          category: render(action.category, lookup),
-          ...(action.description !== undefined && { description: action.description }),
-          due_date:
-            due && from !== undefined
-              ? new Date(from + (due.days * 24 + due.hours) * HOUR_MS).toISOString()
-              : null,
-        };
-        plan.steps.push({ action: action.action, index, owner, body });
-        break;
-      }
+    const { needs, plan: planOne } = rules(action);
+    if (needs && !ran.has(needs.action)) {
+      skip(needs.reason);
+      continue;
     }
+    const planned = planOne(action, { ...ctx, index });
+    if ('skip' in planned) {
+      skip(planned.skip);
+      continue;
+    }
+    const { body, match } = planned;
+    plan.steps.push({ action: action.action, index, owner: action.owner, body, ...(match && { match }) });
+    ran.add(action.action);
   }
   return plan;
 }
 
-const dateOf = (value: FieldValue | undefined) =>
-  typeof value === 'string' ? parseFieldDate(value)?.ms : undefined;
+/** The key of the webhook field whose value filled `record.path`, or the action's own path. */
+export const sourceOf = (fields: readonly FieldMapping[], record: string, index: number, path: string) =>
+  fields.find((f) => f.target === `${record}.${path}`)?.key ?? `flows.${index}.${path}`;

@@ -40,10 +40,19 @@ function expand(scopes: readonly string[] | null): Set<string> {
   return new Set(pairs.filter((pair) => allows(scopes, pair)));
 }
 
-/** Whether `wanted` (null: full access) grants nothing `held` does not: wildcards expanded first. */
+/**
+ * Whether `wanted` (null: full access) grants nothing `held` does not, today or later: every pair it
+ * stands for is held, and each wildcard it lists is held as a wildcard too (`*:read` by `*:read` or
+ * `*:*`). Holding every `<resource>:read` is not holding `*:read`: that one would also read a
+ * resource added later.
+ */
 export function covers(held: readonly string[] | null, wanted: readonly string[] | null): boolean {
   const mine = expand(held);
-  return [...expand(wanted)].every((pair) => mine.has(pair));
+  const wildcards = (wanted ?? ['*:*']).filter((scope) => scope.includes('*'));
+  return (
+    [...expand(wanted)].every((pair) => mine.has(pair)) &&
+    wildcards.every((scope) => allows(held, scope as Scope))
+  );
 }
 
 /** `/v1/<segment>` to the resource its scope names; null: any valid key may call it. */

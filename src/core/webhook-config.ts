@@ -1,6 +1,5 @@
 import type { FieldError } from './errors';
 import type { Refs } from './refs';
-import { templateKeys } from './templates';
 import { fieldTypes } from './webhook-fields';
 
 /** The record field a webhook field fills, and the field types that can fill it. */
@@ -14,7 +13,12 @@ export const fixedTargets = {
   'company.cnpj': ['cnpj', 'string'],
 } as const satisfies Record<string, readonly (typeof fieldTypes)[number][]>;
 
-export type Target = keyof typeof fixedTargets | `${'contact' | 'deal'}.custom_fields.${string}`;
+/** The records whose custom fields a webhook field may fill (`contact.custom_fields.<name>`). */
+export const customFieldRecords = ['contact', 'deal'] as const;
+
+export type Target =
+  | keyof typeof fixedTargets
+  | `${(typeof customFieldRecords)[number]}.custom_fields.${string}`;
 
 /** The problem a refused webhook call was answered with (without its request id), and the start of its body. */
 export type Rejection = {
@@ -41,9 +45,12 @@ export type FieldMapping = {
 
 export type Owner = { user_id: number } | { round_robin: number[] };
 
+/** How a `when` compares its field: the contract, the flows and the panel take them from here. */
+export const whenOps = ['exists', 'equals', 'not_equals', 'contains'] as const;
+
 export type When = {
   field: string;
-  op: 'exists' | 'equals' | 'not_equals' | 'contains';
+  op: (typeof whenOps)[number];
   value?: string | number | boolean | undefined;
 };
 
@@ -66,10 +73,26 @@ export type Action = Common &
 
 export type Issue = { path: (string | number)[]; message: string };
 
-/** The rules that tie fields and flows together, checked on every write of a configuration. */
-export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
-  const issues: Issue[] = [];
-  const declared = new Map(fields.map((f) => [f.key, f]));
+/** What an action's own config checks see: the configuration around it and where to report. */
+export type CheckContext = {
+  flows: readonly Action[];
+  /** The action's position in the flows. */
+  index: number;
+  /** The actions met before it (of those that may appear once). */
+  seen: ReadonlySet<string>;
+  declared: ReadonlyMap<string, FieldMapping>;
+  /** Whether a field fills this target. */
+  mapped: (target: string) => boolean;
+  /** Reports a problem at a path inside the action (`at('name')` is `flows.<i>.name`). */
+  issue: (message: string, ...rest: Issue['path']) => void;
+  /** Reports a template key that names no declared field (nor `received_at`). */
+  undeclared: (key: string, ...rest: Issue['path']) => void;
+};
+
+/** The checks of one kind of action: whether it may appear once only, and its own rules. */
+export type ActionRules = { once: boolean; check: (action: Action, ctx: CheckContext) => void };
+
+function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, number> {
   const targets = new Map<string, number>();
   fields.forEach((field, i) => {
     if (fields.findIndex((f) => f.key === field.key) !== i) {
@@ -94,64 +117,47 @@ export function configIssues(fields: FieldMapping[], flows: Action[]): Issue[] {
       });
     }
   });
-  const mapped = (target: string) => targets.has(target);
-  const undeclared = (path: Issue['path'], key: string) => {
-    if (key !== 'received_at' && !declared.has(key))
-      issues.push({ path, message: `"${key}" is not a declared field.` });
-  };
+  return targets;
+}
+
+function whenIssues(when: When, declared: ReadonlyMap<string, FieldMapping>, at: CheckContext['issue']) {
+  const { field, op, value } = when;
+  const type = declared.get(field)?.type;
+  if (!type) at(`"${field}" is not a declared field.`, 'when', 'field');
+  // A value of another kind than the field's could never be equal to it.
+  const kind = type === 'number' || type === 'boolean' ? type : 'string';
+  if (type && value !== undefined && op !== 'exists' && op !== 'contains' && typeof value !== kind) {
+    at(`"${field}" is a ${type}: compare it with a ${kind}.`, 'when', 'value');
+  }
+}
+
+/**
+ * The rules that tie fields and flows together, checked on every write of a configuration: the
+ * fields' own, then for each action its `when` and its kind's `rules` (src/webhooks/actions/).
+ */
+export function configIssues(
+  fields: FieldMapping[],
+  flows: Action[],
+  rules: (action: Action) => ActionRules,
+): Issue[] {
+  const issues: Issue[] = [];
+  const declared = new Map(fields.map((f) => [f.key, f]));
+  const targets = fieldIssues(fields, issues);
   const seen = new Set<string>();
-  flows.forEach((action, i) => {
-    const at = (...rest: Issue['path']) => ['flows', i, ...rest];
-    if (action.action !== 'create_task') {
-      if (seen.has(action.action)) issues.push({ path: at('action'), message: `Only one ${action.action}.` });
+  flows.forEach((action, index) => {
+    const issue = (message: string, ...rest: Issue['path']) =>
+      issues.push({ path: ['flows', index, ...rest], message });
+    const { once, check } = rules(action);
+    if (once) {
+      if (seen.has(action.action)) issue(`Only one ${action.action}.`, 'action');
       seen.add(action.action);
     }
-    if (action.when) {
-      const { field, op, value } = action.when;
-      const type = declared.get(field)?.type;
-      if (!type) issues.push({ path: at('when', 'field'), message: `"${field}" is not a declared field.` });
-      // A value of another kind than the field's could never be equal to it.
-      const kind = type === 'number' || type === 'boolean' ? type : 'string';
-      if (type && value !== undefined && op !== 'exists' && op !== 'contains' && typeof value !== kind) {
-        issues.push({
-          path: at('when', 'value'),
-          message: `"${field}" is a ${type}: compare it with a ${kind}.`,
-        });
-      }
-    }
-    switch (action.action) {
-      case 'upsert_contact':
-        action.match_on.forEach((key, j) => {
-          if (!mapped(`contact.${key}`))
-            issues.push({ path: at('match_on', j), message: `No field is mapped to contact.${key}.` });
-        });
-        break;
-      case 'upsert_company':
-        if (!mapped('company.cnpj'))
-          issues.push({ path: at('action'), message: 'No field is mapped to company.cnpj.' });
-        break;
-      case 'create_deal':
-        // The deal links the contact and the company the flow has found or made before it.
-        for (const earlier of ['upsert_contact', 'upsert_company'] as const) {
-          if (flows.slice(i + 1).some((a) => a.action === earlier))
-            issues.push({ path: at('action'), message: `create_deal must come after ${earlier}.` });
-        }
-        if (action.name === undefined && !mapped('deal.name'))
-          issues.push({ path: at('name'), message: 'Give a name template or map a field to deal.name.' });
-        if (action.name) for (const key of templateKeys(action.name)) undeclared(at('name'), key);
-        break;
-      case 'create_task': {
-        if (!seen.has('create_deal'))
-          issues.push({ path: at('action'), message: 'A create_task needs a create_deal before it.' });
-        for (const key of templateKeys(action.name)) undeclared(at('name'), key);
-        for (const key of templateKeys(action.category)) undeclared(at('category'), key);
-        const from = action.due?.from;
-        if (from !== undefined && from !== 'received_at' && declared.get(from)?.type !== 'date') {
-          issues.push({ path: at('due', 'from'), message: 'Expected received_at or a field of type date.' });
-        }
-        break;
-      }
-    }
+    if (action.when) whenIssues(action.when, declared, issue);
+    const undeclared = (key: string, ...rest: Issue['path']) => {
+      if (key !== 'received_at' && !declared.has(key)) issue(`"${key}" is not a declared field.`, ...rest);
+    };
+    const mapped = (target: string) => targets.has(target);
+    check(action, { flows, index, seen, declared, mapped, issue, undeclared });
   });
   return issues;
 }

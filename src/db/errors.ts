@@ -1,3 +1,5 @@
+import { Column, is } from 'drizzle-orm';
+import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { conflict, invalid, webhookLimitReached } from '../core/errors';
 
 function messages(err: unknown): string {
@@ -15,11 +17,27 @@ export function brokenConstraint(err: unknown): 'unique' | 'foreign_key' | undef
 }
 
 /**
- * Runs a write, turning constraint failures into API errors: a unique index is a 409 on
- * `uniquePath` (the body field the index covers); a composite foreign key (a reference into another account, or one that vanished
- * since it was checked) is a 422.
+ * The body field a unique index of `table` guards, when that index refused the write. SQLite
+ * names the index's columns ("UNIQUE constraint failed: users.account_id, users.email_norm"); the
+ * index over them is named `<table>_<field>_uq` in src/db/schema.ts.
  */
-export async function guardedWrite<T>(write: PromiseLike<T>, uniquePath?: string): Promise<T> {
+export function uniqueField(err: unknown, table: SQLiteTable): string | undefined {
+  const failed = /UNIQUE constraint failed: ([\w.]+(?:, [\w.]+)*)/.exec(messages(err))?.[1]?.split(', ');
+  if (!failed) return undefined;
+  const { name, indexes } = getTableConfig(table);
+  const index = indexes.find(({ config }) => {
+    const columns = config.columns.map((c) => (is(c, Column) ? `${name}.${c.name}` : ''));
+    return config.unique && columns.length === failed.length && columns.every((c) => failed.includes(c));
+  });
+  return index?.config.name.match(new RegExp(`^${name}_(\\w+)_uq$`))?.[1];
+}
+
+/**
+ * Runs a write to `table`, turning constraint failures into API errors: one of its unique indexes
+ * is a 409 on the body field it guards (see `uniqueField`); a composite foreign key (a reference
+ * into another account, or one that vanished since it was checked) is a 422.
+ */
+export async function guardedWrite<T>(write: PromiseLike<T>, table: SQLiteTable): Promise<T> {
   try {
     return await write;
   } catch (err) {
@@ -27,7 +45,8 @@ export async function guardedWrite<T>(write: PromiseLike<T>, uniquePath?: string
     if (messages(err).includes('webhook_limit_reached')) throw webhookLimitReached();
     const constraint = brokenConstraint(err);
     if (constraint === 'unique') {
-      throw conflict(`Another record of this account has this ${uniquePath ?? 'value'}.`, uniquePath);
+      const field = uniqueField(err, table);
+      throw conflict(`Another record of this account has this ${field ?? 'value'}.`, field);
     }
     if (constraint === 'foreign_key') {
       throw invalid([

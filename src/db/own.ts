@@ -25,6 +25,7 @@ import { conflict, invalid, notFound, rootMessage } from '../core/errors';
 import type { Refs } from '../core/refs';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
+import type { PagePlan } from './keyset';
 import { live, restorable } from './live';
 import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
@@ -36,16 +37,6 @@ import { bumped, created } from './updated';
 export type Extras = Record<string, SQL>;
 
 type Statements = BatchItem<'sqlite'>[];
-
-/** How a page is read (built by src/http/pagination.ts `keyset` from the sort and the cursor). */
-export type PagePlan = {
-  sortColumn: Column;
-  descending: boolean;
-  /** The WHERE of each walk that makes up the page; several are merged in page order. */
-  walks: (SQL | undefined)[];
-  orderBy: () => SQL[];
-  fetch: number;
-};
 
 // Drizzle cannot compute row types for a table that is a type parameter, so the generic
 // functions below state them once, here.
@@ -72,17 +63,15 @@ export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extr
   /** The columns an update sets (they may refer to the row's current values). */
   update: (body: U, accountId: number) => Columns<T>;
   refs?: (body: C | U) => Refs;
-  /** Body field reported when a unique index refuses the write. */
-  unique?: string;
   /** Fields a PUT may repeat but never change: body field -> row property. */
   immutable?: Partial<Record<string, keyof Select<T>>>;
   /** Statements that must run before the row's own write (e.g. creating a category it names). */
   before?: (db: Db, body: C | U, accountId: number) => Statements;
   /**
-   * Statements that replace the row's child rows. `id` is undefined on create: the spec names the
-   * new row itself, because the statements may run after other inserts.
+   * Statements that replace the row's child rows. `id` is the row's: on create, SQL that names the
+   * row the same batch just inserted (see `insertedId`).
    */
-  children?: (db: Db, body: C | U, accountId: number, id: number | undefined) => Statements;
+  children?: (db: Db, body: C | U, accountId: number, id: number | SQL<number>) => Statements;
   /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
   validate?: (body: U, current: Select<T>) => void;
 };
@@ -160,7 +149,7 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
 
 /**
  * The query for one page of the account's rows matching `filters` and `search`. A page made of
- * several walks (see `keyset`) is their UNION ALL, merged in page order.
+ * several walks (see db/keyset.ts) is their UNION ALL, merged in page order.
  */
 export function listQuery<T extends TenantTable>(
   db: Db,
@@ -234,10 +223,7 @@ export type ListSpec<T extends TenantTable, X extends Extras = Extras> = {
   trash?: boolean;
 };
 
-/**
- * One page of the account's rows (see `listQuery`), in one round trip with the key check. Rows
- * listed under a parent (a webhook's events) name it: an id that is not the account's is a 404.
- */
+/** One page of the account's rows (see `listQuery`), in one round trip with the key check. */
 export async function listOwn<T extends TenantTable, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
@@ -245,17 +231,9 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   page: PagePlan,
   filters: (SQL | undefined)[],
   search?: Search,
-  parent?: { table: ResourceTable; id: number },
 ): Promise<Viewed<T, X>[]> {
   const query = listQuery(db, keyHash, spec, page, filters, search);
-  if (!parent) return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
-  const owner = db
-    .select({ id: parent.table.id })
-    .from(parent.table)
-    .where(ownRow(parent.table, keyHash, parent.id));
-  const [, found, rows] = await scoped(db, keyHash, owner, query);
-  if (!found.length) throw notFound();
-  return rows as Viewed<T, X>[];
+  return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
 }
 
 /** The account's row `id`, or 404, in one round trip with the key check. */
@@ -277,6 +255,14 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
 
 export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
 
+/**
+ * The id of the row the batch inserted into `t`, for the statements after it in the same batch.
+ * Inside the batch's transaction the new row holds the table's highest id (an AUTOINCREMENT
+ * rowid is past every one the table ever held), whatever the statements since inserted elsewhere;
+ * SQLite reads max(id) off the end of the primary key.
+ */
+const insertedId = (t: ResourceTable): SQL<number> => sql<number>`(select max(${t.id}) from ${t})`;
+
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
@@ -289,16 +275,16 @@ export async function createOwn<T extends ResourceTable, C, U, X extends Extras>
   assertRefs(found, refs);
   const t: ResourceTable = spec.table;
   const before = spec.before?.(db, body, accountId) ?? [];
+  const id = insertedId(t);
   // In this order: what the row needs, the row, its children, then the answer read back, so the
-  // answer is what was stored. Inside the batch's transaction the new row holds the table's
-  // highest id (SQLite gives a new rowid past the largest), whatever the children inserted since.
+  // answer is what was stored.
   const batch: Statements = [
     ...before,
     db.insert(t).values(newRow(spec, body, accountId, Date.now())),
-    ...(spec.children?.(db, body, accountId, undefined) ?? []),
-    view(db, t, spec.extras, and(eq(t.accountId, accountId), sql`${t.id} = (select max(${t.id}) from ${t})`)),
+    ...(spec.children?.(db, body, accountId, id) ?? []),
+    view(db, t, spec.extras, and(eq(t.accountId, accountId), eq(t.id, id))),
   ];
-  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique)) as unknown[][];
+  const results = (await guardedWrite(db.batch(batch as Batch), t)) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -370,7 +356,7 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
     ...(spec.children?.(db, body, accountId, id) ?? []),
     view(db, t, spec.extras, mine),
   ];
-  const results = (await guardedWrite(db.batch(batch as Batch), spec.unique).catch((err: unknown) => {
+  const results = (await guardedWrite(db.batch(batch as Batch), t).catch((err: unknown) => {
     if (spec.validate && /NOT NULL constraint failed: \w+\.updated_at/.test(rootMessage(err))) {
       throw conflict('It changed while this request was checked against it; read it again and retry.');
     }

@@ -101,6 +101,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
+    // Named `<table>_<field>_uq`: a duplicate is a 409 naming `<field>` (uniqueField in db/errors.ts).
     uniqueIndex('users_email_uq').on(t.accountId, t.emailNorm),
     index('users_created_idx').on(t.accountId, t.createdAt, t.id),
     index('users_name_idx').on(t.accountId, t.nameNorm, t.id),
@@ -339,7 +340,7 @@ export const inboundEvents = sqliteTable(
     // The latest test events, for sample fields, without walking the production ones.
     index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
-    // The retention purge walks the oldest events of every account (src/model/event-storage.ts).
+    // The retention purge walks the oldest events of every account (src/webhooks/event-log.ts).
     index('inbound_events_received_idx').on(t.receivedAt),
   ],
 );

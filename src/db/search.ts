@@ -4,8 +4,10 @@ import { normalizeText } from '../core/text';
 import { companies, contacts, users } from './schema';
 
 /**
- * The FTS5 tables of the search migration (drizzle/*_search.sql: trigram, over the normalised
- * columns) and the column each of their searchable columns indexes.
+ * The FTS5 tables of the search (trigram, over the normalised columns; see drizzle/0003_search.sql)
+ * and the column each of their searchable columns indexes, keyed by the resource listed with
+ * `<column>__contains`. The tables, views and triggers are generated from this (db/search-ddl.ts):
+ * after a change, `npm run db:generate` writes the migration.
  */
 export const searchIndexes = {
   users: { table: 'users_search', columns: { name: users.nameNorm } },

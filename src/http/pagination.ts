@@ -1,13 +1,11 @@
-import { and, asc, desc, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
 import type { Sorts } from '../contracts/page';
 import { fromBase64url, toBase64url } from '../core/base64url';
+import { keysetPlan, type SortValue, sortColumn } from '../db/keyset';
 import type { AppEnv } from '../env';
 import { badRequest } from './problem';
 import { urlOf } from './urls';
-
-type SortValue = string | number | null;
 
 type Cursor = [sort: string, value: SortValue, id: number];
 
@@ -52,10 +50,9 @@ function decodeCursor(
 }
 
 /**
- * Keyset pagination over (sort key, id): no OFFSET, stable under concurrent inserts. Returns the
- * walks that make up the page (a WHERE for each), the ORDER BY, and a function that builds the
- * page. `sort` has been validated against `sorts` by the query schema. Rows whose sort key is null
- * come last in both directions.
+ * A page of a list: the sort (validated against `sorts` by the query schema) and the cursor
+ * decoded into the walks of db/keyset.ts, and `page`, which answers with the rows, the next
+ * cursor and its Link header.
  */
 export function keyset<R extends { id: number }>(
   table: SQLiteTable,
@@ -66,12 +63,7 @@ export function keyset<R extends { id: number }>(
   const sort = query.sort ?? defaultSort;
   const descending = sort.startsWith('-');
   const key = sorts[descending ? sort.slice(1) : sort];
-  const columns = getTableColumns(table);
-  const column = key === undefined ? undefined : columns[key];
-  const id = columns.id;
-  if (!key || !column || !id) throw new Error(`cannot sort by ${sort}: the sorts map and the table disagree`);
-  const direction = descending ? desc : asc;
-  const beyond = descending ? sql`<` : sql`>`;
+  const { column } = sortColumn(table, key);
   const cursor =
     query.cursor === undefined
       ? undefined
@@ -82,33 +74,8 @@ export function keyset<R extends { id: number }>(
           column.dataType === 'number' ? 'number' : 'string',
           !column.notNull,
         );
-
-  // A nullable key is walked in two parts, the rows that have a value and then those without, each
-  // in the order of an (account, key, id) index: merged with nulls last, they need no sort of the
-  // account's rows, and the page stops reading once it is full. A cursor in the null part only
-  // walks that part.
-  let walks: (SQL | undefined)[];
-  if (!cursor) walks = column.notNull ? [undefined] : [isNotNull(column), isNull(column)];
-  else {
-    const [, value, lastId] = cursor;
-    const past = sql`(${column}, ${id}) ${beyond} (${value}, ${lastId})`;
-    if (column.notNull) walks = [past];
-    else if (value === null) walks = [and(isNull(column), sql`${id} ${beyond} ${lastId}`)];
-    else walks = [and(isNotNull(column), past), isNull(column)];
-  }
-
   return {
-    /** The column the page is walked in the order of, and the direction. */
-    sortColumn: column,
-    descending,
-    walks,
-    /** The ORDER BY, built anew for each use: Drizzle rewrites the one of a compound query in place. */
-    orderBy: (): SQL[] =>
-      column.notNull
-        ? [direction(column), direction(id)]
-        : [sql`${column} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`, direction(id)],
-    /** Fetch one row more than the page so the last page is known without a count query. */
-    fetch: query.limit + 1,
+    ...keysetPlan(table, key as string, descending, query.limit, cursor && [cursor[1], cursor[2]]),
     page<T>(c: Context<AppEnv>, rows: R[], present: (row: R) => T) {
       const more = rows.length > query.limit;
       const shown = more ? rows.slice(0, query.limit) : rows;

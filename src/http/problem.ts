@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Problem } from '../contracts/problem';
-import { type DomainCode, DomainError, type FieldError, rootMessage } from '../core/errors';
+import { type DomainCode, DomainError, type FieldError } from '../core/errors';
 
 const titles: Record<number, string> = {
   400: 'Bad Request',
@@ -88,19 +88,4 @@ export function asApiError(err: unknown): ApiError | undefined {
     return new ApiError(statuses[err.code], err.code, err.message, err.errors, headersOf(err), err.members);
   }
   return undefined;
-}
-
-/**
- * Logs an unexpected error: only its class and the root cause's message, because Drizzle's own
- * message carries the query's parameters, which may be customer data or secrets.
- */
-export function logError(err: unknown, requestId: string | undefined): void {
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      request_id: requestId,
-      error: err instanceof Error ? err.name : typeof err,
-      cause: rootMessage(err),
-    }),
-  );
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyCreateBody } from '../contracts/api-keys';
-import { iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import { conflict, insufficientScope, invalid, notFound } from '../core/errors';
 import { covers, type Scope } from '../core/scopes';
 import type { Db } from '../db/client';
@@ -12,15 +12,13 @@ export const MAX_LIVE_KEYS = 100;
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
-const timestamp = (ms: number | null) => (ms === null ? null : iso(ms));
-
 /** A key as the API shows it: never its hash or secret. */
 export const presentKey = (row: KeyRow) => ({
   id: row.id,
   name: row.name,
   scopes: row.scopes as Scope[] | null,
-  expires_at: timestamp(row.expiresAt),
-  last_used_at: timestamp(row.lastUsedAt),
+  expires_at: isoOrNull(row.expiresAt),
+  last_used_at: isoOrNull(row.lastUsedAt),
   created_at: iso(row.createdAt),
 });
 

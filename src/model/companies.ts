@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import { eq, isNull, sql } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Company, CompanyCreate, CompanyQuery, CompanyUpdate } from '../contracts/companies';
 import { canonicalCnpj } from '../core/cnpj';
 import type { Refs } from '../core/refs';
@@ -37,7 +37,7 @@ export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => ({
   lead_count: row.leadCount,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
@@ -66,20 +66,9 @@ export const companySpec: WriteSpec<typeof companies, Create, Update, typeof ext
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,
-  unique: 'cnpj',
   immutable: { cnpj: 'cnpj' },
   children: (db, body, accountId, id) =>
-    body.follower_ids === undefined
-      ? []
-      : replaceLinks(
-          db,
-          'followers',
-          accountId,
-          // A new company is found by its CNPJ, unique in the account.
-          id ??
-            sql<number>`(select ${companies.id} from ${companies} where ${companies.accountId} = ${accountId} and ${companies.cnpj} = ${body.cnpj})`,
-          body.follower_ids,
-        ),
+    body.follower_ids === undefined ? [] : replaceLinks(db, 'followers', accountId, id, body.follower_ids),
 };
 
 type Query = z.infer<typeof CompanyQuery>;

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Contact, ContactCreate, ContactQuery, ContactUpdate } from '../contracts/contacts';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
@@ -24,7 +24,7 @@ export const presentContact = (row: ContactRow): z.infer<typeof Contact> => ({
   custom_fields: row.customFields,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Deal, DealCreate, DealQuery, DealUpdate } from '../contracts/deals';
 import type { Refs } from '../core/refs';
 import { nameColumns } from '../core/text';
@@ -26,7 +26,7 @@ export const presentDeal = (row: DealRow): z.infer<typeof Deal> => ({
   custom_fields: row.customFields,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */

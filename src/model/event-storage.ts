@@ -3,13 +3,14 @@ import { count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Usage } from '../contracts/usage';
 import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
 import type { Db } from '../db/client';
-import { accountEventStorage, inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { accountEventStorage, inboundEvents, inboundWebhooks } from '../db/schema';
 import { accountOf, type KeyRef, scoped } from '../db/tenant';
 
 // What one account's webhook events may take of the D1 that every account shares: a retention
 // (events older than it are purged by the cron) and a quota (over it, ingest answers 429). The
 // usage itself is kept by triggers on inbound_events (drizzle/0011_event_storage.sql), so every
-// insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it.
+// insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it. The
+// writes themselves (the cron's purge included) are webhooks/event-log.ts's.
 
 /** The `[vars]` of wrangler.toml this module reads; unset or invalid: the defaults. */
 export type StorageVars = { EVENT_RETENTION_DAYS?: string; EVENT_STORAGE_QUOTA_MIB?: string };
@@ -17,7 +18,6 @@ export type StorageVars = { EVENT_RETENTION_DAYS?: string; EVENT_STORAGE_QUOTA_M
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_QUOTA_MIB = 256;
 const MIB = 1024 * 1024;
-const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * A positive whole number from `vars`, at most `max`. Own properties only: a key planted on
@@ -118,51 +118,4 @@ export async function accountUsage(
     inbound_webhooks: { count: hooks[0]?.n ?? 0, limit: MAX_WEBHOOKS },
     event_storage: presentEventStorage(storage, vars),
   };
-}
-
-/** How many rejected events a webhook keeps, newest first: a flood of bad calls cannot grow D1. */
-export const MAX_REJECTED_EVENTS = 100;
-/** Beyond those, the newest rejection of each of this many distinct problems (the newest ones). */
-export const MAX_KEPT_PROBLEMS = 50;
-
-/**
- * Deletes webhook `webhookId`'s rejected events beyond the newest MAX_REJECTED_EVENTS, except the
- * newest of each distinct problem (its code and its first error's path and code), so a burst of
- * junk cannot flush the evidence of a real refusal. At most 150 rejected events per webhook.
- */
-export function trimRejections(db: Db, accountId: number, webhookId: number) {
-  const e = inboundEvents;
-  const own = sql`r.account_id = ${accountId} and r.webhook_id = ${webhookId} and r.status = 'rejected'`;
-  const problem = sql`json_array(json_extract(r.rejection, '$.code'), json_extract(r.rejection, '$.errors[0].path'), json_extract(r.rejection, '$.errors[0].code'))`;
-  return db.delete(e).where(
-    sql`${e.accountId} = ${accountId} and ${e.webhookId} = ${webhookId} and ${e.status} = 'rejected'
-      and ${e.id} not in (select r.id from ${e} r where ${own} order by r.received_at desc, r.id desc limit ${MAX_REJECTED_EVENTS})
-      and ${e.id} not in (select id from (select r.id, r.received_at, row_number() over (partition by ${problem} order by r.received_at desc, r.id desc) as n from ${e} r where ${own}) where n = 1 order by received_at desc, id desc limit ${MAX_KEPT_PROBLEMS})`,
-  );
-}
-
-/** Events the cron deletes per batch, and batches per run: 5,000 events every 5 minutes at most. */
-export const EVENT_PURGE_BATCH = 500;
-export const EVENT_PURGE_ROUNDS = 10;
-
-/**
- * The cron's retention purge: events received before the retention, oldest first, in bounded
- * batches, each deleted with its result row (which records the event wrote; the records stay) in
- * one D1 batch. A `pending` event is never purged: it has yet to be applied. The batch is picked
- * twice (once per statement), so its order is total (the id breaks ties of received_at): both
- * statements must pick the same events. Returns the count.
- */
-export async function purgeExpiredEvents(db: Db, now: number, vars: StorageVars): Promise<number> {
-  const cutoff = now - retentionDays(vars) * DAY_MS;
-  const due = sql`(select d.id from ${inboundEvents} d where d.received_at < ${cutoff} and d.status <> 'pending' order by d.received_at, d.id limit ${EVENT_PURGE_BATCH})`;
-  let purged = 0;
-  for (let round = 0; round < EVENT_PURGE_ROUNDS; round++) {
-    const [, deleted] = await db.batch([
-      db.delete(inboundEventResults).where(sql`${inboundEventResults.eventId} in ${due}`),
-      db.delete(inboundEvents).where(sql`${inboundEvents.id} in ${due}`).returning({ id: inboundEvents.id }),
-    ]);
-    purged += deleted.length;
-    if (deleted.length < EVENT_PURGE_BATCH) break;
-  }
-  return purged;
 }

@@ -1,14 +1,16 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
+import type { Db } from '../db/client';
 import { inIds, rangeConditions } from '../db/filters';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import type { Columns, Viewed, WriteSpec } from '../db/own';
-import { deals, taskCategories, tasks } from '../db/schema';
+import { deals, taskCategories, taskOwners, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
 
 type Create = z.infer<typeof TaskCreate>;
@@ -35,14 +37,14 @@ export const presentTask = (row: TaskRow): z.infer<typeof Task> => ({
   deal_id: row.dealId,
   name: row.name,
   description: row.description,
-  due_date: row.dueDate === null ? null : iso(row.dueDate),
+  due_date: isoOrNull(row.dueDate),
   category: row.category,
   owner_ids: row.ownerIds,
   is_completed: row.completedAt !== null,
-  completed_at: row.completedAt === null ? null : iso(row.completedAt),
+  completed_at: isoOrNull(row.completedAt),
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 const completedAt = (write: 'create' | 'update') =>
@@ -90,14 +92,7 @@ export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = 
   children: (db, body, accountId, id) =>
     body.owner_id === undefined
       ? []
-      : replaceLinks(
-          db,
-          'owners',
-          accountId,
-          // A new task's owner is inserted as a single row, so last_insert_rowid() is still the task.
-          id ?? sql<number>`last_insert_rowid()`,
-          body.owner_id === null ? [] : [body.owner_id],
-        ),
+      : replaceLinks(db, 'owners', accountId, id, body.owner_id === null ? [] : [body.owner_id]),
 };
 
 /** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
@@ -124,3 +119,15 @@ export const taskFilters = (q: Query, account: SQLWrapper, sortColumn: AnySQLite
       : isNull(tasks.completedAt),
   ...rangeConditions(tasks.dueDate, q, 'due_date', sortColumn),
 ];
+
+/**
+ * The owner of a task the same batch just created (`taskId`: SQL naming it), for an owner known only
+ * inside the batch (an inbound webhook's round robin takes its turn there): one row, nothing to
+ * replace. Task owners are written here and by `taskSpec.children`, nowhere else.
+ */
+export const newTaskOwner = (
+  db: Db,
+  accountId: number,
+  taskId: SQL<number>,
+  userId: number | SQL<number>,
+): BatchItem<'sqlite'> => db.insert(taskOwners).values({ accountId, taskId, userId });

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deletedAt, iso } from '../contracts/common';
+import { iso, isoOrNull } from '../contracts/common';
 import type { User, UserCreate, UserQuery, UserUpdate } from '../contracts/users';
 import { nameColumns, normalizeText } from '../core/text';
 import { rangeConditions } from '../db/filters';
@@ -17,7 +17,7 @@ export const presentUser = (row: UserRow): z.infer<typeof User> => ({
   email: row.email,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
-  deleted_at: deletedAt(row.deletedAt),
+  deleted_at: isoOrNull(row.deletedAt),
 });
 
 type Create = z.infer<typeof UserCreate>;
@@ -36,7 +36,6 @@ export const userSpec: WriteSpec<typeof users, Create, Update> = {
   table: users,
   create: (body) => columns(body),
   update: (body) => columns(body),
-  unique: 'email',
 };
 
 type Query = z.infer<typeof UserQuery>;

@@ -2,6 +2,8 @@ import { sha256Hex } from '../auth/secrets';
 import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
 import type { Action, FieldMapping } from '../core/webhook-config';
+import { findAction } from '../webhooks/actions';
+import { panelOptions } from '../webhooks/actions/action';
 import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract';
 
 /**
@@ -62,6 +64,57 @@ export const blankFlow = (): FlowDraft => ({
 // A browser sends every line break of a textarea as CRLF: the configuration keeps LF.
 const lines = (value: string): string => value.replace(/\r\n?/g, '\n');
 
+/** The options the panel shows for an action, in the order of its controls (its module's `panel`). */
+const optionsOf = (action: string) => panelOptions.filter((o) => findAction(action)?.panel[o] !== undefined);
+
+type Stored = Partial<Record<string, unknown>>;
+const textOf = (value: unknown) => lines(typeof value === 'string' ? value : '');
+
+/**
+ * How each option the panel knows is shown in a flow block and read back from it: from the stored
+ * action, whether the block fills it, and into the body `/v1` takes.
+ */
+const codecs: Record<
+  (typeof panelOptions)[number],
+  {
+    read: (a: Stored) => Partial<FlowDraft>;
+    filled: (d: FlowDraft) => boolean;
+    write: (d: FlowDraft) => object;
+  }
+> = {
+  match_on: {
+    read: (a) => ({ matchOn: Array.isArray(a.match_on) ? a.match_on : [] }),
+    filled: (d) => d.matchOn.length > 0,
+    write: (d) => ({ match_on: d.matchOn }),
+  },
+  name: {
+    read: (a) => ({ name: textOf(a.name) }),
+    filled: (d) => d.name !== '',
+    write: (d) => ({ name: d.name }),
+  },
+  category: {
+    read: (a) => ({ category: textOf(a.category) }),
+    filled: (d) => d.category !== '',
+    write: (d) => ({ category: d.category }),
+  },
+  description: {
+    read: (a) => ({ description: textOf(a.description) }),
+    filled: (d) => d.description !== '',
+    write: (d) => ({ description: d.description }),
+  },
+  due: {
+    read: (a) => {
+      const due = a.due as { from: string; days: number; hours: number } | undefined;
+      return due ? { dueFrom: lines(due.from), dueDays: String(due.days), dueHours: String(due.hours) } : {};
+    },
+    // Days or hours without a start are sent too, for the schema to ask for `due.from`.
+    filled: (d) => Boolean(d.dueFrom || d.dueDays || d.dueHours),
+    write: (d) => ({
+      due: { from: d.dueFrom, days: integer(d.dueDays || '0'), hours: integer(d.dueHours || '0') },
+    }),
+  },
+};
+
 /**
  * The stored configuration as form rows, its texts as a browser sends them back: the API may
  * store CRLF or a lone CR, which no form returns as such, so line breaks are shown as LF. The
@@ -80,19 +133,13 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
     flows: row.flows.map((a) => ({
       ...blankFlow(),
       action: a.action,
-      matchOn: a.action === 'upsert_contact' ? a.match_on : [],
-      name: lines((a.action === 'create_deal' || a.action === 'create_task' ? a.name : undefined) ?? ''),
-      category: lines(a.action === 'create_task' ? a.category : ''),
-      description: lines((a.action === 'create_task' ? a.description : undefined) ?? ''),
+      ...optionsOf(a.action).reduce((draft, o) => Object.assign(draft, codecs[o].read(a)), {}),
       owner: a.owner && 'user_id' in a.owner ? String(a.owner.user_id) : '',
       roundRobin: a.owner && 'round_robin' in a.owner ? a.owner.round_robin.map(String) : [],
       whenField: lines(a.when?.field ?? ''),
       whenOp: a.when?.op ?? 'exists',
       whenValue: a.when?.value === undefined ? '' : lines(String(a.when.value)),
       whenKind: a.when?.value === undefined ? '' : typeof a.when.value,
-      dueFrom: lines((a.action === 'create_task' ? a.due?.from : undefined) ?? ''),
-      dueDays: a.action === 'create_task' && a.due ? String(a.due.days) : '',
-      dueHours: a.action === 'create_task' && a.due ? String(a.due.hours) : '',
     })),
   };
 }
@@ -185,22 +232,17 @@ function whenValueOf(a: FlowDraft, type: string | undefined): string | number | 
 /** A date field's formats, one per line; blank lines are left out. */
 const formatsOf = (text: string): string[] => text.split('\n').filter((line) => line !== '');
 
-/** A flow block in the shape `/v1` takes. */
+/** A flow block in the shape `/v1` takes: its action's options (those filled in, or required). */
 function actionOf(a: FlowDraft, types: Map<string, string>) {
   const ids = a.roundRobin.map(integer);
-  const task = a.action === 'create_task';
   const value = a.whenField ? whenValueOf(a, types.get(a.whenField)) : undefined;
+  const panel = findAction(a.action)?.panel ?? {};
+  const options = optionsOf(a.action).flatMap((o) =>
+    panel[o] === 'required' || codecs[o].filled(a) ? [codecs[o].write(a)] : [],
+  );
   return {
     action: a.action,
-    ...(a.action === 'upsert_contact' && a.matchOn.length > 0 && { match_on: a.matchOn }),
-    ...((task || (a.action === 'create_deal' && a.name)) && { name: a.name }),
-    ...(task && { category: a.category }),
-    ...(task && a.description && { description: a.description }),
-    // Days or hours without a start are sent too, for the schema to ask for `due.from`.
-    ...(task &&
-      (a.dueFrom || a.dueDays || a.dueHours) && {
-        due: { from: a.dueFrom, days: integer(a.dueDays || '0'), hours: integer(a.dueHours || '0') },
-      }),
+    ...Object.assign({}, ...options),
     ...(ids.length
       ? { owner: { round_robin: ids } }
       : a.owner
@@ -323,5 +365,5 @@ function controlOf(isField: boolean, rest: string[]): string {
   if (first === 'owner') return second === 'round_robin' ? 'round_robin' : 'owner';
   if (first === 'when') return `when.${second ?? 'field'}`;
   if (first === 'due') return `due.${second ?? 'from'}`;
-  return ['match_on', 'name', 'category', 'description'].includes(first) ? first : 'action';
+  return (panelOptions as readonly string[]).includes(first) ? first : 'action';
 }

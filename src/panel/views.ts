@@ -1,8 +1,12 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { MATCH_KEYS } from '../contracts/webhook-config';
 import type { Scope } from '../core/scopes';
 import { eventStatuses, type webhookModes } from '../core/statuses';
+import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
 import { fieldTypes } from '../core/webhook-fields';
+import { actions } from '../webhooks/actions';
+import type { panelOptions } from '../webhooks/actions/action';
 import {
   BLANK_FIELDS,
   BLANK_FLOWS,
@@ -145,16 +149,6 @@ function problems(errors: Map<string, string[]>, name: string) {
 const option = (value: string, label: string, selected: boolean) =>
   html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
 
-const TARGETS = [
-  'contact.name',
-  'contact.email',
-  'contact.phone',
-  'deal.name',
-  'deal.value',
-  'company.name',
-  'company.cnpj',
-];
-
 function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[]>) {
   const n = (c: string) => `fields.${i}.${c}`;
   const e = (c: string) => problems(errors, n(c));
@@ -200,14 +194,20 @@ const textBox = (name: string, value: string, attrs: unknown) =>
 ${value}</textarea>`
     : html`<input type="text" name="${name}" value="${value}"${attrs}>`;
 
+/** The actions that take an option, as a control's label names them. */
+const usedBy = (option: (typeof panelOptions)[number]) =>
+  actions
+    .filter((m) => m.panel[option] !== undefined)
+    .map((m) => m.name)
+    .join(', ');
+
 function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Map<string, string[]>) {
   const n = (c: string) => `flows.${i}.${c}`;
   const e = (c: string) => problems(errors, n(c));
   const input = (c: string, label: string, value: string) =>
     html`<label>${label} ${textBox(n(c), value, e(c).attrs)}</label>${e(c).note}`;
-  const actions = ['upsert_contact', 'upsert_company', 'create_deal', 'create_task'];
   // Ticked ones first, in their order (and as often) as stored: the order is kept on save.
-  const matchOn = [...a.matchOn, ...['phone', 'email'].filter((m) => !a.matchOn.includes(m))];
+  const matchOn = [...a.matchOn, ...MATCH_KEYS.filter((m) => !a.matchOn.includes(m))];
   const kinds: [string, string][] = [
     ['', p.t.kindAuto],
     ['string', p.t.kindText],
@@ -217,23 +217,23 @@ function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Map<s
   return html`<fieldset class="flow">
 <legend>${p.t.action} ${i + 1}</legend>
 <label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
-<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((x) => option(x, x, a.action === x))}</select></label>${e('action').note}
-<fieldset class="inline-group"><legend>${p.t.matchOn} (upsert_contact)</legend>
+<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, `${m.labels[p.lang]} (${m.name})`, a.action === m.name))}</select></label>${e('action').note}
+<fieldset class="inline-group"><legend>${p.t.matchOn} (${usedBy('match_on')})</legend>
 ${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${j < a.matchOn.length ? raw(' checked') : ''}> ${m}</label>`)}
 ${e('match_on').note}</fieldset>
-${input('name', `${p.t.taskName} (create_deal, create_task)`, a.name)}
-${input('category', `${p.t.category} (create_task)`, a.category)}
-<label>${p.t.description} (create_task) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
+${input('name', `${p.t.taskName} (${usedBy('name')})`, a.name)}
+${input('category', `${p.t.category} (${usedBy('category')})`, a.category)}
+<label>${p.t.description} (${usedBy('description')}) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
 ${a.description}</textarea></label>${e('description').note}
 <label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${ownerOptions(p, owners, a.owner ? [a.owner] : [])}</select></label>${e('owner').note}
 <label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${ownerOptions(p, owners, a.roundRobin)}</select></label>${e('round_robin').note}
 <fieldset class="inline-group"><legend>${p.t.when}</legend>
 ${input('when.field', p.t.whenField, a.whenField)}
-<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${['exists', 'equals', 'not_equals', 'contains'].map((o) => option(o, o, a.whenOp === o))}</select></label>
+<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${whenOps.map((o) => option(o, o, a.whenOp === o))}</select></label>
 ${input('when.value', p.t.whenValue, a.whenValue)}
 <label>${p.t.whenKind} <select name="${n('when.kind')}"${e('when.kind').attrs}>${kinds.map(([k, label]) => option(k, label, a.whenKind === k))}</select></label>
 </fieldset>
-<fieldset class="inline-group"><legend>${p.t.due} (create_task)</legend>
+<fieldset class="inline-group"><legend>${p.t.due} (${usedBy('due')})</legend>
 ${input('due.from', p.t.due, a.dueFrom)}
 ${input('due.days', p.t.days, a.dueDays)}
 ${input('due.hours', p.t.hours, a.dueHours)}
@@ -285,7 +285,7 @@ ${draft.name}</textarea>`
 ${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
 <h2>${p.t.fields}</h2>
 <p class="hint">${p.t.fieldsHint}</p>
-<datalist id="targets">${TARGETS.map((t) => html`<option value="${t}"></option>`)}<option value="contact.custom_fields."></option><option value="deal.custom_fields."></option></datalist>
+<datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
 <thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.formats}</th></tr></thead>
 <tbody>${fields.map((f, i) => fieldRow(p, f, i, errors))}</tbody></table></div>

@@ -1,11 +1,10 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { rootMessage } from '../core/errors';
+import { logError } from '../core/log';
 import { type Db, primaryDb } from '../db/client';
-import { inboundEvents } from '../db/schema';
 import type { Bindings } from '../env';
-import { logError } from '../http/problem';
 import { enqueueEvents, isEventMessage } from '../model/event-messages';
-import { strandedAfterMs } from './faults';
+import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/event-log';
+import { strandedAfterMs } from '../webhooks/faults';
 import { processEvent } from './process';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
@@ -16,8 +15,6 @@ export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 **
  * fault drill shortens it: see strandedAfterMs).
  */
 export const STRANDED_AFTER_MS = 5 * 60_000;
-
-const pending = (id: number) => and(eq(inboundEvents.id, id), eq(inboundEvents.status, 'pending'));
 
 async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise<void> {
   const body = message.body;
@@ -30,25 +27,16 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
   try {
     const outcome = await processEvent(db, body.event_id, { attempt: message.attempts, env });
     if (outcome.status === 'failed') {
-      await db
-        .update(inboundEvents)
-        .set({ status: 'failed', error: outcome.error, attempts: sql`${inboundEvents.attempts} + 1` })
-        .where(pending(body.event_id));
+      await failEvent(db, body.event_id, outcome.error);
     }
     message.ack();
   } catch (err) {
     logError(err, `event:${body.event_id}`);
     const delaySeconds = retryDelaySeconds(message.attempts);
     // Best effort: the retry happens whether or not this note is written.
-    await db
-      .update(inboundEvents)
-      .set({
-        attempts: sql`${inboundEvents.attempts} + 1`,
-        error: rootMessage(err),
-        queuedAt: Date.now() + delaySeconds * 1000,
-      })
-      .where(pending(body.event_id))
-      .catch(() => undefined);
+    await noteRetry(db, body.event_id, rootMessage(err), Date.now() + delaySeconds * 1000).catch(
+      () => undefined,
+    );
     message.retry({ delaySeconds });
   }
 }
@@ -65,16 +53,7 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
       }),
     );
   }
-  if (ids.length) {
-    const attempts = sql`${inboundEvents.attempts} || case ${inboundEvents.attempts} when 1 then ' attempt' else ' attempts' end`;
-    await db
-      .update(inboundEvents)
-      .set({
-        status: 'failed',
-        error: sql`'Gave up after ' || ${attempts} || ': ' || coalesce(${inboundEvents.error}, 'unknown error')`,
-      })
-      .where(and(inArray(inboundEvents.id, ids), eq(inboundEvents.status, 'pending')));
-  }
+  if (ids.length) await giveUpEvents(db, ids);
   for (const message of messages) message.ack();
 }
 
@@ -95,16 +74,7 @@ export async function consume(batch: MessageBatch<unknown>, env: Bindings): Prom
 export async function requeueStranded(env: Bindings, now = Date.now()): Promise<number> {
   const db = primaryDb(env.DB);
   const cutoff = now - strandedAfterMs(env, STRANDED_AFTER_MS);
-  const stranded = db
-    .select({ id: inboundEvents.id })
-    .from(inboundEvents)
-    .where(and(eq(inboundEvents.status, 'pending'), lt(inboundEvents.queuedAt, cutoff)))
-    .limit(1000);
-  const rows = await db
-    .update(inboundEvents)
-    .set({ queuedAt: now })
-    .where(inArray(inboundEvents.id, stranded))
-    .returning({ id: inboundEvents.id });
+  const rows = await requeueStrandedEvents(db, cutoff, now);
   await enqueueEvents(
     env.EVENTS,
     rows.map((r) => r.id),

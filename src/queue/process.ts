@@ -1,23 +1,26 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { DomainError, type FieldError, rootMessage } from '../core/errors';
 import { ingestWarnings } from '../core/event-warnings';
-import { planFlows } from '../core/flows';
 import type { Refs } from '../core/refs';
 import { ownerRefs } from '../core/webhook-config';
 import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
-import { companies, contacts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
-import { injected } from './faults';
-import { type Found, matchOf, preview, recordStatements, type ValidStep } from './records';
-import { liveOwners, namedContact, usableSteps, writableSteps } from './salvage';
+import { moduleOf, planFlows } from '../webhooks/actions';
+import { previewEvent, processedEvent } from '../webhooks/event-log';
+import { injected } from '../webhooks/faults';
+import { type Found, preview, recordStatements, type ValidStep, type WritableStep } from './records';
+import { liveOwners, type Salvaged, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
 export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
 
 const failed = (error: string): Outcome => ({ status: 'failed', error });
+
+type Loaded = { event: typeof inboundEvents.$inferSelect; hook: typeof inboundWebhooks.$inferSelect };
 
 /**
  * Applies one event: loads it with its webhook, maps and validates its fields, plans the flows,
@@ -29,6 +32,26 @@ export async function processEvent(
   eventId: number,
   options: { attempt: number; env: Pick<Bindings, 'FAULT_INJECTION'> },
 ): Promise<Outcome> {
+  const loaded = await loadPending(db, eventId);
+  // Processed, previewed or failed already: a redelivery changes nothing.
+  if (!loaded) return { status: 'done' };
+  const payload: unknown = JSON.parse(loaded.event.payload);
+  if (options.attempt === 1 && injected(options.env, payload, 'consumer'))
+    throw new Error('Injected transient fault');
+  const planned = await planSteps(db, loaded, payload);
+  if ('error' in planned) return failed(planned.error);
+  const { steps, found, warnings, skipped } = planned;
+  const now = Date.now();
+  if (loaded.event.mode === 'test') {
+    await previewEvent(db, eventId, { preview: preview(steps, found, skipped), warnings }, now);
+    return { status: 'done' };
+  }
+  const context = { accountId: loaded.event.accountId, webhookId: loaded.hook.id, eventId, now };
+  return writeRecords(db, context, steps, warnings);
+}
+
+/** The event with its webhook, if it is still pending. */
+async function loadPending(db: Db, eventId: number): Promise<Loaded | undefined> {
   const [loaded] = await db
     .select({ event: inboundEvents, hook: inboundWebhooks })
     .from(inboundEvents)
@@ -40,67 +63,53 @@ export async function processEvent(
       ),
     )
     .where(eq(inboundEvents.id, eventId));
-  // Processed, previewed or failed already: a redelivery changes nothing.
-  if (loaded?.event.status !== 'pending') return { status: 'done' };
-  const { event, hook } = loaded;
-  const accountId = event.accountId;
+  return loaded?.event.status === 'pending' ? loaded : undefined;
+}
 
-  const payload: unknown = JSON.parse(event.payload);
-  if (options.attempt === 1 && injected(options.env, payload, 'consumer'))
-    throw new Error('Injected transient fault');
+/**
+ * The steps the event's flows take, fitted to what D1 holds now (live owners, the contact it
+ * matches, its custom fields), with everything left out on the way as warnings; or why no step
+ * can run (the mapping changed, a contact to create has no name).
+ */
+async function planSteps(
+  db: Db,
+  { event, hook }: Loaded,
+  payload: unknown,
+): Promise<
+  | { error: string }
+  | { steps: WritableStep[]; found: Found; warnings: FieldError[]; skipped: Salvaged['skipped'] }
+> {
   const { values, errors, warnings: fieldWarnings } = readFields(payload, hook.fields);
   if (errors.length) {
-    return failed(
-      `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-    );
+    return {
+      error: `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    };
   }
   const salvaged = usableSteps(planFlows(hook, values, event.receivedAt), hook.fields);
   let steps = salvaged.steps;
-
   const refs = ownerRefs(steps);
-  const [contact, company, owners, rotations] = await lookUp(db, accountId, hook.id, steps, refs);
+  const { owners, found } = await lookUp(db, event.accountId, hook.id, steps, refs);
   steps = liveOwners(steps, missingRefs(owners, refs), salvaged.warnings);
-  const found: Found = {
-    contactId: contact[0]?.id,
-    companyId: company[0]?.id,
-    turns: new Map(rotations.map((r) => [r.action, r.turns])),
-  };
-  const named = namedContact(steps, found, salvaged);
-  if ('error' in named) return failed(named.error);
-  steps = named.steps;
-  steps = writableSteps(steps, { ...found, customFields: contact[0]?.customFields }, hook.fields, salvaged);
+  const writable = writableSteps(steps, found, hook.fields, salvaged);
+  if ('error' in writable) return { error: writable.error };
   const warnings = [...ingestWarnings(event.warnings), ...fieldWarnings, ...salvaged.warnings];
+  return { steps: writable.steps, found, warnings, skipped: salvaged.skipped };
+}
 
-  const now = Date.now();
-  const mine = eq(inboundEvents.id, eventId);
-  if (event.mode === 'test') {
-    await db
-      .update(inboundEvents)
-      .set({
-        status: 'test',
-        preview: preview(steps, found, salvaged.skipped),
-        warnings,
-        processedAt: now,
-        attempts: sql`${inboundEvents.attempts} + 1`,
-      })
-      .where(and(mine, eq(inboundEvents.status, 'pending')));
-    return { status: 'done' };
-  }
-  const context = { accountId, webhookId: hook.id, eventId, now };
+/**
+ * The event's records and its `processed` status in one batch; a failure every retry would meet
+ * again is the event's failure, any other is thrown for the queue to retry.
+ */
+async function writeRecords(
+  db: Db,
+  context: Parameters<typeof recordStatements>[1],
+  steps: WritableStep[],
+  warnings: FieldError[],
+): Promise<Outcome> {
   try {
     await db.batch([
-      ...recordStatements(db, context, steps, found),
-      db
-        .update(inboundEvents)
-        .set({
-          status: 'processed',
-          error: null,
-          // What the mapping applied left out, which a mapping changed since ingest may change.
-          warnings,
-          processedAt: now,
-          attempts: sql`${inboundEvents.attempts} + 1`,
-        })
-        .where(mine),
+      ...recordStatements(db, context, steps),
+      processedEvent(db, context.eventId, warnings, context.now),
     ]);
   } catch (err) {
     const constraint = brokenConstraint(err);
@@ -131,31 +140,27 @@ function missingRefs(rows: Record<string, unknown>[], refs: Refs): FieldError[] 
 }
 
 /**
- * What the steps need to know, in one round trip: the contact the event matches, the company of
- * its CNPJ, which owners are live users, and the round-robin turns.
+ * What the steps need to know, in one round trip: which owners are live users, the round-robin
+ * turns, and what each step's action looks up (src/webhooks/actions/: the contact the event
+ * matches, the company of its CNPJ).
  */
-function lookUp(db: Db, accountId: number, webhookId: number, steps: ValidStep[], refs: Refs) {
-  const contactStep = steps.find((s) => s.action === 'upsert_contact');
-  const companyStep = steps.find((s) => s.action === 'upsert_company');
-  return db.batch([
-    db
-      .select({ id: contacts.id, customFields: contacts.customFields })
-      .from(contacts)
-      .where(contactStep?.match ? matchOf(accountId, contactStep.match) : sql`0`)
-      .orderBy(asc(contacts.id))
-      .limit(1),
-    db
-      .select({ id: companies.id })
-      .from(companies)
-      .where(
-        companyStep
-          ? and(eq(companies.accountId, accountId), eq(companies.cnpj, companyStep.body.cnpj))
-          : sql`0`,
-      ),
+async function lookUp(
+  db: Db,
+  accountId: number,
+  webhookId: number,
+  steps: ValidStep[],
+  refs: Refs,
+): Promise<{ owners: Record<string, unknown>[]; found: Found }> {
+  const lookups = steps.flatMap((step) => moduleOf(step.action).lookup?.(step, db, accountId) ?? []);
+  const [owners, rotations, ...rows] = await db.batch([
     refsQuery(db, accountId, refs),
     db
       .select({ action: webhookRotations.action, turns: webhookRotations.turns })
       .from(webhookRotations)
       .where(eq(webhookRotations.webhookId, webhookId)),
+    ...lookups.map((l) => l.query),
   ]);
+  const found: Found = { turns: new Map(rotations.map((r) => [r.action, r.turns])) };
+  for (const [i, l] of lookups.entries()) Object.assign(found, l.found(rows[i]));
+  return { owners, found };
 }

@@ -1,20 +1,13 @@
-import { MAX_CUSTOM_FIELDS } from '../contracts/common';
 import type { FieldError } from '../core/errors';
-import { type Plan, type Step, skippedWarning } from '../core/flows';
+import { type Plan, type Step, skippedWarning, sourceOf } from '../core/flows';
 import type { FieldMapping } from '../core/webhook-config';
-import { type Found, parseStep, type ValidStep } from './records';
+import { moduleOf } from '../webhooks/actions';
+import type { SettleContext, StepBase } from '../webhooks/actions/action';
+import { parseStep, type ValidStep, type WritableStep } from './records';
 
 // An event's lead is never lost for a value a flow cannot use: the value is left out of its record,
 // or, when the record cannot be written without it, the action is skipped; each with a warning,
 // while the other actions run.
-
-/** What each action cannot do without: its key, or its record's name. */
-const ESSENTIAL: Record<Step['action'], readonly string[]> = {
-  upsert_contact: [],
-  upsert_company: ['cnpj'],
-  create_deal: ['name'],
-  create_task: ['name', 'category'],
-};
 
 type Skipped = Plan['skipped'];
 
@@ -37,35 +30,30 @@ function without(body: Record<string, unknown>, paths: readonly string[]): Recor
   return out;
 }
 
-/** The key of the webhook field whose value filled `record.path`, or the action's own path. */
-const sourceOf = (fields: readonly FieldMapping[], record: string, index: number, path: string) =>
-  fields.find((f) => f.target === `${record}.${path}`)?.key ?? `flows.${index}.${path}`;
-
 /**
  * The plan's steps with their bodies parsed by the `/v1` schemas. A value a schema refuses is left
- * out of its record with a `dropped` warning; an action that cannot do without it (a company's
- * CNPJ, a deal's or task's name) is skipped with a `step_skipped` warning, and so are the tasks of
- * a skipped deal.
+ * out of its record with a `dropped` warning; an action that cannot do without it (its module's
+ * `essential`: a company's CNPJ, a deal's or task's name) is skipped with a `step_skipped` warning,
+ * and so are the actions that need a skipped one (the tasks of a skipped deal).
  */
 export function usableSteps(plan: Plan, fields: readonly FieldMapping[]): Salvaged {
   const out: Salvaged = { steps: [], skipped: [...plan.skipped], warnings: [...plan.warnings] };
-  let dealSkipped = false;
+  const skippedHere = new Set<string>();
   for (const step of plan.steps) {
+    const { needs, essential } = moduleOf(step.action);
     const skip = (reason: string) => {
       out.skipped.push({ index: step.index, action: step.action, reason });
       out.warnings.push(skippedWarning(step.index, step.action, reason));
-      if (step.action === 'create_deal') dealSkipped = true;
+      skippedHere.add(step.action);
     };
-    if (step.action === 'create_task' && dealSkipped) {
-      skip('no deal was created before it');
+    if (needs && skippedHere.has(needs.action)) {
+      skip(needs.reason);
       continue;
     }
     let parsed = parseStep(step);
     if ('errors' in parsed) {
       const { record, errors } = parsed;
-      const fatal = errors.find(
-        (e) => !e.path || ESSENTIAL[step.action].includes(e.path.split('.')[0] ?? ''),
-      );
+      const fatal = errors.find((e) => !e.path || essential.includes(e.path.split('.')[0] ?? ''));
       if (fatal) {
         skip(`its ${record}'s ${fatal.path || 'body'} is unusable (${fatal.message})`);
         continue;
@@ -126,78 +114,34 @@ export function liveOwners(
 }
 
 /**
- * The steps that can still be written against what the lookup found: a company that would have to
- * be created without a name is skipped (an existing CNPJ needs none), and mapped custom fields
- * beyond the /v1 limit once merged into the contact's are left out. (A contact to create without a
- * name is named by namedContact.)
+ * The steps as they will be written, against what the lookup found: each action's module settles
+ * its own (src/webhooks/actions/). First the `early` pass, which may fail the event (a contact to
+ * create without a name, email or phone to name it after), then `settle`, which may skip a step
+ * (a company to create without a name) or leave values out (custom fields beyond the /v1 limit).
  */
 export function writableSteps(
   steps: ValidStep[],
-  found: Found & { customFields?: Record<string, unknown> | undefined },
+  found: SettleContext['found'],
   fields: readonly FieldMapping[],
   out: Salvaged,
-): ValidStep[] {
-  return steps.flatMap((step): ValidStep[] => {
-    const skip = (reason: string) => {
-      out.skipped.push({ index: step.index, action: step.action, reason });
-      out.warnings.push(skippedWarning(step.index, step.action, reason));
-      return [];
-    };
-    if (step.action === 'upsert_company' && found.companyId === undefined && step.body.name === undefined)
-      return skip('no company has this CNPJ, and the event has no company name to create one with');
-    if (step.action !== 'upsert_contact') return [step];
-    const custom = step.body.custom_fields;
-    if (!custom) return [step];
-    const keys = new Set(Object.keys(found.customFields ?? {}));
-    const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(custom)) {
-      if (keys.has(key) || keys.size < MAX_CUSTOM_FIELDS) {
-        keys.add(key);
-        kept[key] = value;
-      } else {
-        out.warnings.push({
-          path: sourceOf(fields, 'contact', step.index, `custom_fields.${key}`),
-          code: 'dropped',
-          message: `Left out of the contact: it has ${MAX_CUSTOM_FIELDS} custom fields already, the most it may have.`,
-        });
-      }
-    }
-    return [{ ...step, body: { ...step.body, custom_fields: kept } } as ValidStep];
-  });
-}
-
-/**
- * A contact to create without a name (none mapped, and nothing matched) is named after its email,
- * else its phone (both as normalised), as HubSpot does, with a `contact_named_from` warning, so the
- * lead is kept. Without either it cannot be found again: the event fails with this reason.
- */
-export function namedContact(
-  steps: ValidStep[],
-  found: Found,
-  out: Salvaged,
-): { steps: ValidStep[] } | { error: string } {
-  const i = steps.findIndex((s) => s.action === 'upsert_contact');
-  const step = steps[i];
-  if (step?.action !== 'upsert_contact' || found.contactId !== undefined || step.body.name !== undefined)
-    return { steps };
-  const { email, phone } = step.body;
-  const from = email
-    ? { field: 'email', value: email }
-    : phone
-      ? { field: 'phone', value: phone }
-      : undefined;
-  if (!from) {
-    return {
-      error:
-        'contact.name: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).',
-    };
+): { steps: WritableStep[] } | { error: string } {
+  const ctx: SettleContext = { found, fields, warn: (w) => out.warnings.push(w) };
+  const early: StepBase[] = [];
+  for (const step of steps) {
+    const first = moduleOf(step.action).early?.(step, ctx) ?? { step };
+    if ('fail' in first) return { error: first.fail };
+    early.push(first.step);
   }
-  out.warnings.push({
-    path: `flows.${step.index}`,
-    code: 'contact_named_from',
-    message: `The event has no contact name and no existing contact matched: the new contact is named after its ${from.field}, ${from.value}.`,
-  });
-  const named = steps.slice();
-  named[i] = { ...step, fallbackName: from.value };
-  return { steps: named };
+  return {
+    steps: early.flatMap((step): WritableStep[] => {
+      const settled = moduleOf(step.action).settle?.(step, ctx) ?? { step };
+      // Each module settles the steps of its own action into its own writable step.
+      if ('step' in settled) return [settled.step as WritableStep];
+      if ('skip' in settled) {
+        out.skipped.push({ index: step.index, action: step.action, reason: settled.skip });
+        out.warnings.push(skippedWarning(step.index, step.action, settled.skip));
+      }
+      return [];
+    }),
+  };
 }

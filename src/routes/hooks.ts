@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, lt, ne } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
@@ -8,26 +8,23 @@ import type { FieldError } from '../core/errors';
 import { sameEvent } from '../core/event-identity';
 import { formObject } from '../core/form-body';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
+import { logError } from '../core/log';
 import { readFields } from '../core/webhook-fields';
 import { looksLikeWebhookToken } from '../core/webhook-token';
-import { inboundEvents, inboundWebhooks } from '../db/schema';
+import { inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
+import { bodyTooLarge, readLimited } from '../http/body-limit';
 import { idempotencyKeyOf } from '../http/idempotency';
 import { IDEMPOTENCY_WINDOW_MS, keyReused } from '../http/idempotency-claim';
 import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
-import { ApiError, asApiError, badRequest, logError } from '../http/problem';
+import { ApiError, asApiError, badRequest } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
-import {
-  assertEventRoom,
-  heldIdempotencyKey,
-  storageFull,
-  storedEventBytes,
-  trimRejections,
-} from '../model/event-storage';
+import { assertEventRoom, heldIdempotencyKey, storageFull, storedEventBytes } from '../model/event-storage';
 import { requiredTargetErrors } from '../model/field-targets';
-import { injected } from '../queue/faults';
+import { keyHolder, rejectEvent, releaseExpiredKey, storeEvent } from '../webhooks/event-log';
+import { injected } from '../webhooks/faults';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;
@@ -35,30 +32,6 @@ export const MAX_EVENT_BYTES = 256 * 1024;
 export const MAX_REJECTED_BYTES = 4 * 1024;
 // Headers worth keeping with an event: none of them carries a credential.
 const KEPT_HEADERS = ['content-type', 'user-agent', 'idempotency-key', 'x-request-id'];
-
-/** The body, or undefined once it is over `max` bytes (read no further than that). */
-async function readLimited(req: Request, max: number): Promise<Uint8Array | undefined> {
-  if (Number(req.headers.get('Content-Length') ?? 0) > max) return undefined;
-  if (!req.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    size += read.value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(read.value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded(;.*)?$/i;
 const ACCEPTED_TYPES = 'application/json (or a +json type) or application/x-www-form-urlencoded';
@@ -206,7 +179,7 @@ const keptHeaders = (c: Context<AppEnv>) =>
 async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array }): Promise<void> {
   const db = c.get('db');
   const body = await readLimited(c.req.raw, MAX_EVENT_BYTES);
-  if (!body) throw new ApiError(413, 'body_too_large', `The body is over ${MAX_EVENT_BYTES} bytes.`);
+  if (!body) throw bodyTooLarge(MAX_EVENT_BYTES);
   if (hook.secret !== null) {
     const failed = await signatureFailure(
       hook.secret,
@@ -226,43 +199,26 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
     throw badRequest('invalid_fields', 'Some required fields are missing or invalid; see errors.', errors);
 
   const now = Date.now();
-  const insert = db
-    .insert(inboundEvents)
-    .values({
-      accountId: hook.accountId,
-      webhookId: hook.id,
-      mode: hook.mode,
-      payload: text,
-      headers: keptHeaders(c),
-      idempotencyKey: key,
-      receivedAt: now,
-      queuedAt: now,
-      warnings: [...parsed.warnings, ...warnings],
-    })
-    // A live duplicate key: the event is already stored, so this call stores nothing.
-    .onConflictDoNothing()
-    .returning({ id: inboundEvents.id });
+  const event = {
+    payload: text,
+    headers: keptHeaders(c),
+    idempotencyKey: key,
+    warnings: [...parsed.warnings, ...warnings],
+  };
   let stored: { id: number } | undefined;
   if (key) {
-    const mine = and(eq(inboundEvents.webhookId, hook.id), eq(inboundEvents.idempotencyKey, key));
     const [, inserted, holder] = await db.batch([
       // An expired key is released first, so the window is exactly 24 hours.
-      db
-        .update(inboundEvents)
-        .set({ idempotencyKey: null })
-        .where(and(mine, lt(inboundEvents.receivedAt, now - IDEMPOTENCY_WINDOW_MS))),
-      insert,
+      releaseExpiredKey(db, hook.id, key, now - IDEMPOTENCY_WINDOW_MS),
+      storeEvent(db, hook, event, now),
       // The event that holds the key, unless its payload is this one as sent (this call's own
       // insert included): it is read only when a retry differs from the first call.
-      db
-        .select({ payload: inboundEvents.payload, headers: inboundEvents.headers })
-        .from(inboundEvents)
-        .where(and(mine, ne(inboundEvents.payload, text))),
+      keyHolder(db, hook.id, key, text),
     ]);
     [stored] = inserted;
     const [first] = holder;
     if (!stored && first && !sameEvent(first, text)) throw keyReused();
-  } else [stored] = await insert;
+  } else [stored] = await storeEvent(db, hook, event, now);
   if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
 }
 
@@ -282,20 +238,8 @@ async function recordRejection(
   const kept = body && textPrefix(body, charsetOf(c.req.header('Content-Type')), MAX_REJECTED_BYTES);
   const { status, code, detail, errors } = err.toProblem();
   try {
-    await db.batch([
-      db.insert(inboundEvents).values({
-        accountId: hook.accountId,
-        webhookId: hook.id,
-        mode: hook.mode,
-        status: 'rejected',
-        payload: 'null',
-        headers: keptHeaders(c),
-        receivedAt: now,
-        queuedAt: now,
-        rejection: { status, code, detail, ...(errors && { errors }), body: kept ?? null },
-      }),
-      trimRejections(db, hook.accountId, hook.id),
-    ]);
+    const rejection = { status, code, detail, ...(errors && { errors }), body: kept ?? null };
+    await db.batch(rejectEvent(db, hook, { headers: keptHeaders(c), rejection }, now));
   } catch (failure) {
     logError(failure, c.get('requestId'));
   }

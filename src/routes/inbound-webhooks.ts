@@ -1,11 +1,9 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { list, one } from '../contracts/common';
-import { notFound } from '../core/errors';
 import { newWebhookToken } from '../core/webhook-token';
 import { listOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
-import { ownRow, scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
 import {
@@ -34,14 +32,14 @@ import {
 } from '../webhooks/contract';
 import {
   type EventRow,
-  eventExtras,
-  eventFilters,
+  listEvents,
   presentEvent,
-  presentWebhook,
   readEvent,
+  readSampleFields,
+} from '../webhooks/event-reads';
+import {
+  presentWebhook,
   replayEvent,
-  sampleEvents,
-  sampleFieldsOf,
   seesWebhookUrl,
   setOwnWebhook,
   type WebhookRow,
@@ -199,40 +197,20 @@ export const inboundWebhooksRouter = router()
     return c.json({ data: present(row, c) }, 200);
   })
   .openapi(sampleFields, async (c) => {
-    const { id } = c.req.valid('param');
-    const db = c.get('db');
-    const keyHash = c.get('keyHash');
-    const [, hooks, samples] = await scoped(
-      db,
-      keyHash,
-      db
-        .select({ id: inboundWebhooks.id })
-        .from(inboundWebhooks)
-        .where(ownRow(inboundWebhooks, keyHash, id)),
-      sampleEvents(db, keyHash, id),
-    );
-    if (!hooks.length) throw notFound();
-    return c.json({ data: sampleFieldsOf(samples) }, 200);
+    const fields = await readSampleFields(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
+    return c.json({ data: fields }, 200);
   })
   .openapi(events, async (c) => {
     const { id } = c.req.valid('param');
     const q = c.req.valid('query');
     const page = keyset<EventRow>(inboundEvents, eventSorts, q, '-received_at');
-    const rows = await listOwn(
-      c.get('db'),
-      c.get('keyHash'),
-      { table: inboundEvents, extras: eventExtras },
-      page,
-      eventFilters(id, q.status),
-      undefined,
-      { table: inboundWebhooks, id },
-    );
-    return c.json(page.page(c, rows, presentEvent), 200);
+    const { events } = await listEvents(c.get('db'), c.get('keyHash'), id, page, q.status);
+    return c.json(page.page(c, events, presentEvent), 200);
   })
   .openapi(event, async (c) => {
     const { id, event_id } = c.req.valid('param');
-    const row = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
-    return c.json({ data: presentEvent(row) }, 200);
+    const { event } = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
+    return c.json({ data: presentEvent(event) }, 200);
   })
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');

@@ -2,11 +2,20 @@ import { z } from '@hono/zod-openapi';
 import { Id, Name, Timestamp, writeBodies } from '../contracts/common';
 import { pageQuery, type Sorts } from '../contracts/page';
 import { FieldErrorSchema, ProblemSchema } from '../contracts/problem';
-import { Action, FieldMapping } from '../contracts/webhook-config';
+import { FieldMapping } from '../contracts/webhook-config';
 import { eventStatuses, webhookModes } from '../core/statuses';
 import type * as core from '../core/webhook-config';
-import { configIssues } from '../core/webhook-config';
 import { fieldTypes } from '../core/webhook-fields';
+import { actions, configIssues } from './actions';
+
+type SchemasOf<T extends readonly unknown[]> = {
+  -readonly [K in keyof T]: T[K] extends { schema: infer S } ? S : never;
+};
+
+/** A step of a webhook's flow: one member per action of the registry (src/webhooks/actions/). */
+export const Action = z
+  .discriminatedUnion('action', actions.map((m) => m.schema) as unknown as SchemasOf<typeof actions>)
+  .openapi('WebhookAction') satisfies z.ZodType<core.Action>;
 
 /** How many fields and flow actions a webhook holds at most. */
 export const MAX_FIELDS = 100;

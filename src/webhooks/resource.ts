@@ -1,25 +1,20 @@
 import type { z } from '@hono/zod-openapi';
-import { and, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import { iso } from '../contracts/common';
 import { conflict, invalid, notFound } from '../core/errors';
-import { leaves } from '../core/json-paths';
 import { allows } from '../core/scopes';
-import { configIssues, ownerRefs } from '../core/webhook-config';
-import { guessType } from '../core/webhook-fields';
+import { ownerRefs } from '../core/webhook-config';
 import { newWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
-import type { Columns, Viewed, WriteSpec } from '../db/own';
-import { inboundEventResults, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
-import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
+import type { Columns, WriteSpec } from '../db/own';
+import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
 import { type EventMessage, enqueueEvents } from '../model/event-messages';
-import type {
-  InboundWebhook,
-  InboundWebhookCreate,
-  InboundWebhookUpdate,
-  SampleField,
-  WebhookEvent,
-} from './contract';
+import { configIssues } from './actions';
+import type { InboundWebhook, InboundWebhookCreate, InboundWebhookUpdate } from './contract';
+import { replayFailed } from './event-log';
+import { type EventRow, eventExtras } from './event-reads';
 
 type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;
@@ -34,6 +29,9 @@ export type WebhookRow = typeof inboundWebhooks.$inferSelect;
 export const seesWebhookUrl = (held: readonly string[] | null | undefined, creating = false): boolean =>
   held !== undefined && (allows(held, 'webhooks:update') || (creating && allows(held, 'webhooks:insert')));
 
+/** The path of the webhook's ingest URL, whose token is the credential a sender posts with. */
+export const hookPath = (row: Pick<WebhookRow, 'token'>) => `/hooks/${row.token}`;
+
 /**
  * The webhook as the API shows it. Its URL is absolute, and only the caller knows the origin the
  * request came in on, so `urlOf` turns the webhook's path into that URL; null when the caller may
@@ -45,7 +43,7 @@ export const presentWebhook = (
 ): z.infer<typeof InboundWebhook> => ({
   id: row.id,
   name: row.name,
-  url: urlOf ? urlOf(`/hooks/${row.token}`) : null,
+  url: urlOf ? urlOf(hookPath(row)) : null,
   enabled: row.enabled,
   mode: row.mode,
   has_secret: row.secret !== null,
@@ -73,9 +71,10 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   create: (body) => ({ token: newWebhookToken(), fields: [], flows: [], ...columns(body) }),
   update: (body) => columns(body),
   refs: (body) => ownerRefs(body.flows ?? []),
-  // Round-robin turns are counted per action position: new flows start their rotations afresh.
+  // Round-robin turns are counted per action position: new flows start their rotations afresh. A
+  // new webhook (its id still SQL) has none.
   children: (db, body, accountId, id) =>
-    body.flows === undefined || id === undefined
+    body.flows === undefined || typeof id !== 'number'
       ? []
       : [
           db
@@ -91,30 +90,12 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   },
 };
 
-export const eventExtras = {
-  result: sql<
-    z.infer<typeof WebhookEvent>['result']
-  >`(select json_object('contact_id', ${inboundEventResults.contactId}, 'company_id', ${inboundEventResults.companyId}, 'deal_id', ${inboundEventResults.dealId}, 'task_ids', json(${inboundEventResults.taskIds})) from ${inboundEventResults} where ${inboundEventResults.eventId} = ${inboundEvents.id})`.mapWith(
-    (value: string | null) => (value === null ? null : JSON.parse(value)),
-  ),
-};
-
-export type EventRow = Viewed<typeof inboundEvents, typeof eventExtras>;
-
-export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
-  id: row.id,
-  webhook_id: row.webhookId,
-  status: row.status,
-  attempts: row.attempts,
-  error: row.error,
-  received_at: iso(row.receivedAt),
-  processed_at: row.processedAt === null ? null : iso(row.processedAt),
-  payload: JSON.parse(row.payload) as Record<string, unknown> | null,
-  result: row.result,
-  preview: row.preview,
-  warnings: row.warnings,
-  rejection: row.rejection,
-});
+/** The caller's webhook `id` (a disabled one's too), as one query of a batch. */
+export const webhookQuery = (db: Db, keyHash: KeyRef, id: number) =>
+  db
+    .select()
+    .from(inboundWebhooks)
+    .where(ownRow(inboundWebhooks, keyHash, id));
 
 /**
  * Sets columns of the caller's webhook `id` in one round trip (the key check in the same batch;
@@ -140,21 +121,6 @@ export async function setOwnWebhook(
   return row;
 }
 
-/** Event `eventId` of the caller's webhook `id` (a disabled one's too), as one query of a batch. */
-export const eventQuery = (db: Db, keyHash: KeyRef, id: number, eventId: number) =>
-  db
-    .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-    .from(inboundEvents)
-    .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id)));
-
-/** One event of the caller's webhook `id`, in one round trip: 404 when it is not theirs. */
-export async function readEvent(db: Db, keyHash: KeyRef, id: number, eventId: number): Promise<EventRow> {
-  const [, found] = await scoped(db, keyHash, eventQuery(db, keyHash, id, eventId));
-  const row = found[0];
-  if (!row) throw notFound();
-  return row as EventRow;
-}
-
 /** Queues the caller's failed event again: 404 when it is not theirs, 409 when it has not failed. */
 export async function replayEvent(
   db: Db,
@@ -168,11 +134,7 @@ export async function replayEvent(
   const [, replayed, found] = await scoped(
     db,
     keyHash,
-    db
-      .update(inboundEvents)
-      .set({ status: 'pending', error: null, queuedAt: Date.now() })
-      .where(and(theEvent, eq(inboundEvents.status, 'failed')))
-      .returning({ id: inboundEvents.id }),
+    replayFailed(db, theEvent, Date.now()),
     db
       .select({ ...getTableColumns(inboundEvents), ...eventExtras })
       .from(inboundEvents)
@@ -185,40 +147,3 @@ export async function replayEvent(
   await enqueueEvents(queue, [row.id]);
   return row;
 }
-
-// Enough recent test events to show every key a sender uses, few enough to read in one query.
-const SAMPLE_EVENTS = 20;
-
-/** The latest test events of webhook `id`, whose keys sample fields are made of. */
-export const sampleEvents = (db: Db, keyHash: KeyRef, id: number, limit = SAMPLE_EVENTS) =>
-  db
-    .select({ payload: inboundEvents.payload })
-    .from(inboundEvents)
-    .where(
-      and(
-        eq(inboundEvents.accountId, accountOf(keyHash)),
-        eq(inboundEvents.webhookId, id),
-        eq(inboundEvents.mode, 'test'),
-        // A rejected event keeps no payload, so it has no keys to offer.
-        ne(inboundEvents.status, 'rejected'),
-      ),
-    )
-    .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))
-    .limit(limit);
-
-/** Every key the sample events hold, once, with its newest example and a guess at its type. */
-export function sampleFieldsOf(samples: { payload: string }[]): z.infer<typeof SampleField>[] {
-  const seen = new Map<string, z.infer<typeof SampleField>>();
-  for (const { payload } of samples) {
-    for (const [key, example] of leaves(JSON.parse(payload) as unknown)) {
-      if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
-    }
-  }
-  return [...seen.values()];
-}
-
-/** The filters of a webhook's event log: its events, of one status if given. */
-export const eventFilters = (id: number, status: EventRow['status'] | undefined) => [
-  eq(inboundEvents.webhookId, id),
-  status ? eq(inboundEvents.status, status) : undefined,
-];

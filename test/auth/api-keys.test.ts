@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, create, expectProblem, json, newAccount } from '../helpers';
+import { adminHeaders, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
+import { snapshot } from '../properties/checks';
 
 const KEY_FORMAT = /^crm_[A-Za-z0-9_-]{43}$/;
 
@@ -28,6 +29,19 @@ async function revoke(keyId: number): Promise<void> {
   const res = await call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });
   expect(res.status).toBe(204);
 }
+
+/**
+ * A valid body for each create: a well-formed key is looked up in the batch that writes, after the
+ * body is validated, so a body that is not valid would be a 422 first.
+ */
+const CREATES: Record<string, Json> = {
+  'post /v1/users': { name: 'Ana', email: 'ana@example.com' },
+  'post /v1/companies': { name: 'Acme', cnpj: '11.222.333/0001-81' },
+  'post /v1/contacts': { name: 'Bruno' },
+  'post /v1/deals': { name: 'Onix' },
+  'post /v1/tasks': { deal_id: 1, name: 'Call', category: 'Ligação' },
+  'post /v1/inbound-webhooks': { name: 'Site' },
+};
 
 describe('/v1 authentication', () => {
   it('answers 401 without an Authorization header', async () => {
@@ -70,6 +84,34 @@ describe('/v1 authentication', () => {
     await expectUnauthorized(
       await call('/v1/users', { method: 'POST', key, body: { name: 'X', email: 'x@example.com' } }),
     );
+  });
+
+  it('answers 401 on every /v1 operation without a key, with a malformed one (before reading the body), or with one never issued', async () => {
+    await newAccount();
+    // Every account's rows: a refused write has no account of its own to land in.
+    const accounts = await env.DB.prepare('SELECT id FROM accounts').all<{ id: number }>();
+    const all = accounts.results.map((row) => row.id);
+    const before = await snapshot(all);
+    const doc = await json(await call('/openapi.json'));
+    let tried = 0;
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      if (!path.startsWith('/v1/')) continue;
+      for (const method of ['get', 'post', 'put', 'delete', 'patch'].filter((m) => item[m])) {
+        const url = path.replace(/\{[^}]+\}/g, '1');
+        for (const authorization of [null, 'Bearer crm_short', `Bearer crm_${'A'.repeat(43)}`]) {
+          const res = await call(url, {
+            method: method.toUpperCase(),
+            headers: authorization ? { Authorization: authorization } : {},
+            body: method === 'post' || method === 'put' ? (CREATES[`${method} ${path}`] ?? {}) : undefined,
+          });
+          expect(res.status, `${method.toUpperCase()} ${url} ${authorization}`).toBe(401);
+          await expectUnauthorized(res);
+          tried++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(3 * 40);
+    expect(await snapshot(all)).toEqual(before);
   });
 
   it('accepts the scheme name in any case', async () => {

@@ -29,12 +29,25 @@ describe('scopes', () => {
     const reads = ['users', 'companies', 'contacts', 'deals', 'tasks', 'webhooks', 'api_keys'].map(
       (r) => `${r}:read`,
     );
-    expect(covers(reads, ['*:read'])).toBe(true);
-    expect(covers(reads.slice(1), ['*:read'])).toBe(false);
-    expect(covers(['*:read', '*:insert', '*:update', '*:delete'], null)).toBe(true);
-    expect(covers(['*:read'], null)).toBe(false);
+    expect(covers(['*:read'], reads)).toBe(true);
+    expect(covers(reads.slice(1), reads)).toBe(false);
     expect(covers(['tasks:*'], ['tasks:read', 'tasks:delete'])).toBe(true);
+    expect(covers(['*:*'], null)).toBe(true);
     expect(covers(null, ['*:*'])).toBe(true);
+    expect(covers(['*:read'], null)).toBe(false);
+  });
+
+  it('covers a wildcard only with a wildcard at least as wide: it grants resources added later', () => {
+    const reads = ['users', 'companies', 'contacts', 'deals', 'tasks', 'webhooks', 'api_keys'].map(
+      (r) => `${r}:read`,
+    );
+    expect(covers(reads, ['*:read'])).toBe(false);
+    expect(covers(['*:read', '*:insert', '*:update', '*:delete'], null)).toBe(false);
+    expect(covers(['*:read', '*:insert', '*:update', '*:delete'], ['*:*'])).toBe(false);
+    expect(covers(['tasks:read', 'tasks:insert', 'tasks:update', 'tasks:delete'], ['tasks:*'])).toBe(false);
+    expect(covers(['*:*'], ['tasks:*', '*:read'])).toBe(true);
+    expect(covers(['tasks:*'], ['tasks:*'])).toBe(true);
+    expect(covers(['*:read'], ['*:read', 'tasks:read'])).toBe(true);
   });
 
   it('every scope is resource-or-* : operation-or-*, in one stable order', () => {

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
+import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
+import { searchIndexes } from '../../src/db/search';
 import { purgeTrash } from '../../src/db/trash';
 import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
@@ -235,12 +237,12 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
     }
   });
 
-  const searched = [
-    ['/v1/users', 'name__contains', 'users'],
-    ['/v1/contacts', 'name__contains', 'contacts'],
-    ['/v1/companies', 'name__contains', 'companies'],
-    ['/v1/companies', 'segment__contains', 'companies'],
-  ] as const;
+  // Every `__contains` filter: a searchable column of searchIndexes, on the list of its resource.
+  const searched = Object.entries(searchIndexes).flatMap(([resource, index]) =>
+    Object.entries(index.columns).map(
+      ([column, c]) => [`/v1/${resource}`, `${column}__contains`, getTableName(c.table)] as const,
+    ),
+  );
   const values = ['a', 'li', 'lim', 'ana souza', '"*'];
 
   it.each(searched)(

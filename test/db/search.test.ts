@@ -4,10 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
 import { normalizeText } from '../../src/core/text';
 import { type Db, primaryDb } from '../../src/db/client';
+import { keysetPlan } from '../../src/db/keyset';
 import { listQuery } from '../../src/db/own';
-import { companies, contacts, type TenantTable, users } from '../../src/db/schema';
+import type { TenantTable } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
-import { keyset } from '../../src/http/pagination';
 import {
   allIds,
   call,
@@ -150,30 +150,23 @@ type Searched = {
   column: string;
 };
 
-const SEARCHES: Searched[] = [
-  { path: '/v1/users', param: 'name__contains', table: users, index: searchIndexes.users, column: 'name' },
-  {
-    path: '/v1/contacts',
-    param: 'name__contains',
-    table: contacts,
-    index: searchIndexes.contacts,
-    column: 'name',
-  },
-  {
-    path: '/v1/companies',
-    param: 'name__contains',
-    table: companies,
-    index: searchIndexes.companies,
-    column: 'name',
-  },
-  {
-    path: '/v1/companies',
-    param: 'segment__contains',
-    table: companies,
-    index: searchIndexes.companies,
-    column: 'segment',
-  },
-];
+/** Every `__contains` filter: a searchable column of searchIndexes, on the list of its resource. */
+const SEARCHES: Searched[] = Object.entries(searchIndexes).flatMap(([resource, index]) =>
+  Object.entries(index.columns).map(([column, c]) => ({
+    path: `/v1/${resource}`,
+    param: `${column}__contains`,
+    table: c.table as TenantTable,
+    index,
+    column,
+  })),
+);
+
+/** The search of `param` on the list at `path`. */
+function searchOf(path: string, param: string): Searched {
+  const found = SEARCHES.find((s) => s.path === path && s.param === param);
+  if (!found) throw new Error(`no search ${path} ${param}`);
+  return found;
+}
 
 /** The list query the route builds for this filter alone, sorted by created_at. */
 const routeQuery = (db: Db, keyHash: string, s: Searched, value: string) =>
@@ -181,11 +174,7 @@ const routeQuery = (db: Db, keyHash: string, s: Searched, value: string) =>
     db,
     keyHash,
     { table: s.table },
-    keyset<{ id: number; createdAt: number }>(
-      s.table,
-      { created_at: 'createdAt' },
-      { sort: 'created_at', limit: 100 },
-    ),
+    keysetPlan(s.table, 'createdAt', false, 100),
     [],
     search(s.index, { [s.column]: value }),
   );
@@ -304,7 +293,10 @@ describe('__contains through the search index', () => {
   });
 
   it('companies: name__contains and segment__contains together match both', async () => {
-    const [name, segment] = SEARCHES.slice(2) as [Searched, Searched];
+    const [name, segment] = [
+      searchOf('/v1/companies', 'name__contains'),
+      searchOf('/v1/companies', 'segment__contains'),
+    ];
     for (const [a, b] of [
       ['a', 'o'],
       ['ana', 'z'],
@@ -322,7 +314,10 @@ describe('__contains through the search index', () => {
   });
 
   it('follows every write: renames, cleared segments, raw updates and deletes', async () => {
-    const [byUser, byContact, byCompany, bySegment] = SEARCHES as [Searched, Searched, Searched, Searched];
+    const byUser = searchOf('/v1/users', 'name__contains');
+    const byContact = searchOf('/v1/contacts', 'name__contains');
+    const byCompany = searchOf('/v1/companies', 'name__contains');
+    const bySegment = searchOf('/v1/companies', 'segment__contains');
     const contact = await create(account.key, '/v1/contacts', { name: 'Quixote' });
     const company = await insertCompany(account.id, 'Zebra Ltda', 'Pecuária');
     expect(await listed(account.key, byContact, 'quix')).toEqual([contact.id]);

@@ -14,6 +14,7 @@ import {
   roundTrips,
   writable,
 } from '../helpers';
+import { documentedList, lists } from '../lists';
 
 /** A problem body with every RFC 9457 member and this API's code. */
 async function problem(res: Response, status: number, code: string): Promise<Json> {
@@ -187,6 +188,33 @@ describe('400 Bad Request', () => {
     expect(body.errors[0].code).toBe('unknown_field');
   });
 
+  it.each(lists.map((each) => each.path))(
+    "%s: a parameter it does not document is invalid_query naming it: other lists' filters, its rows' fields under any operator, made-up names",
+    async (listPath) => {
+      const { key } = await newAccount();
+      const doc = await json(await call('/openapi.json'));
+      const everyParam = lists.flatMap((each) => documentedList(doc, each.path).params);
+      let tried = 0;
+      const { params, fields } = documentedList(doc, listPath);
+      const guesses = new Set([
+        ...everyParam,
+        ...Object.keys(fields).flatMap((field) =>
+          ['', '__contains', '__gte', '__lt', '__startswith'].map((op) => `${field}${op}`),
+        ),
+        ...['foo', 'account_id', 'category_id', 'completed', 'q', 'search'],
+      ]);
+      const path = listPath.replace(/\{[^}]+\}/g, '1');
+      for (const name of [...guesses].filter((guess) => !params.includes(guess))) {
+        const body = await problem(await call(`${path}?${name}=x`, { key }), 400, 'invalid_query');
+        expect(body.errors, `${path}?${name}`).toEqual([
+          { path: name, code: 'unknown_field', message: expect.any(String) },
+        ]);
+        tried++;
+      }
+      expect(tried).toBeGreaterThan(40);
+    },
+  );
+
   it('a query parameter without a name is invalid_query on every list, not ignored', async () => {
     const { key } = await newAccount();
     const doc = await json(await call('/openapi.json'));
@@ -308,6 +336,33 @@ describe('400 Bad Request', () => {
           '"2026-12-01T10:00:00" has no offset, so it is no instant: add Z or ±hh:mm (2026-12-01T10:00:00Z, 2026-12-01T10:00:00-03:00).',
       },
     ]);
+  });
+  it('a date bound that is no date is invalid_query naming it, on every date filter of every list', async () => {
+    const { key } = await newAccount();
+    const doc = await json(await call('/openapi.json'));
+    let tried = 0;
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      const url = path.replace(/\{[^}]+\}/g, '1');
+      const bounds = (item.get?.parameters ?? []).filter((p: Json) => /__(gte|lte|gt|lt)$/.test(p.name));
+      for (const { name } of bounds) {
+        for (const value of [
+          '2024-13-01',
+          '2024-02-30',
+          '2024-03-05T25:00:00Z',
+          'yesterday',
+          '05/03/2024',
+          '2024-03-05 10:00',
+          '1709596800000',
+          '',
+        ]) {
+          const res = await call(`${url}?${name}=${encodeURIComponent(value)}`, { key });
+          const body = await problem(res, 400, 'invalid_query');
+          expect(body.errors[0].path, `${path}?${name}=${value}`).toBe(name);
+          tried++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThanOrEqual(8 * 20);
   });
 });
 

@@ -11,10 +11,12 @@ const NOT_IDS = [
   '1.5',
   '1e3',
   '01',
+  '007',
   '0x10',
   '9007199254740992', // 2^53: past Number.MAX_SAFE_INTEGER
   '9223372036854775807', // SQLite's largest INTEGER, which a JS number cannot hold exactly
   '9223372036854775808',
+  '99999999999999999', // 17 digits: past 2^53 too, though short of SQLite's range
   '99999999999999999999',
   'abc',
   '%00',

@@ -169,7 +169,7 @@ describe('GET /openapi.json', () => {
   it('documents every mounted route', async () => {
     const doc = await loadDocument();
     const expected: [string, string][] = [];
-    for (const resource of ['users', 'contacts', 'deals']) {
+    for (const resource of ['users', 'companies', 'contacts', 'deals', 'tasks']) {
       expected.push(
         ['get', `/v1/${resource}`],
         ['post', `/v1/${resource}`],
@@ -178,6 +178,7 @@ describe('GET /openapi.json', () => {
       );
     }
     expected.push(
+      ['get', '/v1/task-categories'],
       ['post', '/admin/accounts'],
       ['post', '/admin/accounts/{id}/api-keys'],
       ['delete', '/admin/api-keys/{id}'],

@@ -3,7 +3,21 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { toBase64url } from '../../src/core/base64url';
 import worker from '../../src/index';
-import { BASE, call, create, expectProblem, json, newAccount } from '../helpers';
+import {
+  BASE,
+  call,
+  create,
+  expectCursorRefused,
+  expectLimitsRefused,
+  expectProblem,
+  type Json,
+  json,
+  list,
+  newAccount,
+  pageWithNext,
+} from '../helpers';
+import { documentedList, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
+import { deref } from '../openapi';
 
 const cursorOf = (value: unknown) => toBase64url(new TextEncoder().encode(JSON.stringify(value)));
 
@@ -120,5 +134,130 @@ describe('filters at the edges', () => {
       await call(`/v1/users?email=${encodeURIComponent(' ana@example.com ')}`, { key }),
     );
     expect(found.data.map((u: { id: number }) => u.id)).toEqual([user.id]);
+  });
+});
+
+/** Cursors no list issued: not base64url JSON, not an array, too short, a value that fits no field. */
+const garbageFor = (sort: string) => [
+  'garbage!!',
+  'xyz',
+  'W10',
+  '%00',
+  btoa('[1,2,3]'),
+  btoa('{"a":1}'),
+  cursorOf([sort, 'a']),
+  cursorOf([sort, {}, 1]),
+];
+
+/** Whether a row field holds text (a name): a cursor value `'x'` then fits it. */
+const isText = (doc: Json, field: Json): boolean => {
+  const text = JSON.stringify(deref(doc, field) ?? {});
+  return text.includes('"string"') && !text.includes('date-time');
+};
+
+describe('every list', () => {
+  it('is in the catalogue of test/lists.ts, which these checks and those of test/http/conventions.test.ts walk', async () => {
+    const doc = await json(await call('/openapi.json'));
+    const documented = Object.entries<Json>(doc.paths)
+      .filter(([, item]) => item.get?.parameters?.some((p: Json) => p.name === 'limit'))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '{}'));
+    expect(lists.map((each) => each.path.replace(/\{[^}]+\}/g, '{}')).sort()).toEqual(documented.sort());
+  });
+
+  it('takes limit 1..100 (25 by default), echoed in meta.limit beside next_cursor; anything else is a 400', async () => {
+    const { key, ids } = await seededAccount();
+    for (const each of lists) {
+      const path = pathOf(each, ids);
+      const page = await list(key, path);
+      expect(Object.keys(page).sort(), path).toEqual(['data', 'meta']);
+      expect(page.meta, path).toEqual({ limit: 25, next_cursor: null });
+      expect(page.data, path).toHaveLength(1);
+      for (const limit of [1, 100]) {
+        expect((await list(key, `${path}?limit=${limit}`)).meta, path).toEqual({ limit, next_cursor: null });
+      }
+      await expectLimitsRefused(key, path);
+    }
+  });
+
+  /** The seeded account with a second row of everything, so that every list has a next page at limit=1. */
+  let twoRows: Promise<Seeded> | undefined;
+  const twoRowsEach = () =>
+    (twoRows ??= seededAccount().then(async (seeded) => {
+      await secondRows(seeded);
+      return seeded;
+    }));
+
+  it.each(lists.map((each) => each.path))(
+    '%s, under every sort: a Link rel="next" to the last page, which has none; the cursor refused under any other sort, and garbage refused',
+    async (listPath) => {
+      const each = lists.find((candidate) => candidate.path === listPath) as (typeof lists)[number];
+      const { key, ids } = await twoRowsEach();
+      const doc = await json(await call('/openapi.json'));
+      const path = pathOf(each, ids);
+      const { sorts, defaultSort = '', fields } = documentedList(doc, each.path);
+      expect([...sorts].sort(), path).toEqual(eachSort(each).sort());
+      for (const sort of ['', ...sorts]) {
+        const { page, next } = await pageWithNext(
+          key,
+          sort ? `${path}?sort=${sort}&limit=1` : `${path}?limit=1`,
+        );
+        const lastRes = await call(next.pathname + next.search, { key });
+        expect(lastRes.status, `${path} ${sort}`).toBe(200);
+        expect(lastRes.headers.get('Link'), `${path} ${sort}`).toBeNull();
+        const last = await json(lastRes);
+        expect(last.meta.next_cursor, `${path} ${sort}`).toBeNull();
+        expect([...page.data, ...last.data].map((row: Json) => row.id).sort()).toEqual(
+          (await list(key, `${path}?limit=100`)).data.map((row: Json) => row.id).sort(),
+        );
+        if (!sort) {
+          // Without sort too (a list with one fixed order takes none).
+          for (const bad of garbageFor(defaultSort || 'name')) {
+            await expectProblem(
+              await call(`${path}?cursor=${encodeURIComponent(bad)}`, { key }),
+              400,
+              'invalid_cursor',
+            );
+          }
+        }
+        if (!sorts.length) continue;
+        const issued = sort || defaultSort;
+        const field = fields[issued.replace(/^-/, '')];
+        const others = sorts.filter((other) => other !== issued);
+        if (issued !== defaultSort) others.push('');
+        await expectCursorRefused(
+          key,
+          path,
+          { sort: issued, cursor: page.meta.next_cursor, limit: 1 },
+          others,
+          [...garbageFor(issued), ...(field && !isText(doc, field) ? [cursorOf([issued, 'x', 1])] : [])],
+          defaultSort,
+        );
+      }
+    },
+  );
+
+  it('refuse as sort each field of their rows they do not sort by, either way, and malformed sorts', async () => {
+    const { key, ids } = await seededAccount();
+    const doc = await json(await call('/openapi.json'));
+    for (const each of lists) {
+      const { sorts, fields } = documentedList(doc, each.path);
+      if (!sorts.length) continue;
+      const unsorted = Object.keys(fields)
+        .flatMap((field) => [field, `-${field}`])
+        .filter((sort) => !sorts.includes(sort));
+      for (const sort of [
+        ...unsorted,
+        'unknown',
+        ...sorts.filter((sort) => !sort.startsWith('-')).map((sort) => `--${sort}`),
+        `${sorts[0]},${sorts[1]}`,
+      ]) {
+        const body = await expectProblem(
+          await call(`${pathOf(each, ids)}?sort=${encodeURIComponent(sort)}`, { key }),
+          400,
+          'invalid_query',
+        );
+        expect(body.errors[0].path, `${each.path}?sort=${sort}`).toBe('sort');
+      }
+    }
   });
 });

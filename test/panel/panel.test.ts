@@ -479,13 +479,23 @@ describe('pages', () => {
     expect(edit).not.toContain('Bia Lixeira');
   });
 
-  it('answers 404 for ids that are no row and 400 for a bad cursor', async () => {
+  it('answers 404 for ids that are no row and 400 for a bad cursor or query', async () => {
     const { key } = await newAccount();
     const cookie = await signIn(key);
     for (const path of ['/panel/webhooks/0', '/panel/webhooks/abc', '/panel/webhooks/999999/events']) {
       expect((await panel(path, { cookie })).status, path).toBe(404);
     }
     expect((await panel('/panel/webhooks?cursor=nonsense', { cookie })).status).toBe(400);
+    const hook = await webhook(key, { mode: 'test' });
+    const other = await webhook(key);
+    await call(new URL(hook.url).pathname, { method: 'POST', body: { nome: 'Ana' } });
+    const [event] = (await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }))).data;
+    for (const query of ['status=bogus', 'cursor=nonsense', 'limit=0']) {
+      const res = await panel(`/panel/webhooks/${hook.id}/events?${query}`, { cookie });
+      expect(await page(res, 400), query).toContain('Pedido inválido.');
+    }
+    // The account's event, under another of its webhooks.
+    expect((await panel(`/panel/webhooks/${other.id}/events/${event.id}`, { cookie })).status).toBe(404);
     const unknown = await panel('/panel/nowhere', { cookie });
     expect(unknown.headers.get('Content-Type')).toMatch(/^text\/html/);
     expect(await page(unknown, 404)).toContain('Não encontrado.');

@@ -1,5 +1,4 @@
 import { ownVar } from '../core/own-vars';
-import type { Bindings } from '../env';
 
 /**
  * Fault injection for tests and the local fault drill. It needs the FAULT_INJECTION variable,
@@ -11,7 +10,10 @@ import type { Bindings } from '../env';
  */
 export type Fault = 'consumer' | 'send';
 
-export function injected(env: Pick<Bindings, 'FAULT_INJECTION'>, payload: unknown, fault: Fault): boolean {
+/** The variables of src/env.ts's Bindings that fault injection reads (webhooks/ sits below env.ts). */
+type FaultVars = { FAULT_INJECTION?: string; STRANDED_AFTER_MS?: string };
+
+export function injected(env: Pick<FaultVars, 'FAULT_INJECTION'>, payload: unknown, fault: Fault): boolean {
   return (
     ownVar(env, 'FAULT_INJECTION') === 'on' &&
     typeof payload === 'object' &&
@@ -25,10 +27,7 @@ export function injected(env: Pick<Bindings, 'FAULT_INJECTION'>, payload: unknow
  * The cron's stranded window: `fallback`, or STRANDED_AFTER_MS (milliseconds, a positive integer)
  * when fault injection is on, so the drill sees the cron recover events without waiting minutes.
  */
-export function strandedAfterMs(
-  env: Pick<Bindings, 'FAULT_INJECTION' | 'STRANDED_AFTER_MS'>,
-  fallback: number,
-): number {
+export function strandedAfterMs(env: FaultVars, fallback: number): number {
   const ms = Number(ownVar(env, 'STRANDED_AFTER_MS'));
   return ownVar(env, 'FAULT_INJECTION') === 'on' && Number.isSafeInteger(ms) && ms > 0 ? ms : fallback;
 }

@@ -1,0 +1,75 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { DomainError, type FieldError, notFound } from '../core/errors';
+import { allows, type Scope } from '../core/scopes';
+import type { KeyGrant } from '../db/key-grant';
+import type { AppEnv } from '../env';
+import { urlOf } from '../http/urls';
+import type { WebhookHead } from '../webhooks/event-reads';
+import { hookPath, seesWebhookUrl } from '../webhooks/resource';
+import { chooseLang, messages } from './i18n';
+import { messagePage, type Page, type WebhookView } from './views';
+
+// What every page module of the panel shares: the request's page settings, its path ids, the
+// webhook's header and the answers after a write.
+
+export type C = Context<AppEnv>;
+export type Flash = { kind: 'ok' | 'error'; text: string };
+/** A page that runs with the session's key, granted for the scope its route names. */
+export type SessionPage = (c: C, key: KeyGrant) => Promise<Response>;
+
+export function pageOf(c: C, signedIn: boolean): Page {
+  const lang = chooseLang(getCookie(c, 'lang'), c.req.header('Accept-Language'));
+  const url = new URL(c.req.url);
+  // Until a page has read its key, it offers nothing that needs a scope.
+  const held = c.get('panelKey')?.held;
+  const can = (scope: Scope) => held !== undefined && allows(held, scope);
+  return { lang, t: messages[lang], path: url.pathname + url.search, signedIn, can };
+}
+
+export const toSignIn = (c: C) => c.redirect('/panel/sign-in', 303);
+
+/** The id in the path's `name` segment; anything but a whole number in range is not found. */
+export const idOf = (c: C, name = 'id'): number => {
+  const raw = c.req.param(name) ?? '';
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+};
+
+/** The webhook as the pages' header shows it: its URL only to a key that may see it. */
+export const viewOf = (row: WebhookHead, c: C): WebhookView => ({
+  id: row.id,
+  name: row.name,
+  url: seesWebhookUrl(c.get('panelKey')?.held) ? urlOf(c, hookPath(row)) : null,
+  mode: row.mode,
+  enabled: row.enabled,
+  hasSecret: row.secret !== null,
+});
+
+/** Back to the webhook's page after a write, with the flash `done` names. */
+export const saved = (c: C, id: number, flash = 'saved') =>
+  c.redirect(`/panel/webhooks/${id}?done=${flash}`, 303);
+
+/** Flash messages a redirect after a write asks for. */
+export const doneFlash = (c: C, p: Page): Flash | undefined => {
+  const done = c.req.query('done');
+  if (done === 'saved') return { kind: 'ok', text: p.t.saved };
+  if (done === 'sample') return { kind: 'ok', text: p.t.sampleSent };
+  if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
+  return undefined;
+};
+
+/** A form with more rows than a webhook holds: refused before its rows are read or shown. */
+export const refuseRows = (c: C) => {
+  const p = pageOf(c, true);
+  return c.html(messagePage(p, p.t.fixErrors, p.t.tooManyRows), 422);
+};
+
+/** A refused write's field errors (a broken rule or a conflict), or undefined for any other failure. */
+export const refused = (caught: unknown): FieldError[] | undefined => {
+  if (!(caught instanceof DomainError)) return undefined;
+  const { code, errors, message } = caught;
+  return code === 'validation_failed' || code === 'conflict' || code === 'webhook_limit_reached'
+    ? (errors ?? [{ path: '', code, message }])
+    : undefined;
+};

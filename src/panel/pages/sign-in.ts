@@ -1,0 +1,51 @@
+import { setCookie } from 'hono/cookie';
+import { looksLikeApiKey, sha256Hex } from '../../auth/secrets';
+import { asApiError } from '../../http/problem';
+import { clientOf, rateLimit } from '../../http/rate-limit';
+import { langs } from '../i18n';
+import { type C, pageOf, toSignIn } from '../page';
+import { closeSession, openSession, setSessionCookie } from '../session';
+import { signInPage } from '../views';
+
+/** The sign-in form. */
+export const signInForm = (c: C) => c.html(signInPage(pageOf(c, false)));
+
+/**
+ * Opens a session for a live API key. Attempts count against `SIGN_IN_RATE_LIMITER` per client
+ * address before any D1 round trip; a key that is not one gets the form again with a 401.
+ */
+export async function signIn(c: C): Promise<Response> {
+  const p = pageOf(c, false);
+  try {
+    await rateLimit(c.env, 'SIGN_IN_RATE_LIMITER', () => clientOf(c));
+  } catch (caught) {
+    const err = asApiError(caught);
+    if (err?.code !== 'rate_limited') throw caught;
+    c.header('Retry-After', err.headers?.['Retry-After'] ?? '60');
+    return c.html(signInPage(p, p.t.tooMany), 429);
+  }
+  const form = await c.req.parseBody();
+  const given = typeof form.api_key === 'string' ? form.api_key.trim() : '';
+  const token = looksLikeApiKey(given)
+    ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
+    : undefined;
+  if (!token) return c.html(signInPage(p, p.t.badKey), 401);
+  setSessionCookie(c, token);
+  return c.redirect('/panel/webhooks', 303);
+}
+
+export async function signOut(c: C): Promise<Response> {
+  await closeSession(c);
+  return toSignIn(c);
+}
+
+/** Sets the language cookie and goes back to the page it was asked from. */
+export function switchLanguage(c: C): Response {
+  const lang = langs.find((l) => l === c.req.param('lang'));
+  if (lang) setCookie(c, 'lang', lang, { path: '/panel', sameSite: 'Lax', maxAge: 365 * 24 * 3600 });
+  const next = c.req.query('next') ?? '';
+  // Only a path of the panel, never an open redirect; in printable ASCII (the pages link it
+  // percent-encoded), as a control character is no header value and would make the redirect a 500.
+  const ours = /^\/panel(\/[^/\\]|$|\?)/.test(next) && /^[!-~]*$/.test(next);
+  return c.redirect(ours ? next : '/panel/webhooks', 303);
+}

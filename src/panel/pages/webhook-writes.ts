@@ -1,0 +1,75 @@
+import { fieldErrors } from '../../contracts/field-errors';
+import type { FieldError } from '../../core/errors';
+import { newWebhookToken } from '../../core/webhook-token';
+import { updateOwn } from '../../db/own';
+import type { KeyRef } from '../../db/tenant';
+import { InboundWebhookUpdate } from '../../webhooks/contract';
+import { setOwnWebhook, webhookSpec } from '../../webhooks/resource';
+import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from '../form';
+import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
+import { renderWebhook } from './webhook';
+
+// The forms of the webhook's page: each write goes through the same schema and update as a PUT
+// on `/v1/inbound-webhooks/{id}` and comes back to the page, with the errors of a refused one.
+
+/** Updates the webhook as `PUT /v1/inbound-webhooks/{id}` does: its field errors when refused. */
+async function update(c: C, key: KeyRef, id: number, body: unknown): Promise<FieldError[] | undefined> {
+  const parsed = InboundWebhookUpdate.safeParse(body);
+  if (!parsed.success) return fieldErrors(parsed.error, body);
+  try {
+    await updateOwn(c.get('db'), key, webhookSpec, id, parsed.data);
+    return undefined;
+  } catch (err) {
+    const errors = refused(err);
+    if (!errors) throw err;
+    return errors;
+  }
+}
+
+/** Saves the configuration form: only the halves whose digest no longer matches are written. */
+export async function saveWebhook(c: C, key: KeyRef): Promise<Response> {
+  const id = idOf(c);
+  const submitted = await c.req.parseBody({ all: true });
+  if (tooManyRows(submitted)) return refuseRows(c);
+  const draft = draftFromForm(submitted);
+  const { body, ...rows } = bodyOf(draft);
+  const errors = await update(c, key, id, await changedOnly(body, submitted));
+  if (!errors) return saved(c, id);
+  const p = pageOf(c, true);
+  const flash = { kind: 'error', text: p.t.fixErrors } as const;
+  return renderWebhook(c, key, id, { draft, errors: errorsByControl(errors, rows), flash }, 422);
+}
+
+/** A one-setting form (`mode`, `enabled`, `secret`): `read` turns the form's text into the value. */
+const saveSetting =
+  (name: 'mode' | 'enabled' | 'secret', read: (value: string) => unknown): SessionPage =>
+  async (c, key) => {
+    const id = idOf(c);
+    const form = await c.req.parseBody();
+    const value = typeof form[name] === 'string' ? form[name] : '';
+    const errors = await update(c, key, id, { [name]: read(value) });
+    if (!errors) return saved(c, id);
+    const message = errors.map((e) => e.message).join(' ');
+    const p = pageOf(c, true);
+    return renderWebhook(
+      c,
+      key,
+      id,
+      {
+        ...(name === 'secret' && { secretError: message }),
+        flash: { kind: 'error', text: message || p.t.fixErrors },
+      },
+      422,
+    );
+  };
+
+export const saveMode = saveSetting('mode', (v) => v);
+export const saveEnabled = saveSetting('enabled', (v) => (v === 'true' ? true : v === 'false' ? false : v));
+export const saveSecret = saveSetting('secret', (v) => (v === '' ? null : v));
+
+/** Gives the webhook a new URL, as `POST /v1/inbound-webhooks/{id}/rotate-token` does. */
+export async function rotateWebhook(c: C, key: KeyRef): Promise<Response> {
+  const id = idOf(c);
+  await setOwnWebhook(c.get('db'), key, id, { token: newWebhookToken() });
+  return saved(c, id);
+}

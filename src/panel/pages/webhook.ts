@@ -1,0 +1,77 @@
+import { notFound } from '../../core/errors';
+import { accountOf, type KeyRef, scoped } from '../../db/tenant';
+import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
+import { MAX_FIELDS } from '../../webhooks/contract';
+import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
+import { webhookQuery } from '../../webhooks/resource';
+import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
+import { namedUsers, usersOf } from '../owners';
+import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
+import { withStorageNotice } from '../storage-notice';
+import { configForm, editPage, type Page } from '../views';
+
+/** What a write shows again on the webhook's page: the typed form, its errors, a flash. */
+export type EditState = {
+  draft?: Draft;
+  errors?: Map<string, string[]>;
+  secretError?: string;
+  flash?: Flash;
+};
+
+/**
+ * The webhook's page in one round trip: the session, the webhook, the account's users, the storage
+ * notice and, when asked (`?sample=1`), its latest test events, whose keys not yet declared are
+ * added as rows to review.
+ */
+export async function renderWebhook(
+  c: C,
+  key: KeyRef,
+  id: number,
+  state: EditState,
+  status: 200 | 409 | 422 = 200,
+) {
+  const db = c.get('db');
+  const wantSamples = c.req.method === 'GET' && c.req.query('sample') === '1';
+  const [, hooks, people, named, samples, storage] = await scoped(
+    db,
+    key,
+    webhookQuery(db, key, id),
+    usersOf(db, key),
+    namedUsers(db, key, id),
+    sampleEvents(db, key, id, wantSamples ? undefined : 0),
+    eventStorageQuery(db, accountOf(key)),
+  );
+  const row = hooks[0];
+  if (!row) throw notFound();
+  const p = withStorageNotice(pageOf(c, true), presentEventStorage(storage, c.env));
+  const draft = state.draft ?? draftOf(row);
+  let flash = state.flash;
+  if (wantSamples) flash = addSampleFields(p, draft, sampleFieldsOf(samples));
+  const users = {
+    live: people,
+    named: named.map((u) => ({ id: u.id, name: u.name, trashed: u.deletedAt !== null })),
+  };
+  const was = await halvesDigest(bodyOf(draftOf(row)).body);
+  const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
+  return c.html(editPage(p, viewOf(row, c), form, state.secretError, flash), status);
+}
+
+/** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
+function addSampleFields(p: Page, draft: Draft, found: { key: string; type: string }[]): Flash {
+  const declared = new Set(draft.fields.map((f) => f.key));
+  const fresh = found.filter((s) => !declared.has(s.key));
+  const room = Math.max(0, MAX_FIELDS - draft.fields.filter((f) => f.key).length);
+  draft.fields.push(
+    ...fresh
+      .slice(0, room)
+      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '' })),
+  );
+  if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
+  return fresh.length > room
+    ? { kind: 'error', text: p.t.samplesCapped }
+    : { kind: 'ok', text: p.t.samplesAdded };
+}
+
+/** The webhook's page: its configuration form, settings and the flash of the write before. */
+export const webhookPage = (c: C, key: KeyRef) =>
+  renderWebhook(c, key, idOf(c), { flash: doneFlash(c, pageOf(c, true)) });

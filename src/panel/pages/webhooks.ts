@@ -1,0 +1,82 @@
+import { fieldErrors } from '../../contracts/field-errors';
+import { createOwn, listQuery } from '../../db/own';
+import { inboundWebhooks } from '../../db/schema';
+import { accountOf, type KeyRef, scoped } from '../../db/tenant';
+import { keyset } from '../../http/pagination';
+import { badRequest } from '../../http/problem';
+import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
+import { InboundWebhookCreate, InboundWebhookQuery, webhookSorts } from '../../webhooks/contract';
+import { eventStatsQuery, statsOf } from '../../webhooks/event-reads';
+import { type WebhookRow, webhookSpec } from '../../webhooks/resource';
+import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from '../form';
+import { usersOf } from '../owners';
+import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
+import { withStorageNotice } from '../storage-notice';
+import { configForm, layout, listPage } from '../views';
+
+/**
+ * The webhooks page: one page of the account's webhooks (the `/v1` list's query and sorts) with
+ * each one's event counts and last event, and the storage notice, in one round trip.
+ */
+export async function webhooksPage(c: C, key: KeyRef): Promise<Response> {
+  const query = InboundWebhookQuery.safeParse(c.req.query());
+  if (!query.success) throw badRequest('invalid_query', 'The query string is not valid.');
+  const db = c.get('db');
+  const page = keyset<WebhookRow>(inboundWebhooks, webhookSorts, query.data);
+  const [, rows, stats, storage] = await scoped(
+    db,
+    key,
+    listQuery(db, key, webhookSpec, page, []),
+    eventStatsQuery(db, key),
+    eventStorageQuery(db, accountOf(key)),
+  );
+  const shown = page.page(c, rows as WebhookRow[], (row) => row);
+  const hooks = shown.data.map((row) => ({ ...viewOf(row, c), ...statsOf(stats, row.id) }));
+  const p = withStorageNotice(pageOf(c, true), presentEventStorage(storage, c.env));
+  return c.html(listPage(p, hooks, shown.meta.next_cursor));
+}
+
+/** The form of a new webhook, with the account's users to pick owners from. */
+export async function newWebhookPage(c: C, key: KeyRef): Promise<Response> {
+  const [, people] = await scoped(c.get('db'), key, usersOf(c.get('db'), key));
+  const p = pageOf(c, true);
+  const draft: Draft = { name: '', fields: [], flows: [] };
+  const users = { live: people, named: [] };
+  return c.html(
+    layout(p, p.t.newWebhook, configForm(p, '/panel/webhooks', draft, users, new Map(), p.t.create)),
+  );
+}
+
+/**
+ * Creates a webhook through the same schema and write as `POST /v1/inbound-webhooks`; a refused
+ * form comes back with each error by its control and the typed values kept.
+ */
+export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
+  const submitted = await c.req.parseBody({ all: true });
+  if (tooManyRows(submitted)) return refuseRows(c);
+  const draft = draftFromForm(submitted);
+  const { body, ...rows } = bodyOf(draft);
+  const parsed = InboundWebhookCreate.safeParse(body);
+  let errors = parsed.success ? undefined : fieldErrors(parsed.error, body);
+  if (parsed.success) {
+    try {
+      const row = await createOwn(c.get('db'), key, webhookSpec, parsed.data);
+      return saved(c, row.id);
+    } catch (err) {
+      errors = refused(err);
+      if (!errors) throw err;
+    }
+  }
+  const [, people] = await scoped(c.get('db'), key, usersOf(c.get('db'), key));
+  const p = pageOf(c, true);
+  const users = { live: people, named: [] };
+  const form = configForm(
+    p,
+    '/panel/webhooks',
+    draft,
+    users,
+    errorsByControl(errors ?? [], rows),
+    p.t.create,
+  );
+  return c.html(layout(p, p.t.newWebhook, form, { kind: 'error', text: p.t.fixErrors }), 422);
+}

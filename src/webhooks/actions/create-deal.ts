@@ -1,0 +1,58 @@
+import { z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { DealCreate } from '../../contracts/deals';
+import { common, Template } from '../../contracts/webhook-config';
+import { render, templateKeys } from '../../core/templates';
+import { newRow } from '../../db/own';
+import { deals } from '../../db/schema';
+import { dealSpec } from '../../model/deals';
+import type { ActionModule, ValidOf } from './action';
+
+const schema = z.strictObject({
+  action: z.literal('create_deal'),
+  name: Template.optional().openapi({ description: 'Default: the field mapped to `deal.name`' }),
+  ...common,
+});
+
+type Valid = ValidOf<'create_deal', z.infer<typeof DealCreate>>;
+
+/** Creates a deal, linked to the contact and the company the flow found or made before it. */
+export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid> = {
+  name: 'create_deal',
+  schema,
+  once: true,
+  check(action, { flows, index, mapped, issue, undeclared }) {
+    for (const earlier of ['upsert_contact', 'upsert_company'] as const) {
+      if (flows.slice(index + 1).some((a) => a.action === earlier))
+        issue(`create_deal must come after ${earlier}.`, 'action');
+    }
+    if (action.name === undefined && !mapped('deal.name'))
+      issue('Give a name template or map a field to deal.name.', 'name');
+    if (action.name) for (const key of templateKeys(action.name)) undeclared(key, 'name');
+  },
+  plan(action, { mapped, lookup }) {
+    const body = mapped('deal');
+    if (action.name !== undefined) body.name = render(action.name, lookup);
+    return { body };
+  },
+  record: 'deal',
+  body: DealCreate,
+  essential: ['name'],
+  statements(w, step) {
+    const owner = w.owner(step);
+    w.push(
+      w.db.insert(deals).values({
+        ...newRow(dealSpec, step.body, w.accountId, w.now),
+        contactId: w.result('contactId'),
+        companyId: w.result('companyId'),
+        ...(owner && { ownerId: owner }),
+      }),
+      w.setResult({ dealId: sql`last_insert_rowid()` }),
+    );
+  },
+  preview(step, owner, out) {
+    out.deal = { action: 'create', fields: { ...step.body, ...owner } };
+  },
+  panel: { name: 'optional' },
+  labels: { 'pt-BR': 'Novo negócio', en: 'New deal' },
+};

@@ -1,0 +1,186 @@
+import type { z } from '@hono/zod-openapi';
+import { and, count, desc, eq, getTableColumns, max, ne, sql } from 'drizzle-orm';
+import { iso, isoOrNull } from '../contracts/common';
+import { notFound } from '../core/errors';
+import { leaves } from '../core/json-paths';
+import { guessType } from '../core/webhook-fields';
+import type { Db } from '../db/client';
+import type { PagePlan } from '../db/keyset';
+import { listQuery, type Viewed } from '../db/own';
+import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
+import type { SampleField, WebhookEvent } from './contract';
+
+// What `/v1/inbound-webhooks/{id}/events…` and the panel's event pages read, written once: both
+// call these functions, with the key of the request (`/v1`) or of the session (the panel, whose
+// session check is the key lookup of the same batch), so each read stays one round trip.
+
+export const eventExtras = {
+  result: sql<
+    z.infer<typeof WebhookEvent>['result']
+  >`(select json_object('contact_id', ${inboundEventResults.contactId}, 'company_id', ${inboundEventResults.companyId}, 'deal_id', ${inboundEventResults.dealId}, 'task_ids', json(${inboundEventResults.taskIds})) from ${inboundEventResults} where ${inboundEventResults.eventId} = ${inboundEvents.id})`.mapWith(
+    (value: string | null) => (value === null ? null : JSON.parse(value)),
+  ),
+};
+
+export type EventRow = Viewed<typeof inboundEvents, typeof eventExtras>;
+
+export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
+  id: row.id,
+  webhook_id: row.webhookId,
+  status: row.status,
+  attempts: row.attempts,
+  error: row.error,
+  received_at: iso(row.receivedAt),
+  processed_at: isoOrNull(row.processedAt),
+  payload: JSON.parse(row.payload) as Record<string, unknown> | null,
+  result: row.result,
+  preview: row.preview,
+  warnings: row.warnings,
+  rejection: row.rejection,
+});
+
+/**
+ * What an event page shows of the webhook its events belong to; reading it is also the check that
+ * the webhook is the caller's. Its small columns only: never the configuration.
+ */
+const headColumns = {
+  id: inboundWebhooks.id,
+  name: inboundWebhooks.name,
+  token: inboundWebhooks.token,
+  mode: inboundWebhooks.mode,
+  enabled: inboundWebhooks.enabled,
+  secret: inboundWebhooks.secret,
+};
+
+export type WebhookHead = Pick<typeof inboundWebhooks.$inferSelect, keyof typeof headColumns>;
+
+const headQuery = (db: Db, keyHash: KeyRef, id: number) =>
+  db
+    .select(headColumns)
+    .from(inboundWebhooks)
+    .where(ownRow(inboundWebhooks, keyHash, id));
+
+/** The caller's webhook `id` (a disabled one's too) with what was read under it; else not_found. */
+function underWebhook<T>(hooks: WebhookHead[], found: T): { webhook: WebhookHead } & T {
+  const webhook = hooks[0];
+  if (!webhook) throw notFound();
+  return { webhook, ...found };
+}
+
+/**
+ * One page of the caller's webhook `id`'s events (of one `status` if given), in the order of
+ * `page`, with the webhook: one round trip; not_found when the webhook is not theirs.
+ */
+export async function listEvents(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  page: PagePlan,
+  status: EventRow['status'] | undefined,
+): Promise<{ webhook: WebhookHead; events: EventRow[] }> {
+  const filters = [eq(inboundEvents.webhookId, id), status ? eq(inboundEvents.status, status) : undefined];
+  const [, hooks, rows] = await scoped(
+    db,
+    keyHash,
+    headQuery(db, keyHash, id),
+    listQuery(db, keyHash, { table: inboundEvents, extras: eventExtras }, page, filters),
+  );
+  return underWebhook(hooks, { events: rows as EventRow[] });
+}
+
+/**
+ * Event `eventId` of the caller's webhook `id` (a disabled one's too), with the webhook: one round
+ * trip; not_found when either is not theirs.
+ */
+export async function readEvent(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  eventId: number,
+): Promise<{ webhook: WebhookHead; event: EventRow }> {
+  const [, hooks, events] = await scoped(
+    db,
+    keyHash,
+    headQuery(db, keyHash, id),
+    db
+      .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+      .from(inboundEvents)
+      .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id))),
+  );
+  const { webhook, event } = underWebhook(hooks, { event: events[0] as EventRow | undefined });
+  if (!event) throw notFound();
+  return { webhook, event };
+}
+
+/**
+ * The account's events counted by webhook and status, with each group's latest arrival, as one
+ * query of a batch: it groups on the covering `inbound_events_status_idx`.
+ */
+export const eventStatsQuery = (db: Db, keyHash: KeyRef) =>
+  db
+    .select({
+      webhookId: inboundEvents.webhookId,
+      status: inboundEvents.status,
+      n: count(),
+      last: max(inboundEvents.receivedAt),
+    })
+    .from(inboundEvents)
+    .where(eq(inboundEvents.accountId, accountOf(keyHash)))
+    .groupBy(inboundEvents.webhookId, inboundEvents.status);
+
+type EventStats = Awaited<ReturnType<typeof eventStatsQuery>>;
+
+/** Webhook `id`'s share of `eventStatsQuery`: its last event and its counts by status. */
+export function statsOf(stats: EventStats, id: number) {
+  const mine = stats.filter((s) => s.webhookId === id);
+  const last = Math.max(0, ...mine.map((s) => s.last ?? 0));
+  return {
+    lastEvent: last ? iso(last) : null,
+    counts: Object.fromEntries(mine.map((s) => [s.status, s.n])) as Partial<
+      Record<EventRow['status'], number>
+    >,
+  };
+}
+
+// Enough recent test events to show every key a sender uses, few enough to read in one query.
+const SAMPLE_EVENTS = 20;
+
+/** The latest test events of webhook `id`, whose keys sample fields are made of. */
+export const sampleEvents = (db: Db, keyHash: KeyRef, id: number, limit = SAMPLE_EVENTS) =>
+  db
+    .select({ payload: inboundEvents.payload })
+    .from(inboundEvents)
+    .where(
+      and(
+        eq(inboundEvents.accountId, accountOf(keyHash)),
+        eq(inboundEvents.webhookId, id),
+        eq(inboundEvents.mode, 'test'),
+        // A rejected event keeps no payload, so it has no keys to offer.
+        ne(inboundEvents.status, 'rejected'),
+      ),
+    )
+    .orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id))
+    .limit(limit);
+
+/** Every key the sample events hold, once, with its newest example and a guess at its type. */
+export function sampleFieldsOf(samples: { payload: string }[]): z.infer<typeof SampleField>[] {
+  const seen = new Map<string, z.infer<typeof SampleField>>();
+  for (const { payload } of samples) {
+    for (const [key, example] of leaves(JSON.parse(payload) as unknown)) {
+      if (!seen.has(key)) seen.set(key, { key, example, type: guessType(example) });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The sample fields of the caller's webhook `id`, in one round trip; not_found when it is not theirs. */
+export async function readSampleFields(db: Db, keyHash: KeyRef, id: number) {
+  const [, hooks, samples] = await scoped(
+    db,
+    keyHash,
+    headQuery(db, keyHash, id),
+    sampleEvents(db, keyHash, id),
+  );
+  return underWebhook(hooks, { fields: sampleFieldsOf(samples) }).fields;
+}

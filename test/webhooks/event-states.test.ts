@@ -1,0 +1,154 @@
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { eventStatuses } from '../../src/core/statuses';
+import { type Db, primaryDb } from '../../src/db/client';
+import { inboundEvents } from '../../src/db/schema';
+import * as eventLog from '../../src/webhooks/event-log';
+import {
+  failEvent,
+  giveUpEvents,
+  MAX_REJECTED_EVENTS,
+  noteRetry,
+  previewEvent,
+  processedEvent,
+  purgeExpiredEvents,
+  rejectEvent,
+  replayFailed,
+  requeueStrandedEvents,
+  storeEvent,
+  trimRejections,
+} from '../../src/webhooks/event-log';
+import {
+  type EventMove,
+  type EventStatus,
+  eventMoves,
+  from,
+  GONE,
+  NEW,
+} from '../../src/webhooks/event-states';
+import { insertRow, type Json, newAccount, newWebhook } from '../helpers';
+
+// Every write of the event log, run against an event in every status: it moves the event only if
+// the table allows that move from that status. Both lists come from the code, so a new status or
+// a new move is walked here without a line of this file changing (a move needs its runner below,
+// which the type of `runners` demands).
+
+/** Long before any retention or stranded window, so the purge and the requeue may take it. */
+const OLD = 1_000_000;
+const REJECTION = JSON.stringify({ status: 400, code: 'invalid_fields', detail: 'x', body: null });
+
+type Subject = { id: number; accountId: number; webhookId: number; mode: 'production' | 'test' };
+
+/** An event of a new webhook in `status`, received and queued long ago. */
+async function eventIn(status: EventStatus): Promise<Subject> {
+  const account = await newAccount();
+  const hook = await newWebhook(account.key);
+  const row = { account_id: account.id, webhook_id: hook.id, mode: hook.mode };
+  const id = await insertRow('inbound_events', {
+    ...row,
+    status,
+    payload: '{}',
+    headers: '{}',
+    received_at: OLD,
+    queued_at: OLD,
+    rejection: REJECTION,
+  });
+  return { id, accountId: account.id, webhookId: hook.id, mode: hook.mode };
+}
+
+/** MAX_REJECTED_EVENTS rejected events newer than the subject, with the same problem. */
+async function newerRejections({ accountId, webhookId, mode }: Subject): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO inbound_events (account_id, webhook_id, mode, status, payload, headers, received_at, queued_at, rejection)
+     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
+     SELECT ?1, ?2, ?3, 'rejected', 'null', '{}', ?5 + i, ?5 + i, ?6 FROM n`,
+  )
+    .bind(accountId, webhookId, mode, MAX_REJECTED_EVENTS, Date.now(), REJECTION)
+    .run();
+}
+
+const accepted = { payload: '{}', headers: {}, idempotencyKey: undefined, warnings: [] };
+const hookOf = (s: Subject) => ({ accountId: s.accountId, id: s.webhookId, mode: s.mode });
+
+/** The write of each move, aimed at the subject (an insert adds an event of its webhook). */
+const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
+  store: (db, s) => storeEvent(db, hookOf(s), accepted, Date.now()),
+  reject: (db, s) =>
+    db.batch(rejectEvent(db, hookOf(s), { headers: {}, rejection: JSON.parse(REJECTION) }, Date.now())),
+  preview: (db, s) => previewEvent(db, s.id, { preview: { contact: null }, warnings: [] }, Date.now()),
+  process: (db, s) => processedEvent(db, s.id, [], Date.now()),
+  fail: (db, s) => failEvent(db, s.id, 'A record could not be written'),
+  retryNote: (db, s) => noteRetry(db, s.id, 'D1 was busy', Date.now() + 10_000),
+  giveUp: (db, s) => giveUpEvents(db, [s.id]),
+  requeue: (db) => requeueStrandedEvents(db, OLD + 1, Date.now()),
+  replay: (db, s) => replayFailed(db, eq(inboundEvents.id, s.id), Date.now()),
+  trim: async (db, s) => {
+    await newerRejections(s);
+    return trimRejections(db, s.accountId, s.webhookId);
+  },
+  purge: (db) => purgeExpiredEvents(db, Date.now(), {}),
+};
+
+/** Whether some move of the table takes an event from `source` to `target`. */
+const allowed = (source: EventStatus | typeof NEW, target: EventStatus | typeof GONE): boolean =>
+  Object.values(eventMoves).some((m) => m.to === target && (m.from as readonly string[]).includes(source));
+
+const rowOf = (id: number) =>
+  env.DB.prepare('SELECT * FROM inbound_events WHERE id = ?').bind(id).first<Json>();
+const newestOf = (webhookId: number) =>
+  env.DB.prepare('SELECT status FROM inbound_events WHERE webhook_id = ? ORDER BY id DESC LIMIT 1')
+    .bind(webhookId)
+    .first<{ status: string }>();
+
+describe('event log: every move against every status', () => {
+  for (const [move, { to }] of Object.entries(eventMoves) as [EventMove, (typeof eventMoves)[EventMove]][]) {
+    for (const status of eventStatuses) {
+      const allows = from(move).includes(status);
+      it(`${move}: ${status} → ${to} ${allows ? 'happens' : 'is refused'}`, async () => {
+        const db = primaryDb(env.DB);
+        const subject = await eventIn(status);
+        const before = await rowOf(subject.id);
+        await runners[move](db, subject);
+        const after = await rowOf(subject.id);
+        if (!allows) expect(after).toEqual(before);
+        else if (to === GONE) expect(after).toBeNull();
+        else {
+          expect(after?.status).toBe(to);
+          // Moved, even where the status stays (a retry note, a requeue).
+          expect(after).not.toEqual(before);
+        }
+        if (allows) expect(allowed(status, to)).toBe(true);
+      });
+    }
+    if ((eventMoves[move].from as readonly string[]).includes(NEW)) {
+      it(`${move}: a new call → ${to}`, async () => {
+        const subject = await eventIn('pending');
+        await runners[move](primaryDb(env.DB), subject);
+        expect(await newestOf(subject.webhookId)).toEqual({ status: to });
+      });
+    }
+  }
+});
+
+describe('event log: the table', () => {
+  it('names, for each move, a function of the event log that makes it', () => {
+    for (const { by } of Object.values(eventMoves)) {
+      const name = /\((\w+)\)$/.exec(by)?.[1] ?? '';
+      expect(Object.keys(eventLog), by).toContain(name);
+    }
+  });
+
+  it('holds the moves the webhook lives by, and no way back from processed, test or rejected', () => {
+    for (const to of ['processed', 'test', 'failed'] as const) expect(allowed('pending', to)).toBe(true);
+    expect(allowed(NEW, 'pending')).toBe(true);
+    expect(allowed(NEW, 'rejected')).toBe(true);
+    expect(allowed('failed', 'pending')).toBe(true);
+    expect(allowed('pending', 'pending')).toBe(true);
+    expect(allowed('pending', GONE)).toBe(false);
+    for (const source of ['processed', 'test', 'rejected'] as const) {
+      for (const to of eventStatuses) expect(allowed(source, to)).toBe(false);
+      expect(allowed(source, GONE)).toBe(true);
+    }
+  });
+});
