@@ -27,14 +27,6 @@ const configured = (value: string): string[] => {
 
 /** What a listed origin may read of an answer, and send in a request. */
 const EXPOSED = `Location,Link,X-Request-Id,${BOOKMARK_HEADER},Server-Timing,Retry-After,Idempotent-Replayed`;
-const PREFLIGHT: [string, string][] = [
-  ['Access-Control-Max-Age', '600'],
-  ['Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE'],
-  [
-    'Access-Control-Allow-Headers',
-    `Authorization,Content-Type,Idempotency-Key,X-Request-Id,${BOOKMARK_HEADER}`,
-  ],
-];
 
 /**
  * CORS as `apiCors` describes it, with the headers Hono's `cors` gave for this one configuration
@@ -52,7 +44,12 @@ async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undef
     if (listed) {
       headers.set('Access-Control-Allow-Origin', listed);
       headers.set('Access-Control-Expose-Headers', EXPOSED);
-      for (const [name, value] of PREFLIGHT) headers.set(name, value);
+      headers.set('Access-Control-Max-Age', '600');
+      headers.set('Access-Control-Allow-Methods', 'GET,POST,PUT,DELETE');
+      headers.set(
+        'Access-Control-Allow-Headers',
+        `Authorization,Content-Type,Idempotency-Key,X-Request-Id,${BOOKMARK_HEADER}`,
+      );
       headers.append('Vary', 'Access-Control-Request-Headers');
     }
     return new Response(null, { status: 204, headers });

@@ -1,5 +1,5 @@
 import { D1Meter } from '../db/meter';
-import { requestIdOf, traceHeaders } from './middleware';
+import { requestIdOf, trace } from './middleware';
 import { SECURITY_HEADERS } from './security';
 
 const BODY = JSON.stringify({ status: 'ok' });
@@ -30,6 +30,6 @@ export function fastHealth(request: Request): Response | undefined {
   const headers = new Headers(FIXED);
   const requestId = requestIdOf(request.headers.get('X-Request-Id'));
   const timing = new D1Meter().serverTiming(performance.now() - started);
-  for (const [name, value] of traceHeaders(requestId, timing, null)) headers.set(name, value);
+  trace(headers, requestId, timing, null);
   return new Response(BODY, { headers });
 }
