@@ -104,11 +104,11 @@ while (!output.includes(`Ready on ${base}`) && Date.now() - ready < 10_000) awai
 checkFirstStart();
 
 // A change under src/ (the Worker's code) and one under public/ (a static file) each reload.
-const index = join(copy, 'src/index.ts');
-const code = readFileSync(index, 'utf8');
-if (!code.includes("status: 'ok' as const"))
-  fail("src/index.ts no longer answers /health with status: 'ok' as const");
-writeFileSync(index, code.replace("status: 'ok' as const", "status: 'reloaded' as const"));
+const health = join(copy, 'src/http/health.ts');
+const code = readFileSync(health, 'utf8');
+if (!code.includes("{ status: 'ok' }"))
+  fail("src/http/health.ts no longer answers /health with { status: 'ok' }");
+writeFileSync(health, code.replace("{ status: 'ok' }", "{ status: 'reloaded' }"));
 await until(
   '/health',
   (body) => body.includes('"reloaded"'),

@@ -11,7 +11,7 @@ import { apiCors } from './http/cors';
 import { docsAsset, docsPage } from './http/docs';
 import { polish } from './http/document';
 import { apiGate } from './http/gate';
-import { fastHealth } from './http/health';
+import { fastHealth, HEALTHY } from './http/health';
 import { forgetExpiredKeys } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
@@ -58,7 +58,7 @@ const health = createRoute({
 });
 
 const routes = app
-  .openapi(health, (c) => c.json({ status: 'ok' as const }, 200))
+  .openapi(health, (c) => c.json(HEALTHY, 200))
   .route('/v1/users', usersRouter)
   .route('/v1/companies', companiesRouter)
   .route('/v1/contacts', contactsRouter)

@@ -2,7 +2,9 @@ import { D1Meter } from '../db/meter';
 import { requestIdOf, trace } from './middleware';
 import { SECURITY_HEADERS } from './security';
 
-const BODY = JSON.stringify({ status: 'ok' });
+/** What a healthy Worker answers, here and on the app's own `/health` route. */
+export const HEALTHY = { status: 'ok' } as const;
+const BODY = JSON.stringify(HEALTHY);
 
 /** The headers every `/health` answer has, made once; each answer starts from a copy, never this. */
 const FIXED = new Headers([['Content-Type', 'application/json'], ...SECURITY_HEADERS]);
