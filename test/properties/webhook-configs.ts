@@ -1,4 +1,5 @@
 import fc, { type Arbitrary } from 'fast-check';
+import { fixedTargets } from '../../src/core/webhook-config';
 import { compileFormat, fieldTypes } from '../../src/core/webhook-fields';
 
 /**
@@ -48,15 +49,8 @@ const dateFormat: Arbitrary<string> = fc
 
 type Field = { key: string; type: string; required?: boolean; target?: string; formats?: string[] };
 
-const FIXED: Record<string, string[]> = {
-  'contact.name': ['string'],
-  'contact.email': ['email'],
-  'contact.phone': ['phone'],
-  'deal.name': ['string'],
-  'deal.value': ['number'],
-  'company.name': ['string'],
-  'company.cnpj': ['string'],
-};
+/** The fixed targets and the field types that fill each: the contract's own table. */
+const FIXED: Readonly<Record<string, readonly string[]>> = fixedTargets;
 
 /** Fields the actions match and name by, often mapped so that every action is generated. */
 const MATCHABLE: Field[] = [
