@@ -74,7 +74,7 @@ export class Shapes {
   /** Statements served prebuilt (for tests: a shape that never hits is never checked). */
   hits = 0;
 
-  constructor(private readonly limit = 1000) {}
+  constructor(private readonly limit = 500) {}
 
   get size(): number {
     return this.#known.size;
