@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shapes } from '../../src/db/shapes';
+import { createDb } from '../../src/db/client';
+import { D1Meter } from '../../src/db/meter';
+import { companies } from '../../src/db/schema';
+import { Shapes, shapes } from '../../src/db/shapes';
 import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
 
@@ -101,5 +105,36 @@ describe('statements prebuilt per shape', () => {
     ['tasks', 'task'],
   ] as const)('GET /v1/%s/{id}: as Drizzle builds it', async (resource, id) => {
     await expectPrebuiltAsDrizzle((s) => `/v1/${resource}/${s.ids[id]}`);
+  });
+});
+
+describe('a shape', () => {
+  const db = createDb(env.DB.withSession('first-primary'), new D1Meter());
+  const queryOf = (item: unknown) =>
+    (item as { _prepare(): { getQuery(): { sql: string; params: unknown[] } } })._prepare().getQuery();
+
+  it("is reused with the next request's values when the statement is built from its pieces", () => {
+    const known = new Shapes();
+    const byId = (id: number) => {
+      const piece = eq(companies.id, id);
+      return known.statement(db, 'by id', [piece], () => db.select().from(companies).where(piece));
+    };
+    byId(1);
+    const second = queryOf(byId(2));
+    expect(known.hits).toBe(1);
+    expect(second).toEqual(db.select().from(companies).where(eq(companies.id, 2)).toSQL());
+  });
+
+  it('is not kept when a value of the request sits outside its pieces (it would reach the next request)', () => {
+    const known = new Shapes();
+    // The statement repeats the value in a condition of its own, not the piece.
+    const byId = (id: number) =>
+      known.statement(db, 'by id', [eq(companies.id, id)], () =>
+        db.select().from(companies).where(eq(companies.id, id)),
+      );
+    byId(1);
+    byId(2);
+    expect(known.hits).toBe(0);
+    expect(known.size).toBe(0);
   });
 });
