@@ -15,10 +15,10 @@ import {
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 
 /** Drizzle's column name resolver (internal to its dialect, used as it uses it). */
-type Casing = { getColumnCasing(column: Column): string };
+export type Casing = { getColumnCasing(column: Column): string };
 
 /** Thrown by the walk at anything it does not render exactly as Drizzle does; Drizzle renders it. */
-const NOT_MINE = Symbol('not mine');
+export const NOT_MINE = Symbol('not mine');
 
 const escapeName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -43,7 +43,7 @@ const inlined = (sql: SQL) => (sql as unknown as { shouldInlineParams: boolean }
  * statements hold are handled; anything else (inlined parameters, placeholders, views) throws
  * NOT_MINE and the statement goes to Drizzle.
  */
-class Renderer {
+export class Renderer {
   sql = '';
   readonly params: unknown[] = [];
 

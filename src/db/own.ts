@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   getTableColumns,
+  getTableName,
   inArray,
   is,
   not,
@@ -30,6 +31,7 @@ import { live, restorable } from './live';
 import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
+import { shapes } from './shapes';
 import { accountOf, type KeyRef, ownRow, scoped } from './tenant';
 import { bumped, created } from './updated';
 
@@ -147,6 +149,20 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
   };
 }
 
+/** The pieces of a list's statement that hold the request's values (see `shapes`), made once. */
+function listPieces(keyHash: KeyRef, spec: ListSpec<TenantTable>, search: Search | undefined) {
+  const t = spec.table;
+  return {
+    account: accountOf(keyHash),
+    // Not among `filters`: the ends of a search walk and the probe stay on their covering indexes,
+    // and the rows they pass are checked here anyway.
+    state: spec.trash && 'deletedAt' in t ? restorable(t, Date.now()) : live(t),
+    match: search?.match && { table: search.match.table, query: sql`${search.match.query}` },
+  };
+}
+
+type ListPieces = ReturnType<typeof listPieces>;
+
 /**
  * The query for one page of the account's rows matching `filters` and `search`. A page made of
  * several walks (see db/keyset.ts) is their UNION ALL, merged in page order.
@@ -159,13 +175,21 @@ export function listQuery<T extends TenantTable>(
   filters: (SQL | undefined)[],
   search?: Search,
 ) {
+  return buildList(db, spec, page, filters, search, listPieces(keyHash, spec, search));
+}
+
+/** `listQuery` from its pieces. */
+function buildList(
+  db: Db,
+  spec: ListSpec<TenantTable>,
+  page: PagePlan,
+  filters: (SQL | undefined)[],
+  search: Search | undefined,
+  { account, state, match }: ListPieces,
+) {
   const t: TenantTable = spec.table;
-  const account = accountOf(keyHash);
-  // Not among `filters`: the ends of a search walk and the probe stay on their covering indexes,
-  // and the rows they pass are checked here anyway.
-  const state = spec.trash && 'deletedAt' in t ? restorable(t, Date.now()) : live(t);
   const mine = [eq(t.accountId, account), state, ...filters, ...(search?.exact ?? [])];
-  if (search?.match && 'createdAt' in t && page.sortColumn === t.createdAt) {
+  if (search && match && 'createdAt' in t && page.sortColumn === t.createdAt) {
     // The account's rows are in the same order by created_at as by id (drizzle/0006_...), and so
     // are the search index's matches: walk those between the first and the last row of the
     // filtered walk, and stop once the page is full. Reads as many rows as the page needs,
@@ -175,13 +199,13 @@ export function listQuery<T extends TenantTable>(
       select(db, t, { id: t.id }, and(eq(t.accountId, account), ...filters, walk))
         .orderBy(order(page.sortColumn), order(t.id))
         .limit(1);
-    const found = searchPlan(search.match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
+    const found = searchPlan(match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
     return view(db, t, spec.extras, and(found.where, ...mine, walk), found.from)
       .orderBy(found.order(page.descending))
       .limit(page.fetch);
   }
   const [first, second, ...more] = page.walks.flatMap((walk) => {
-    if (!search?.match) return [view(db, t, spec.extras, and(...mine, walk))];
+    if (!search || !match) return [view(db, t, spec.extras, and(...mine, walk))];
     // Two ways to the page, each behind its gate, so that exactly one reads rows. With few matches
     // (and not dense), from the search index (NOT INDEXED leaves the planner rowid lookups of the
     // matches only), their first page sorted before the extras are computed for it alone. Else the
@@ -201,7 +225,7 @@ export function listQuery<T extends TenantTable>(
       .where(and(...search.unqualified))
       .limit(page.fetch);
     const dense = sql`(select count(*) from (${hits})) = ${sql.raw(String(page.fetch))}`;
-    const plan = searchPlan(search.match, account);
+    const plan = searchPlan(match, account);
     const firstFound = select(db, t, { id: t.id }, and(...mine, walk, plan.found(t.id)), unindexed(t))
       .orderBy(...page.orderBy())
       .limit(page.fetch);
@@ -232,8 +256,48 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   filters: (SQL | undefined)[],
   search?: Search,
 ): Promise<Viewed<T, X>[]> {
-  const query = listQuery(db, keyHash, spec, page, filters, search);
+  const pieces = listPieces(keyHash, spec, search);
+  // Everything else that decides the text: the table, its extras, the sort and the page size
+  // (a literal in a search's statement).
+  const shape = [
+    'list',
+    getTableName(spec.table),
+    extrasId(spec.extras),
+    page.sortColumn.name,
+    page.descending,
+    page.fetch,
+    page.walks.length,
+    filters.length,
+    search?.exact.length ?? -1,
+    search?.unqualified.length ?? -1,
+  ].join(' ');
+  const sources = [
+    pieces.account,
+    pieces.state,
+    pieces.match?.query,
+    ...page.walks,
+    ...filters,
+    ...(search?.exact ?? []),
+    ...(search?.unqualified ?? []),
+  ];
+  const query = shapes.statement(db, shape, sources, () =>
+    buildList(db, spec, page, filters, search, pieces),
+  );
   return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
+}
+
+/** A number per extras object (module constants), for the shape of a statement that selects them. */
+const extrasIds = new WeakMap<Extras, number>();
+let extrasCount = 0;
+
+function extrasId(extras: Extras | undefined): number {
+  if (!extras) return 0;
+  let id = extrasIds.get(extras);
+  if (id === undefined) {
+    id = ++extrasCount;
+    extrasIds.set(extras, id);
+  }
+  return id;
 }
 
 /** The account's row `id`, or 404, in one round trip with the key check. */
@@ -243,11 +307,14 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
   spec: { table: T; extras?: X },
   id: number,
 ): Promise<Viewed<T, X>> {
-  const [, rows] = await scoped(
-    db,
-    keyHash,
-    view(db, spec.table, spec.extras, ownRow(spec.table, keyHash, id)),
+  const t: ResourceTable = spec.table;
+  // As `ownRow`, from pieces the statement's shape is known by.
+  const account = accountOf(keyHash);
+  const idIs = eq(t.id, id);
+  const query = shapes.statement(db, `get ${getTableName(t)} ${extrasId(spec.extras)}`, [account, idIs], () =>
+    view(db, t, spec.extras, and(eq(t.accountId, account), idIs, live(t))),
   );
+  const [, rows] = await scoped(db, keyHash, query);
   const row = rows[0];
   if (!row) throw notFound();
   return row as Viewed<T, X>;

@@ -97,7 +97,7 @@ const LOW_BITS = sql.raw('4294967295');
 const MAX = sql.raw(String(MAX_SORTED_MATCHES));
 
 /** The pieces of a list query that a search's MATCH drives, for the account `account`. */
-export function searchPlan(match: NonNullable<Search['match']>, account: SQL<number>) {
+export function searchPlan(match: { table: string; query: string | SQL }, account: SQL<number>) {
   const fts = sql.identifier(match.table);
   const first = sql`${account} * ${SPAN}`;
   const matching = sql`${fts} match ${match.query} and rowid between ${first} and ${first} + ${LOW_BITS}`;

@@ -5,6 +5,7 @@ import type { Db } from './client';
 import { KeyGrant } from './key-grant';
 import { live } from './live';
 import { apiKeys, type TenantTable } from './schema';
+import { shapes } from './shapes';
 
 /**
  * Whose API key a request acts with: the bearer key's SHA-256 on `/v1`, or a scalar subquery
@@ -33,15 +34,18 @@ export async function scoped<T extends Items>(
   ...queries: T
 ): Promise<[number, ...BatchResponse<T>]> {
   const grant = keyHash instanceof KeyGrant ? keyHash : undefined;
-  const keyLookup = db
-    .select({
-      accountId: apiKeys.accountId,
-      expiresAt: apiKeys.expiresAt,
-      scopes: apiKeys.scopes,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, grant ? grant.key : keyHash), isNull(apiKeys.revokedAt)));
+  const byKey = eq(apiKeys.keyHash, grant ? grant.key : keyHash);
+  const keyLookup = shapes.statement(db, 'key', [byKey], () =>
+    db
+      .select({
+        accountId: apiKeys.accountId,
+        expiresAt: apiKeys.expiresAt,
+        scopes: apiKeys.scopes,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
+      .from(apiKeys)
+      .where(and(byKey, isNull(apiKeys.revokedAt))),
+  );
   const touch = grant?.batched(db) ?? [];
   const [keys, ...results] = await db.batch([keyLookup, ...queries, ...touch]);
   const key = keys[0];
