@@ -9,10 +9,11 @@ import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
 import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
-import { moduleOf, planFlows } from '../webhooks/actions';
+import { moduleOf, planFlows, type ValidStep, type WritableStep } from '../webhooks/actions';
+import type { Found } from '../webhooks/actions/action';
 import { previewEvent, processedEvent } from '../webhooks/event-log';
 import { injected } from '../webhooks/faults';
-import { type Found, preview, recordStatements, type ValidStep, type WritableStep } from './records';
+import { preview, recordStatements } from './records';
 import { liveOwners, type Salvaged, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */

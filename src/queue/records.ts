@@ -8,9 +8,6 @@ import { inboundEventResults, webhookRotations } from '../db/schema';
 import { moduleOf, type ValidStep, type WritableStep } from '../webhooks/actions';
 import type { ActionName, Found, Preview, Writer } from '../webhooks/actions/action';
 
-export type { ValidStep, WritableStep } from '../webhooks/actions';
-export type { Found } from '../webhooks/actions/action';
-
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.
 

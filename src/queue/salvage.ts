@@ -1,9 +1,10 @@
 import type { FieldError } from '../core/errors';
 import { type Plan, type Step, skippedWarning, sourceOf } from '../core/flows';
 import type { FieldMapping } from '../core/webhook-config';
+import type { ValidStep, WritableStep } from '../webhooks/actions';
 import { moduleOf } from '../webhooks/actions';
 import type { SettleContext, StepBase } from '../webhooks/actions/action';
-import { parseStep, type ValidStep, type WritableStep } from './records';
+import { parseStep } from './records';
 
 // An event's lead is never lost for a value a flow cannot use: the value is left out of its record,
 // or, when the record cannot be written without it, the action is skipped; each with a warning,
