@@ -54,6 +54,8 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:a
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
+.record{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
+.record dt,.record dd{overflow-wrap:anywhere;white-space:pre-line}
 `;
 
 export const js = `"use strict";

@@ -13,6 +13,7 @@ import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
+import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample } from './pages/samples';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
@@ -169,6 +170,10 @@ export function panelRouter(deliver: Deliver) {
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
+    .get('/contacts/:id', guarded('contacts:read', contactPage))
+    .get('/deals/:id', guarded('deals:read', dealPage))
+    .get('/tasks/:id', guarded('tasks:read', taskPage))
+    .get('/companies/:id', guarded('companies:read', companyPage))
     .get('*', (c) => {
       const p = pageOf(c, false);
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);

@@ -96,7 +96,7 @@ export type WebhookSummary = {
   counts: Partial<Record<string, number>>;
 };
 
-const when = (iso: string | null, p: Page) =>
+export const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
 
 /** The ingest URL with a copy button; a session that may not see it is told which scope would. */
