@@ -303,6 +303,73 @@ async function disableAndSignOut(page, origin, editUrl) {
   check(page.url().endsWith('/panel/sign-in'), 'the session outlived sign-out');
 }
 
+/** A `/v1` write with the account's key; the body's `data`. @param {string} origin @param {string} key @param {string} path @param {object} body */
+async function apiCreate(origin, key, path, body) {
+  const res = await fetch(`${origin}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  check(res.status === 201, `POST ${path}: ${res.status}`);
+  return /** @type {{ data: { id: number } }} */ (await res.json()).data;
+}
+
+/**
+ * The contact a processed event wrote, found in the event's result as a configurer would, and opened
+ * in the panel (the result links the panel's page, or on an older event page the `/v1` path that
+ * names the same contact); then a company, a deal and a task around it, reached by the links.
+ * @param {import('playwright-core').Page} page @param {string} origin @param {string} key @param {string} editUrl
+ */
+async function openRecords(page, origin, key, editUrl) {
+  let contactId = '';
+  for (let tries = 0; tries < 40 && !contactId; tries++) {
+    await page.goto(`${editUrl}/events?status=processed`);
+    const event = page.locator('td a[href*="/events/"]').first();
+    if (await event.count()) {
+      await event.click();
+      const result = page.locator('a[href*="/contacts/"]');
+      const href = (await result.count()) ? await result.first().getAttribute('href') : null;
+      contactId = href?.match(/\/contacts\/(\d+)$/)?.[1] ?? '';
+    }
+    if (!contactId) await page.waitForTimeout(500);
+  }
+  check(contactId, 'no processed event links the contact it wrote');
+  const company = await apiCreate(origin, key, '/v1/companies', {
+    name: 'Auto Center Exemplo',
+    cnpj: '11222333000181',
+  });
+  const deal = await apiCreate(origin, key, '/v1/deals', {
+    name: 'Lead site - Exemplo',
+    contact_id: Number(contactId),
+    company_id: company.id,
+    value: 89900,
+    custom_fields: { veiculo: 'Onix' },
+  });
+  await apiCreate(origin, key, '/v1/tasks', {
+    deal_id: deal.id,
+    name: 'Ligar',
+    category: 'Retorno',
+    due_date: '2026-11-24T19:41:00Z',
+  });
+  const inPanel = page.locator(`a[href="/panel/contacts/${contactId}"]`);
+  if (await inPanel.count()) await inPanel.first().click();
+  else await page.goto(`${origin}/panel/contacts/${contactId}`);
+  await page.getByText(`Contato #${contactId}`).waitFor();
+  await audit(page, 'contact');
+  await shot(page, 'contact', 375);
+  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByText(/R\$\s89\.900,00/).waitFor();
+  await audit(page, 'deal');
+  await shot(page, 'deal');
+  await page.getByRole('link', { name: 'Ligar' }).click();
+  await page.getByText('Retorno').waitFor();
+  await audit(page, 'task');
+  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByRole('link', { name: 'Auto Center Exemplo' }).click();
+  await page.getByText('11.222.333/0001-81').waitFor();
+  await audit(page, 'company');
+}
+
 async function main() {
   const { origin, key } = await seedAccount();
   const page = await openPage(origin);
@@ -312,6 +379,7 @@ async function main() {
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await browseEvents(page);
+  await openRecords(page, origin, key, editUrl);
   await disableAndSignOut(page, origin, editUrl);
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);
