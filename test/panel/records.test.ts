@@ -160,6 +160,23 @@ describe('the record pages show the record, formatted for people, with links bet
   });
 });
 
+describe('the record pages list the first 20 records that name them', () => {
+  it('a contact with 21 deals lists the newest 20 and says so', async () => {
+    const r = await crm();
+    for (let i = 2; i <= 21; i++) {
+      await create(r.account.key, '/v1/deals', { name: `Negócio ${i}`, contact_id: r.contact.id });
+    }
+    const res = await panel(`/panel/contacts/${r.contact.id}`, { cookie: r.cookie });
+    expect(roundTrips(res)).toBe(1);
+    const html = await page(res);
+    expect(html.match(/<a href="\/panel\/deals\/\d+">/g)).toHaveLength(20);
+    expect(html).toContain('>Negócio 21</a>');
+    expect(html).not.toContain('>Lead site - Maria</a>');
+    expect(html).toContain('Mostrando só os primeiros 20.');
+    expect(html).toMatch(/<td data-label="Situação">em aberto<\/td>/);
+  });
+});
+
 describe('the record pages: trash, other accounts, odd ids, scopes', () => {
   it('a record in the trash says so, with until when it can be restored; what names it says so too', async () => {
     const r = await crm();

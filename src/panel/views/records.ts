@@ -90,19 +90,26 @@ function customFields(p: Page, fields: Record<string, unknown>) {
 ${entries.length ? facts(entries.map(([k, v]) => [k, valueText(p, v)])) : html`<p>${p.t.recNoCustomFields}</p>`}`;
 }
 
+/** A list's second column: its header and each row's cell. */
+type Column = { label: string; cell: (r: Listed) => Html | string };
+
+const dueColumn = (p: Page): Column => ({ label: p.t.recDue, cell: (r) => when(r.when ?? null, p) });
+const statusColumn = (p: Page): Column => ({
+  label: p.t.recStatus,
+  cell: (r) => (r.status ? statusLabel(p, r.status) : ''),
+});
+
 /** Others of `kind` linked to the record; a key without their scope is told which it lacks. */
-function list(p: Page, kind: Kind, title: string, shown: Shown, whenLabel?: string) {
+function list(p: Page, kind: Kind, title: string, shown: Shown, column?: Column) {
   const { scope } = KINDS[kind];
   if (!p.can(scope)) return html`<h2>${title}</h2><p class="hint">${p.t.noScope} ${scope}</p>`;
   if (!shown.rows.length) return html`<h2>${title}</h2><p>${p.t.recNoneLinked}</p>`;
-  const extra = (r: Listed) => {
-    if (whenLabel) return html`<td data-label="${whenLabel}">${when(r.when ?? null, p)}</td>`;
-    return r.status ? html`<td data-label="${p.t.recStatus}">${statusLabel(p, r.status)}</td>` : '';
-  };
+  const row = (r: Listed) =>
+    html`<tr><td data-label="${p.t.name}">${ref(p, kind, r.id, r)}</td>${column ? html`<td data-label="${column.label}">${column.cell(r)}</td>` : ''}</tr>`;
   return html`<h2>${title}</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="${title}"><table>
-<thead><tr><th scope="col">${p.t.name}</th>${whenLabel ? html`<th scope="col">${whenLabel}</th>` : shown.rows[0]?.status ? html`<th scope="col">${p.t.recStatus}</th>` : ''}</tr></thead>
-<tbody>${shown.rows.map((r) => html`<tr><td data-label="${p.t.name}">${ref(p, kind, r.id, r)}</td>${extra(r)}</tr>`)}</tbody></table></div>
+<thead><tr><th scope="col">${p.t.name}</th>${column ? html`<th scope="col">${column.label}</th>` : ''}</tr></thead>
+<tbody>${shown.rows.map(row)}</tbody></table></div>
 ${shown.more ? html`<p class="hint">${p.t.recFirstOnly} ${shown.rows.length}.</p>` : ''}`;
 }
 
@@ -143,7 +150,7 @@ export const contactView = (
       [p.t.recCompany, ref(p, 'companies', c.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', c.owner_id, refs.owner)],
     ],
-    html`${customFields(p, c.custom_fields)}${list(p, 'deals', p.t.recDeals, deals)}`,
+    html`${customFields(p, c.custom_fields)}${list(p, 'deals', p.t.recDeals, deals, statusColumn(p))}`,
   );
 
 export const dealView = (
@@ -163,7 +170,7 @@ export const dealView = (
       [p.t.recCompany, ref(p, 'companies', d.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', d.owner_id, refs.owner)],
     ],
-    html`${customFields(p, d.custom_fields)}${list(p, 'tasks', p.t.recTasks, tasks, p.t.recDue)}`,
+    html`${customFields(p, d.custom_fields)}${list(p, 'tasks', p.t.recTasks, tasks, dueColumn(p))}`,
   );
 
 const people = (p: Page, ids: number[], found: Named[]) =>
@@ -214,5 +221,5 @@ export const companyView = (
       [p.t.recOpenDeals, String(co.deal_count)],
       [p.t.recLeads, String(co.lead_count)],
     ],
-    html`${list(p, 'contacts', p.t.recContacts, lists.contacts)}${list(p, 'deals', p.t.recDeals, lists.deals)}`,
+    html`${list(p, 'contacts', p.t.recContacts, lists.contacts)}${list(p, 'deals', p.t.recDeals, lists.deals, statusColumn(p))}`,
   );
