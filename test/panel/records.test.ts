@@ -163,9 +163,16 @@ describe('the record pages show the record, formatted for people, with links bet
 describe('the record pages list the first 20 records that name them', () => {
   it('a contact with 21 deals lists the newest 20 and says so', async () => {
     const r = await crm();
+    let bare = 0;
     for (let i = 2; i <= 21; i++) {
-      await create(r.account.key, '/v1/deals', { name: `Negócio ${i}`, contact_id: r.contact.id });
+      bare = (await create(r.account.key, '/v1/deals', { name: `Negócio ${i}`, contact_id: r.contact.id }))
+        .id;
     }
+    const deal = await page(await panel(`/panel/deals/${bare}`, { cookie: r.cookie }));
+    for (const unset of ['Valor', 'Empresa', 'Responsável']) {
+      expect(deal).toContain(`<dt>${unset}</dt><dd>não informado</dd>`);
+    }
+    expect(deal).toContain('<h2>Tarefas</h2><p>Nenhum registro.</p>');
     const res = await panel(`/panel/contacts/${r.contact.id}`, { cookie: r.cookie });
     expect(roundTrips(res)).toBe(1);
     const html = await page(res);

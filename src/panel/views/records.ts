@@ -58,11 +58,14 @@ const statusLabel = (p: Page, status: (typeof dealStatuses)[number]) =>
 
 /** A custom field's value: text as sent, a number in the page's language, yes/no, or none. */
 function valueText(p: Page, value: unknown): string {
-  if (value === null || value === undefined || value === '') return p.t.none;
+  if (value === null || value === undefined || value === '') return p.t.recNone;
   if (typeof value === 'boolean') return value ? p.t.yes : p.t.no;
   if (typeof value === 'number') return new Intl.NumberFormat(p.lang).format(value);
   return String(value);
 }
+
+/** A time through `when`, or "not set". */
+const at = (p: Page, iso: string | null) => (iso ? when(iso, p) : p.t.recNone);
 
 const trashNote = (p: Page, r: Named) => (r.deletedAt === null ? '' : ` (${p.t.inTrash})`);
 
@@ -71,7 +74,7 @@ const trashNote = (p: Page, r: Named) => (r.deletedAt === null ? '' : ` (${p.t.i
  * its number and the scope it lacks, never its name; a user (no page of its own) by name.
  */
 function ref(p: Page, kind: Kind, id: number | null, found: Named | undefined): Html | string {
-  if (id === null) return p.t.none;
+  if (id === null) return p.t.recNone;
   const { scope } = KINDS[kind];
   if (!p.can(scope)) return html`#${id} <span class="hint">(${p.t.recNeeds} ${scope})</span>`;
   const name = found ? `${found.name}${trashNote(p, found)}` : `#${id}`;
@@ -93,7 +96,7 @@ ${entries.length ? facts(entries.map(([k, v]) => [k, valueText(p, v)])) : html`<
 /** A list's second column: its header and each row's cell. */
 type Column = { label: string; cell: (r: Listed) => Html | string };
 
-const dueColumn = (p: Page): Column => ({ label: p.t.recDue, cell: (r) => when(r.when ?? null, p) });
+const dueColumn = (p: Page): Column => ({ label: p.t.recDue, cell: (r) => at(p, r.when ?? null) });
 const statusColumn = (p: Page): Column => ({
   label: p.t.recStatus,
   cell: (r) => (r.status ? statusLabel(p, r.status) : ''),
@@ -132,7 +135,7 @@ ${rest}`,
   );
 }
 
-const optional = (p: Page, value: string | null) => (value === null || value === '' ? p.t.none : value);
+const optional = (p: Page, value: string | null) => (value === null || value === '' ? p.t.recNone : value);
 
 export const contactView = (
   p: Page,
@@ -146,7 +149,7 @@ export const contactView = (
     c,
     [
       [p.t.recEmail, optional(p, c.email)],
-      [p.t.recPhone, c.phone ? phoneText(c.phone) : p.t.none],
+      [p.t.recPhone, c.phone ? phoneText(c.phone) : p.t.recNone],
       [p.t.recCompany, ref(p, 'companies', c.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', c.owner_id, refs.owner)],
     ],
@@ -165,7 +168,7 @@ export const dealView = (
     d,
     [
       [p.t.recStatus, statusLabel(p, d.status)],
-      [p.t.recValue, d.value === null ? p.t.none : moneyText(p, d.value)],
+      [p.t.recValue, d.value === null ? p.t.recNone : moneyText(p, d.value)],
       [p.t.recContact, ref(p, 'contacts', d.contact_id, refs.contact)],
       [p.t.recCompany, ref(p, 'companies', d.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', d.owner_id, refs.owner)],
@@ -184,7 +187,7 @@ const people = (p: Page, ids: number[], found: Named[]) =>
             found.find((u) => u.id === id),
           )}`,
       )}`
-    : p.t.none;
+    : p.t.recNone;
 
 export const taskView = (p: Page, t: TaskRecord, refs: { deal?: Named; owners: Named[] }) =>
   recordPage(
@@ -194,7 +197,7 @@ export const taskView = (p: Page, t: TaskRecord, refs: { deal?: Named; owners: N
     [
       [p.t.recDeal, ref(p, 'deals', t.deal_id, refs.deal)],
       [p.t.recCategory, t.category],
-      [p.t.recDue, when(t.due_date, p)],
+      [p.t.recDue, at(p, t.due_date)],
       [p.t.recCompleted, t.completed_at ? when(t.completed_at, p) : p.t.no],
       [p.t.recOwners, people(p, t.owner_ids, refs.owners)],
       [p.t.recDescription, optional(p, t.description)],
