@@ -1,7 +1,16 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import { adminHeaders, call, create, json, newAccount, roundTrips } from '../helpers';
+import {
+  adminHeaders,
+  call,
+  callWithDb,
+  create,
+  json,
+  newAccount,
+  recordingD1,
+  roundTrips,
+} from '../helpers';
 import { page, panel, signIn } from './browser';
 
 // The read-only record pages: what an event's result links to.
@@ -181,6 +190,24 @@ describe('the record pages list the first 20 records that name them', () => {
     expect(html).not.toContain('>Lead site - Maria</a>');
     expect(html).toContain('Mostrando só os primeiros 20.');
     expect(html).toMatch(/<td data-label="Situação">em aberto<\/td>/);
+  });
+});
+
+describe('the record pages read by index', () => {
+  it("no statement of a page walks the account's rows: each looks its rows up by the record or its parent", async () => {
+    const r = await crm();
+    for (const path of paths(r)) {
+      const recorded = recordingD1(env.DB);
+      expect((await callWithDb(recorded.db, path, { headers: { Cookie: r.cookie } })).status, path).toBe(200);
+      for (const { sql, params } of recorded.statements) {
+        const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .bind(...params)
+          .all<{ detail: string }>();
+        for (const { detail } of plan.results) {
+          expect(detail, `${path}: ${sql}`).not.toMatch(/^SCAN (?!json_each)|\(account_id=\?\)$/);
+        }
+      }
+    }
   });
 });
 
