@@ -19,17 +19,22 @@ import { page, panel, signIn } from './browser';
 const freshCnpj = () => withCheckDigits(String(Math.floor(Math.random() * 1e12)).padStart(12, '1'));
 
 /** An account with a company, a contact, a deal and two tasks that name each other, and its session. */
-async function crm(names: { contact?: string; deal?: string; custom?: Record<string, unknown> } = {}) {
+async function crm(
+  names: { contact?: string; deal?: string; custom?: Record<string, unknown>; mark?: string } = {},
+) {
   const account = await newAccount();
+  // Appended to every other text the pages show: users', the company's and the task's.
+  const m = names.mark ?? '';
   const user = (name: string) =>
-    create(account.key, '/v1/users', { name, email: `${crypto.randomUUID()}@example.com` });
+    create(account.key, '/v1/users', { name: `${name}${m}`, email: `${crypto.randomUUID()}@example.com` });
   const owner = await user('Ana Souza');
   const rita = await user('Rita Alves');
   const cnpj = freshCnpj();
   const company = await create(account.key, '/v1/companies', {
-    name: 'Auto Center Ltda',
+    name: `Auto Center Ltda${m}`,
     cnpj,
-    segment: 'Concessionária',
+    segment: `Concessionária${m}`,
+    observations: m || null,
     owner_id: owner.id,
     follower_ids: [rita.id],
   });
@@ -52,11 +57,11 @@ async function crm(names: { contact?: string; deal?: string; custom?: Record<str
   });
   const task = await create(account.key, '/v1/tasks', {
     deal_id: deal.id,
-    name: 'Ligar',
-    category: 'Retorno',
+    name: `Ligar${m}`,
+    category: `Retorno${m}`,
     due_date: '2026-11-24T19:41:00Z',
     owner_id: rita.id,
-    description: 'Primeiro contato',
+    description: `Primeiro contato${m}`,
   });
   const cookie = await signIn(account.key);
   return { account, owner, rita, company, cnpj, contact, deal, task, cookie };
@@ -287,13 +292,23 @@ describe('the record pages: trash, other accounts, odd ids, scopes', () => {
       contact: `${evil}"'&`,
       deal: `<img src=x onerror=alert(2)>`,
       custom: { '<b onmouseover=alert(3)>': '<svg onload=alert(4)>' },
+      mark: '<u>5</u>',
     });
     await env.DB.prepare(`UPDATE contacts SET custom_fields = ? WHERE id = ?`)
       .bind(JSON.stringify({ ['__proto__']: '<i>proto</i>', constructor: 'c', '<k>': evil }), r.contact.id)
       .run();
     for (const path of paths(r)) {
       const html = await page(await panel(path, { cookie: r.cookie }));
-      expect(html, path).not.toMatch(/<script>alert|<img src=x|<b onmouseover|<svg onload|<i>proto|<k>/);
+      expect(html, path).not.toMatch(/<script>alert|<img src=x|<b onmouseover|<svg onload|<i>proto|<k>|<u>5/);
+    }
+    // Every text of a user, the company and the task, escaped where it shows.
+    const shown = { contacts: 2, deals: 3, tasks: 5, companies: 6 };
+    for (const [kind, count] of Object.entries(shown)) {
+      const id = { contacts: r.contact.id, deals: r.deal.id, tasks: r.task.id, companies: r.company.id }[
+        kind
+      ];
+      const html = await page(await panel(`/panel/${kind}/${id}`, { cookie: r.cookie }));
+      expect(html.split('&lt;u&gt;5&lt;/u&gt;').length - 1, kind).toBe(count);
     }
     const contact = await page(await panel(`/panel/contacts/${r.contact.id}`, { cookie: r.cookie }));
     expect(contact).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</h1>');
