@@ -11,7 +11,7 @@ import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
-import { eventPage, replayEventPage } from './pages/event';
+import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
 import { type Deliver, sendSample } from './pages/samples';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
@@ -169,6 +169,7 @@ export function panelRouter(deliver: Deliver) {
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
+    .post(`${hook}/events/:event_id/process`, guarded('webhooks:update', processEventPage))
     .get('*', (c) => {
       const p = pageOf(c, false);
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
