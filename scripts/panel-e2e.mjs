@@ -287,13 +287,26 @@ async function browseEvents(page) {
  * @param {import('playwright-core').Page} page @param {string} editUrl
  */
 async function inspectEvents(page, editUrl) {
-  await page.goto(`${editUrl}/events?status=test`);
+  // A sample in test mode now that the flows are set: its preview has records to tell.
+  await page.goto(editUrl);
+  await page.getByRole('button', { name: 'Passar para teste' }).click();
+  await page.locator('.banner.test').waitFor();
+  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByText('Evento de exemplo enviado.').waitFor();
+  await page.getByRole('button', { name: 'Passar para produção' }).click();
+  await page.locator('.banner.production').waitFor();
+  // The first sample and this one, once the queue previewed it.
+  for (let tries = 0; tries < 40; tries++) {
+    await page.goto(`${editUrl}/events?status=test`);
+    if ((await page.locator('td a[href*="/events/"]').count()) > 1) break;
+    await page.waitForTimeout(500);
+  }
   await page.locator('td a[href*="/events/"]').first().click();
   await page.getByRole('heading', { name: 'O que este evento faria em produção' }).waitFor();
   check(
     (await page
       .locator('.event p')
-      .filter({ hasText: /^Cria o contato/ })
+      .filter({ hasText: /^(Cria|Atualiza) o contato/ })
       .count()) === 1,
     'no preview sentence',
   );

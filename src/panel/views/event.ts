@@ -45,7 +45,16 @@ export function timeText(iso: string, p: Page): string {
   return brazil ? text : `${text} UTC`;
 }
 
-const pretty = (value: unknown) => html`<pre tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
+/**
+ * Past this many characters a body is shown as stored, on one line: indenting a deep body (up to
+ * 32 levels) of 256 KiB could make a page of megabytes.
+ */
+const MAX_PRETTY_CHARS = 512 * 1024;
+
+const pretty = (value: unknown) => {
+  const indented = JSON.stringify(value, null, 2);
+  return html`<pre tabindex="0">${indented.length > MAX_PRETTY_CHARS ? JSON.stringify(value) : indented}</pre>`;
+};
 
 function table(caption: string, heads: string[], rows: (Html | string)[][]) {
   return html`<div class="scroll" tabindex="0" role="region" aria-label="${caption}"><table>
