@@ -67,7 +67,7 @@ function table(caption: string, heads: string[], rows: (Html | string)[][]) {
 function outcome(p: Page, e: Event, owners: ReadonlyMap<number, string>) {
   if (e.preview) {
     const sentences = previewSentences(e.preview, { lang: p.lang, owners, time: (iso) => timeText(iso, p) });
-    return html`<section class="card" aria-labelledby="does"><h2 id="does">${p.t.inspectWhatItDoes}</h2>
+    return html`<section class="card"><h2 id="does">${p.t.inspectWhatItDoes}</h2>
 ${sentences.map((s) => html`<p>${s}</p>`)}
 <details><summary>${p.t.inspectPreviewJson}</summary>${pretty(e.preview)}</details></section>`;
   }
@@ -83,7 +83,7 @@ ${sentences.map((s) => html`<p>${s}</p>`)}
         ...r.task_ids.flatMap((id) => link('tasks', p.t.recordTask, id)),
       ]
     : [];
-  return html`<section class="card" aria-labelledby="result"><h2 id="result">${p.t.result}</h2>
+  return html`<section class="card"><h2 id="result">${p.t.result}</h2>
 ${links.length ? html`<p>${p.t.inspectResultHint}</p><ul>${links}</ul>` : html`<p>${p.t.inspectNoResult}</p>`}</section>`;
 }
 
@@ -92,7 +92,7 @@ function refusal(p: Page, e: Event) {
   const r = e.rejection;
   if (!r) return '';
   const errors = r.errors ?? [];
-  return html`<section class="card" aria-labelledby="refusal"><h2 id="refusal">${p.t.inspectRefusal}</h2>
+  return html`<section class="card"><h2 id="refusal">${p.t.inspectRefusal}</h2>
 <dl class="facts"><dt>${p.t.inspectAnswered}</dt><dd><code>${r.status} ${r.code}</code></dd>
 <dt>${p.t.details}</dt><dd>${r.detail}</dd></dl>
 ${
@@ -108,7 +108,7 @@ ${
 
 function warnings(p: Page, e: Event) {
   if (!e.warnings.length) return '';
-  return html`<section class="card" aria-labelledby="warnings"><h2 id="warnings">${p.t.inspectWarnings}</h2>
+  return html`<section class="card"><h2 id="warnings">${p.t.inspectWarnings}</h2>
 <p class="hint">${p.t.inspectWarningsHint}</p>
 ${table(
   p.t.inspectWarnings,
@@ -123,7 +123,7 @@ function history(p: Page, e: Event) {
     html`${markLabel(p, m.outcome)}`,
     html`${m.error ?? ''}`,
   ]);
-  return html`<section class="card" aria-labelledby="history"><h2 id="history">${p.t.inspectHistory}</h2>
+  return html`<section class="card"><h2 id="history">${p.t.inspectHistory}</h2>
 <p class="hint">${p.t.inspectHistoryHint}</p>
 ${rows.length ? table(p.t.inspectHistory, [p.t.inspectWhen, p.t.inspectOutcome, p.t.error], rows) : html`<p>${p.t.inspectNoHistory}</p>`}</section>`;
 }
@@ -139,7 +139,7 @@ function request(p: Page, e: Event, headers: Record<string, string>) {
             : html`<pre tabindex="0">${e.rejection.body}</pre>`
         }`
       : html`<h3>${p.t.inspectBody}</h3>${pretty(e.payload)}`;
-  return html`<section class="card" aria-labelledby="request"><h2 id="request">${p.t.inspectRequest}</h2>
+  return html`<section class="card"><h2 id="request">${p.t.inspectRequest}</h2>
 <dl class="facts"><dt>${p.t.inspectContentType}</dt><dd><code>${headers['content-type'] ?? p.t.none}</code></dd></dl>
 <h3>${p.t.inspectHeaders}</h3>
 <p class="hint">${p.t.inspectHeadersHint}</p>
