@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_MARKS } from '../../src/core/event-history';
 import { primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
-import { giveUpEvents, noteRetry, replayFailed } from '../../src/webhooks/event-log';
+import {
+  failEvent,
+  giveUpEvents,
+  noteRetry,
+  replayFailed,
+  requeueStrandedEvents,
+} from '../../src/webhooks/event-log';
 import { call, expectProblem, ISO_MS, json, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, ingest, leadHook, NO_RECORDS, recordCounts } from '../queue/webhook-support';
 
@@ -52,6 +58,26 @@ describe('event history', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     const s = await storage(accountId);
     expect(s.counted).toBe(s.real);
+  });
+
+  it('marks a permanent failure with its error and a requeue by the cron', async () => {
+    const { key, hook } = await leadHook();
+    const stranded = await ingest(hook, { nome: 'Ana', telefone: '11987654321', __fault: 'send' });
+    const broken = await ingest(hook, { nome: 'Bia', telefone: '11987654322', __fault: 'send' });
+    await env.DB.prepare('UPDATE inbound_events SET queued_at = 1000 WHERE id = ?').bind(stranded).run();
+    const requeued = await requeueStrandedEvents(db(), 1001, Date.now());
+    expect(requeued).toEqual([{ id: stranded }]);
+    await failEvent(db(), broken, 'A record could not be written: too long');
+    expect((await eventOf(key, hook.id, stranded)).history).toEqual([
+      { at: expect.stringMatching(ISO_MS), outcome: 'requeued', error: null },
+    ]);
+    expect((await eventOf(key, hook.id, broken)).history).toEqual([
+      {
+        at: expect.stringMatching(ISO_MS),
+        outcome: 'failed',
+        error: 'A record could not be written: too long',
+      },
+    ]);
   });
 
   it(`keeps the last ${MAX_EVENT_MARKS} marks of an event retried without end, each error cut, the bytes counted`, async () => {
