@@ -196,7 +196,9 @@ describe('processing a test event for real from its page', () => {
     expect(await eventOf(key, hook.id, id)).toMatchObject({ status: 'processed' });
     expect(await recordCounts(accountId)).toMatchObject({ contacts: 1, deals: 1, tasks: 1 });
 
-    // Again: refused, back on its page with a flash that says why.
+    // Again: nothing to confirm, and the confirmed form is refused: back on its page, told why.
+    const ask2 = await panel(`${base}/process`, { cookie, form: {} });
+    expect(ask2.headers.get('Location')).toBe(`${base}?done=not-processed`);
     const again = await panel(`${base}/process`, { cookie, form: { confirm: 'yes' } });
     expect(again.headers.get('Location')).toBe(`${base}?done=not-processed`);
     const refused = await page(await panel(`${base}?done=not-processed`, { cookie }));

@@ -58,13 +58,17 @@ export async function replayEventPage(c: C, key: KeyRef): Promise<Response> {
  */
 export async function processEventPage(c: C, key: KeyRef): Promise<Response> {
   const form = await c.req.parseBody();
-  if (form.confirm !== 'yes') {
-    const { webhook, event, owners } = await read(c, key);
-    return c.html(processConfirmPage(pageOf(c, true), viewOf(webhook, c), event, owners));
-  }
   const id = idOf(c);
   const eventId = idOf(c, 'event_id');
   const back = `/panel/webhooks/${id}/events/${eventId}`;
+  if (form.confirm !== 'yes') {
+    const { webhook, event, owners } = await read(c, key);
+    // Nothing to confirm for an event this cannot take: its page says why.
+    if (event.status !== 'test' || webhook.mode !== 'production') {
+      return c.redirect(`${back}?done=not-processed`, 303);
+    }
+    return c.html(processConfirmPage(pageOf(c, true), viewOf(webhook, c), event, owners));
+  }
   try {
     await processTestEvent(c.get('db'), key, c.env.EVENTS, id, eventId);
   } catch (err) {
