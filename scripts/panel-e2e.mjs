@@ -275,9 +275,73 @@ async function browseEvents(page) {
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await shot(page, 'events');
   await page.locator('td a[href*="/events/"]').first().click();
-  await page.getByRole('heading', { name: 'Corpo recebido' }).waitFor();
+  await page.getByRole('heading', { name: 'A chamada recebida' }).waitFor();
   await audit(page, 'event');
   await shot(page, 'event');
+}
+
+/**
+ * The event page as a request inspector: the test event of the sample sent in test mode, its
+ * preview in sentences, processed for real behind a confirmation; its page, pending, refreshes
+ * itself until it settles. Then a refused call: its problem and the raw start of its body.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function inspectEvents(page, editUrl) {
+  // A sample in test mode now that the flows are set: its preview has records to tell.
+  await page.goto(editUrl);
+  await page.getByRole('button', { name: 'Passar para teste' }).click();
+  await page.locator('.banner.test').waitFor();
+  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByText('Evento de exemplo enviado.').waitFor();
+  await page.getByRole('button', { name: 'Passar para produção' }).click();
+  await page.locator('.banner.production').waitFor();
+  // The first sample and this one, once the queue previewed it.
+  for (let tries = 0; tries < 40; tries++) {
+    await page.goto(`${editUrl}/events?status=test`);
+    if ((await page.locator('td a[href*="/events/"]').count()) > 1) break;
+    await page.waitForTimeout(500);
+  }
+  await page.locator('td a[href*="/events/"]').first().click();
+  await page.getByRole('heading', { name: 'O que este evento faria em produção' }).waitFor();
+  check(
+    (await page
+      .locator('.event p')
+      .filter({ hasText: /^(Cria|Atualiza) o contato/ })
+      .count()) === 1,
+    'no preview sentence',
+  );
+  await page.getByText('Ver a pré-visualização em JSON').click();
+  await page.getByRole('heading', { name: 'Histórico de tentativas' }).waitFor();
+  await audit(page, 'event (test, preview)');
+  await shot(page, 'event-test');
+  await page.getByRole('button', { name: 'Processar de verdade' }).click();
+  await page.getByText('grava registros reais no CRM').first().waitFor();
+  await audit(page, 'process confirmation');
+  await page.getByRole('button', { name: 'Sim, gravar registros reais' }).click();
+  await page.getByText('Evento enviado para processar em produção.').waitFor();
+  // panel.js looks again every 4 s and says so once the event settles (the local queue is quick).
+  await page.locator('[role=status].visually-hidden').filter({ hasText: 'O evento foi concluído' }).waitFor({
+    timeout: 30_000,
+  });
+  check((await page.locator('[data-status]').getAttribute('data-status')) !== 'pending', 'still pending');
+  await page.getByText('Enviado para processar de verdade').waitFor();
+  await audit(page, 'event (processed for real)');
+
+  await page.goto(editUrl);
+  const url = (await page.locator('#url').textContent()) ?? '';
+  const refused = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': '<b>x</b>' },
+    body: '{"nome": "<img src=x onerror=alert(1)>", ]]>',
+  });
+  check(refused.status === 400, `the refused post answered ${refused.status}`);
+  await page.goto(`${editUrl}/events?status=rejected`);
+  await page.locator('td a[href*="/events/"]').first().click();
+  await page.getByRole('heading', { name: 'Por que a chamada foi recusada' }).waitFor();
+  await page.getByText('onerror=alert(1)>", ]]>').waitFor();
+  check((await page.locator('img').count()) === 0, 'a sender tag rendered');
+  await audit(page, 'event (refused)');
+  await shot(page, 'event-refused', 375);
 }
 
 /**
@@ -379,6 +443,7 @@ async function main() {
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await browseEvents(page);
+  await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);
   await disableAndSignOut(page, origin, editUrl);
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);

@@ -85,6 +85,8 @@ const ACTIONS: Record<string, Operation> = {
   restore: 'delete',
   'rotate-token': 'update',
   replay: 'update',
+  // Processing a test event for real is a replay of it in production.
+  process: 'update',
 };
 
 /**

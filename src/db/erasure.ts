@@ -79,7 +79,7 @@ function answersHolding(account: SQL, id: number, events: SQL): SQL {
  * LGPD erasure, one round trip and one batch: contact `id` of the account (live or in the trash)
  * is deleted for good, and with it every copy of its personal data the service keeps: the search
  * index (by the delete trigger), every stored Idempotency-Key answer that holds it, and the
- * payloads, headers, kept bodies, problem details, previews and errors of the webhook events that
+ * payloads, headers, kept bodies, problem details, previews, errors and history errors of the webhook events that
  * hold it (eventsHolding). Deals and event results that pointed at it keep existing without it.
  * 404 if absent.
  */
@@ -113,6 +113,8 @@ export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise
         headers: {},
         preview: null,
         error: sql`case when ${e.error} is null then null else ${ERASED} end`,
+        // A mark's error may quote a value of the body, as the event's error may.
+        history: sql`(select coalesce(json_group_array(json_set(h.value, '$.error', case when json_extract(h.value, '$.error') is null then null else ${ERASED} end)), '[]') from json_each(${e.history}) h)`,
         // The key, when it is the person's email or phone; another key keeps deduplicating.
         idempotencyKey: sql`case when exists (select 1 from ${contacts} c where c.account_id = ${e.accountId}
           and c.id = ${id} and ${names(sql`${e.idempotencyKey}`)}) then null else ${e.idempotencyKey} end`,

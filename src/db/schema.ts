@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../core/errors';
+import type { EventMark } from '../core/event-history';
 import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
 import type { Action, FieldMapping, Rejection } from '../core/webhook-config';
 
@@ -327,6 +328,9 @@ export const inboundEvents = sqliteTable(
     warnings: text('warnings', { mode: 'json' }).$type<FieldError[]>().notNull().default(sql`'[]'`),
     // For a rejected event: the problem its sender was answered with.
     rejection: text('rejection', { mode: 'json' }).$type<Rejection>(),
+    // Every move the event made after it was stored, oldest first, the last 20 only
+    // (src/webhooks/event-log.ts appends to it in the statement of the move).
+    history: text('history', { mode: 'json' }).$type<EventMark[]>().notNull().default(sql`'[]'`),
   },
   (t) => [
     uniqueIndex('inbound_events_account_id_uq').on(t.accountId, t.id),
@@ -384,7 +388,7 @@ export const accountEventStorage = sqliteTable('account_event_storage', {
   accountId: integer('account_id')
     .primaryKey()
     .references(() => accounts.id),
-  // The events' stored text in bytes (payload, headers, warnings, preview, rejection, error), plus
+  // The events' stored text in bytes (payload, headers, warnings, history, preview, rejection, error), plus
   // a fixed share per event for its row and index entries.
   bytes: integer('bytes').notNull().default(0),
   events: integer('events').notNull().default(0),

@@ -56,6 +56,11 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:a
 .secret{margin-top:1rem}
 .record{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
 .record dt,.record dd{overflow-wrap:anywhere;white-space:pre-line}
+/* inspect: the event page */
+button.danger{background:#b42318;border-color:#b42318;color:#fff}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+details summary{cursor:pointer;margin:.5rem 0}
+h3{font-size:1rem;margin:1rem 0 .5rem}
 `;
 
 export const js = `"use strict";
@@ -70,5 +75,40 @@ for (const button of document.querySelectorAll(".js-copy")) {
     button.textContent = button.dataset.done;
     setTimeout(() => { button.textContent = label; }, 1500);
   });
+}
+// A pending event's page looks again every 4 s, for 5 minutes at most, and swaps in the page once
+// the event settles, saying so through a polite live region (no meta refresh: it moves focus).
+const watched = document.querySelector("[data-refresh=pending]");
+if (watched && window.fetch && window.DOMParser) {
+  const live = document.createElement("p");
+  live.className = "visually-hidden";
+  live.setAttribute("role", "status");
+  document.body.append(live);
+  let tries = 0;
+  const look = async () => {
+    tries += 1;
+    try {
+      if (!document.hidden) {
+        const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
+        const doc = res.ok ? new DOMParser().parseFromString(await res.text(), "text/html") : null;
+        const fresh = doc && doc.querySelector("[data-status]");
+        const main = document.getElementById("main");
+        const next = doc && doc.getElementById("main");
+        if (fresh && main && next && fresh.dataset.status !== "pending") {
+          main.replaceChildren(...next.childNodes);
+          live.textContent = fresh.dataset.statusLabel;
+          return;
+        }
+      }
+    } catch {
+      // A failed look is tried again at the next tick.
+    }
+    if (tries >= 75) {
+      live.textContent = watched.dataset.refreshStopped;
+      return;
+    }
+    setTimeout(look, 4000);
+  };
+  setTimeout(look, 4000);
 }
 `;

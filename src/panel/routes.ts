@@ -11,7 +11,7 @@ import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
-import { eventPage, replayEventPage } from './pages/event';
+import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample } from './pages/samples';
@@ -174,6 +174,7 @@ export function panelRouter(deliver: Deliver) {
     .get('/deals/:id', guarded('deals:read', dealPage))
     .get('/tasks/:id', guarded('tasks:read', taskPage))
     .get('/companies/:id', guarded('companies:read', companyPage))
+    .post(`${hook}/events/:event_id/process`, guarded('webhooks:update', processEventPage))
     .get('*', (c) => {
       const p = pageOf(c, false);
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);

@@ -35,7 +35,7 @@ export type Page = {
   notice?: Html;
 };
 
-export const ASSET_VERSION = '2';
+export const ASSET_VERSION = '3';
 
 export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
@@ -398,51 +398,6 @@ ${
     ? html`<p><a href="${base}?${new URLSearchParams({ ...(status && { status }), cursor: next }).toString()}">${p.t.more}</a></p>`
     : ''
 }`,
-  );
-}
-
-export type EventDetail = EventSummary & {
-  payload: unknown;
-  preview: unknown;
-  processedAt: string | null;
-  result: {
-    contact_id: number | null;
-    company_id: number | null;
-    deal_id: number | null;
-    task_ids: number[];
-  } | null;
-};
-
-export function eventPage(
-  p: Page,
-  h: WebhookView,
-  e: EventDetail,
-  flash?: { kind: 'ok' | 'error'; text: string },
-) {
-  const json = (value: unknown) => html`<pre tabindex="0">${JSON.stringify(value, null, 2)}</pre>`;
-  const link = (path: string, id: number | null) =>
-    id === null ? '' : html`<li><a href="/v1/${path}/${id}">/v1/${path}/${id}</a></li>`;
-  const r = e.result;
-  return layout(
-    p,
-    `${p.t.event} #${e.id}`,
-    html`<p><a href="/panel/webhooks/${h.id}/events">${p.t.back}</a></p>
-<dl class="facts">
-<dt>${p.t.status}</dt><dd><span class="badge ${e.status}">${e.status}</span></dd>
-<dt>${p.t.received}</dt><dd>${when(e.receivedAt, p)}</dd>
-<dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
-${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
-</dl>
-${e.status === 'failed' && p.can('webhooks:update') ? post(`/panel/webhooks/${h.id}/events/${e.id}/replay`, p.t.replay) : ''}
-<h2>${p.t.payload}</h2>
-${json(e.payload)}
-${e.preview ? html`<h2>${p.t.preview}</h2>${json(e.preview)}` : ''}
-${
-  r
-    ? html`<h2>${p.t.result}</h2><ul>${link('contacts', r.contact_id)}${link('companies', r.company_id)}${link('deals', r.deal_id)}${r.task_ids.map((id) => link('tasks', id))}</ul>`
-    : ''
-}`,
-    flash,
   );
 }
 

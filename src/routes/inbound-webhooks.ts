@@ -37,6 +37,7 @@ import {
   readEvent,
   readSampleFields,
 } from '../webhooks/event-reads';
+import { processTestEvent } from '../webhooks/promote';
 import {
   presentWebhook,
   replayEvent,
@@ -171,6 +172,24 @@ const replay = webhookRoute({
   },
 });
 
+const processForReal = webhookRoute({
+  method: 'post',
+  path: '/{id}/events/{event_id}/process',
+  operationId: 'processInboundWebhookTestEvent',
+  summary: 'Process a test event for real, once the webhook is in production',
+  description:
+    "Queues a `test` event (one that was only previewed) as a production event: it is `pending` until the consumer processes it with the webhook's current configuration, and then it writes real records, as if it had arrived now. The webhook must be in production mode (409 otherwise); any status but `test` is a 409 too. Needs `webhooks:update`, as a replay does.",
+  request: { params: EventParams },
+  responses: {
+    202: jsonContent(
+      one(WebhookEvent, 'WebhookEvent'),
+      'Queued as a production event; it is `pending` until processed',
+      replayedHeader,
+    ),
+    ...errorResponses(400, 404, 409, 413, 422, 429),
+  },
+});
+
 const setOwn = (
   c: Context<AppEnv, string, { out: { param: { id: number } } }>,
   values: Partial<Pick<WebhookRow, 'enabled' | 'token'>>,
@@ -215,5 +234,10 @@ export const inboundWebhooksRouter = router()
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');
     const row = await replayEvent(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, event_id);
+    return c.json({ data: presentEvent(row) }, 202);
+  })
+  .openapi(processForReal, async (c) => {
+    const { id, event_id } = c.req.valid('param');
+    const row = await processTestEvent(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, event_id);
     return c.json({ data: presentEvent(row) }, 202);
   });

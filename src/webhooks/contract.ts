@@ -3,6 +3,7 @@ import { Id, Name, Timestamp, writeBodies } from '../contracts/common';
 import { pageQuery, type Sorts } from '../contracts/page';
 import { FieldErrorSchema, ProblemSchema } from '../contracts/problem';
 import { FieldMapping } from '../contracts/webhook-config';
+import { eventMarks, MAX_EVENT_MARKS } from '../core/event-history';
 import { eventStatuses, webhookModes } from '../core/statuses';
 import type * as core from '../core/webhook-config';
 import { fieldTypes } from '../core/webhook-fields';
@@ -103,6 +104,20 @@ export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: 
       'The problem the sender was answered with (without its request id), and the start of its body',
   }) satisfies z.ZodType<core.Rejection>;
 
+const EventMark = z
+  .object({
+    at: Timestamp,
+    outcome: z.enum(eventMarks).openapi({
+      description:
+        'An attempt of the consumer (`processed`, `previewed`, `failed`, `retrying`: a transient failure, retried), `gave_up` (retries used up), `requeued` (handed to the queue again by the cron), `replayed`, `promoted` (a test event processed for real)',
+    }),
+    error: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The error of a failed attempt (its first 500 characters)' }),
+  })
+  .openapi('WebhookEventMark');
+
 export const WebhookEvent = z
   .object({
     id: Id,
@@ -124,6 +139,9 @@ export const WebhookEvent = z
         'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
+    history: z.array(EventMark).openapi({
+      description: `What happened to the event after it was stored, oldest first: its last ${MAX_EVENT_MARKS} marks`,
+    }),
     result: Result.nullable().openapi({ description: 'The records a processed event wrote' }),
     preview: z
       .record(z.string(), z.unknown())

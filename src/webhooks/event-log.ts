@@ -1,8 +1,9 @@
 import { and, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { FieldError } from '../core/errors';
+import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '../core/event-history';
 import type { Rejection } from '../core/webhook-config';
 import type { Db } from '../db/client';
-import { inboundEventResults, inboundEvents, type inboundWebhooks } from '../db/schema';
+import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
 import { retentionDays, type StorageVars } from '../model/event-storage';
 import { eventMoves, onlyFrom, statusIn } from './event-states';
 
@@ -16,6 +17,17 @@ const e = inboundEvents;
 const DAY_MS = 24 * 60 * 60_000;
 const attempted = sql`${e.attempts} + 1`;
 const the = (move: keyof typeof eventMoves, id: number) => and(eq(e.id, id), statusIn(move));
+
+/**
+ * The event's history with one more mark, set in the statement of the move it records: the last
+ * MAX_EVENT_MARKS only, so an event retried forever keeps a bounded history. `error` is an SQL
+ * value (the give-up's is the error already stored), cut to MAX_MARK_ERROR_CHARS.
+ */
+const marked = (outcome: EventMarkOutcome, at: number, error: SQL | string | null = null) => {
+  const mark = sql`json_object('at', ${at}, 'outcome', ${outcome}, 'error', substr(${error}, 1, ${MAX_MARK_ERROR_CHARS}))`;
+  return sql`json_insert(case when json_array_length(${e.history}) >= ${MAX_EVENT_MARKS}
+    then json_remove(${e.history}, '$[0]') else ${e.history} end, '$[#]', ${mark})`;
+};
 
 /** The webhook an event is stored for. */
 type Hook = Pick<typeof inboundWebhooks.$inferSelect, 'accountId' | 'id' | 'mode'>;
@@ -114,7 +126,13 @@ export const previewEvent = (
 ) =>
   db
     .update(e)
-    .set({ status: eventMoves.preview.to, ...done, processedAt: now, attempts: attempted })
+    .set({
+      status: eventMoves.preview.to,
+      ...done,
+      processedAt: now,
+      attempts: attempted,
+      history: marked('previewed', now),
+    })
     .where(the('preview', id));
 
 /** pending → processed, in the batch that writes the event's records. */
@@ -122,25 +140,40 @@ export const processedEvent = (db: Db, id: number, warnings: FieldError[], now: 
   db
     .update(e)
     // The warnings: what the mapping applied left out, which a mapping changed since ingest may change.
-    .set({ status: eventMoves.process.to, error: null, warnings, processedAt: now, attempts: attempted })
+    .set({
+      status: eventMoves.process.to,
+      error: null,
+      warnings,
+      processedAt: now,
+      attempts: attempted,
+      history: marked('processed', now),
+    })
     .where(the('process', id));
 
 /** pending → failed: a failure no retry can fix. */
-export const failEvent = (db: Db, id: number, error: string) =>
-  db.update(e).set({ status: eventMoves.fail.to, error, attempts: attempted }).where(the('fail', id));
+export const failEvent = (db: Db, id: number, error: string, now = Date.now()) =>
+  db
+    .update(e)
+    .set({ status: eventMoves.fail.to, error, attempts: attempted, history: marked('failed', now, error) })
+    .where(the('fail', id));
 
 /** pending → pending: a transient failure, with the time its retry is due. */
-export const noteRetry = (db: Db, id: number, error: string, queuedAt: number) =>
-  db.update(e).set({ attempts: attempted, error, queuedAt }).where(the('retryNote', id));
+export const noteRetry = (db: Db, id: number, error: string, queuedAt: number, now = Date.now()) =>
+  db
+    .update(e)
+    .set({ attempts: attempted, error, queuedAt, history: marked('retrying', now, error) })
+    .where(the('retryNote', id));
 
 /** pending → failed: events whose messages used up their retries, keeping their last error. */
-export function giveUpEvents(db: Db, ids: number[]) {
+export function giveUpEvents(db: Db, ids: number[], now = Date.now()) {
   const attempts = sql`${e.attempts} || case ${e.attempts} when 1 then ' attempt' else ' attempts' end`;
   return db
     .update(e)
     .set({
       status: eventMoves.giveUp.to,
       error: sql`'Gave up after ' || ${attempts} || ': ' || coalesce(${e.error}, 'unknown error')`,
+      // SET reads the row as it was: the mark keeps the last error the retries met.
+      history: marked('gave_up', now, sql`${e.error}`),
     })
     .where(and(inArray(e.id, ids), statusIn('giveUp')));
 }
@@ -152,15 +185,44 @@ export function requeueStrandedEvents(db: Db, cutoff: number, now: number) {
     .from(e)
     .where(and(statusIn('requeue'), lt(e.queuedAt, cutoff)))
     .limit(1000);
-  return db.update(e).set({ queuedAt: now }).where(inArray(e.id, stranded)).returning({ id: e.id });
+  return db
+    .update(e)
+    .set({ queuedAt: now, history: marked('requeued', now) })
+    .where(inArray(e.id, stranded))
+    .returning({ id: e.id });
 }
 
 /** failed → pending: the event `theEvent` picks, if it failed; returns its id then. */
 export const replayFailed = (db: Db, theEvent: SQL | undefined, now: number) =>
   db
     .update(e)
-    .set({ status: eventMoves.replay.to, error: null, queuedAt: now })
+    .set({ status: eventMoves.replay.to, error: null, queuedAt: now, history: marked('replayed', now) })
     .where(and(theEvent, statusIn('replay')))
+    .returning({ id: e.id });
+
+/**
+ * test → pending: the test event `theEvent` picks, if its webhook is in production now, handed to
+ * the queue as a production event, which writes real records; returns its id then. Its preview
+ * goes: the records it writes are its result.
+ */
+export const promoteTestEvent = (db: Db, theEvent: SQL | undefined, now: number) =>
+  db
+    .update(e)
+    .set({
+      status: eventMoves.promote.to,
+      mode: 'production',
+      preview: null,
+      error: null,
+      queuedAt: now,
+      history: marked('promoted', now),
+    })
+    .where(
+      and(
+        theEvent,
+        statusIn('promote'),
+        sql`exists (select 1 from ${inboundWebhooks} w where w.account_id = ${e.accountId} and w.id = ${e.webhookId} and w.mode = 'production')`,
+      ),
+    )
     .returning({ id: e.id });
 
 /** Events the cron deletes per batch, and batches per run: 5,000 events every 5 minutes at most. */

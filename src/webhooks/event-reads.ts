@@ -7,7 +7,7 @@ import { guessType } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import type { PagePlan } from '../db/keyset';
 import { listQuery, type Viewed } from '../db/own';
-import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { inboundEventResults, inboundEvents, inboundWebhooks, users } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import type { SampleField, WebhookEvent } from './contract';
 
@@ -38,6 +38,7 @@ export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   preview: row.preview,
   warnings: row.warnings,
   rejection: row.rejection,
+  history: row.history.map((m) => ({ ...m, at: iso(m.at) })),
 });
 
 /**
@@ -90,27 +91,44 @@ export async function listEvents(
 }
 
 /**
- * Event `eventId` of the caller's webhook `id` (a disabled one's too), with the webhook: one round
- * trip; not_found when either is not theirs.
+ * The account's users (live or in the trash) that event `eventId`'s preview names as an owner, by
+ * id: the panel writes their names, not their ids.
+ */
+const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
+  db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(
+      and(
+        eq(users.accountId, accountOf(keyHash)),
+        sql`${users.id} in (select t.value from ${inboundEvents} x, json_tree(x.preview) t where x.id = ${eventId} and x.account_id = ${accountOf(keyHash)} and t.key = 'owner_id' and t.type = 'integer')`,
+      ),
+    );
+
+/** A user's id and name. */
+export type Named = { id: number; name: string };
+
+/**
+ * Event `eventId` of the caller's webhook `id` (a disabled one's too), with the webhook and (if
+ * `withOwners`) the users its preview names: one round trip; not_found when either is not theirs.
  */
 export async function readEvent(
   db: Db,
   keyHash: KeyRef,
   id: number,
   eventId: number,
-): Promise<{ webhook: WebhookHead; event: EventRow }> {
-  const [, hooks, events] = await scoped(
-    db,
-    keyHash,
-    headQuery(db, keyHash, id),
-    db
-      .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-      .from(inboundEvents)
-      .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id))),
-  );
+  withOwners = false,
+): Promise<{ webhook: WebhookHead; event: EventRow; owners: Named[] }> {
+  const eventQuery = db
+    .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+    .from(inboundEvents)
+    .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id)));
+  const [, hooks, events, owners = []] = withOwners
+    ? await scoped(db, keyHash, headQuery(db, keyHash, id), eventQuery, previewOwners(db, keyHash, eventId))
+    : await scoped(db, keyHash, headQuery(db, keyHash, id), eventQuery);
   const { webhook, event } = underWebhook(hooks, { event: events[0] as EventRow | undefined });
   if (!event) throw notFound();
-  return { webhook, event };
+  return { webhook, event, owners };
 }
 
 /**

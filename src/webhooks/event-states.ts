@@ -39,6 +39,12 @@ export const eventMoves = {
     by: 'cron: not handed to the queue for 5 minutes, a failed send or a lost retry (requeueStrandedEvents)',
   },
   replay: { from: ['failed'], to: 'pending', by: 'POST …/replay and the panel (replayFailed)' },
+  // Only once the webhook is in production (the function checks it): the event writes real records.
+  promote: {
+    from: ['test'],
+    to: 'pending',
+    by: 'POST …/process and the panel: a test event processed for real (promoteTestEvent)',
+  },
   trim: { from: ['rejected'], to: GONE, by: 'ingest: beyond the kept rejections (trimRejections)' },
   purge: {
     from: ['processed', 'failed', 'test', 'rejected'],

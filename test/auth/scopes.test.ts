@@ -146,6 +146,15 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     const { hook, event } = await failedEvent(a);
     return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/events/${event}/replay`, status: 202 };
   },
+  'POST /v1/inbound-webhooks/{id}/events/{event_id}/process': async (a) => {
+    const { hook, event } = await failedEvent(a);
+    await env.DB.prepare(
+      "UPDATE inbound_events SET status = 'test', mode = 'test', error = null WHERE id = ?",
+    )
+      .bind(event)
+      .run();
+    return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/events/${event}/process`, status: 202 };
+  },
   'GET /v1/api-keys': async () => ({ method: 'GET', path: '/v1/api-keys', status: 200 }),
   'GET /v1/api-keys/{id}': async (a) => ({
     method: 'GET',

@@ -646,6 +646,7 @@ describe('event log and replay', () => {
       preview: null,
       warnings: [],
       rejection: null,
+      history: [],
     });
     expect(f).toMatchObject({ status: 'failed', attempts: 1, error: expect.any(String), result: null });
     expect(ok).toMatchObject({

@@ -35,6 +35,7 @@ describe('inbound webhooks: events', () => {
       preview: null,
       warnings: [],
       rejection: null,
+      history: [],
     });
     const ids = idsOf(page);
     expect([...ids].sort((x, y) => y - x)).toEqual(ids);

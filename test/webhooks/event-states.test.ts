@@ -12,6 +12,7 @@ import {
   noteRetry,
   previewEvent,
   processedEvent,
+  promoteTestEvent,
   purgeExpiredEvents,
   rejectEvent,
   replayFailed,
@@ -83,6 +84,13 @@ const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
   giveUp: (db, s) => giveUpEvents(db, [s.id]),
   requeue: (db) => requeueStrandedEvents(db, OLD + 1, Date.now()),
   replay: (db, s) => replayFailed(db, eq(inboundEvents.id, s.id), Date.now()),
+  // Only a webhook in production takes its test events for real.
+  promote: async (db, s) => {
+    await env.DB.prepare("UPDATE inbound_webhooks SET mode = 'production' WHERE id = ?")
+      .bind(s.webhookId)
+      .run();
+    return promoteTestEvent(db, eq(inboundEvents.id, s.id), Date.now());
+  },
   trim: async (db, s) => {
     await newerRejections(s);
     return trimRejections(db, s.accountId, s.webhookId);
@@ -139,15 +147,18 @@ describe('event log: the table', () => {
     }
   });
 
-  it('holds the moves the webhook lives by, and no way back from processed, test or rejected', () => {
+  it('holds the moves the webhook lives by, and no way back from processed, test or rejected but processing a test event for real', () => {
     for (const to of ['processed', 'test', 'failed'] as const) expect(allowed('pending', to)).toBe(true);
     expect(allowed(NEW, 'pending')).toBe(true);
     expect(allowed(NEW, 'rejected')).toBe(true);
     expect(allowed('failed', 'pending')).toBe(true);
     expect(allowed('pending', 'pending')).toBe(true);
     expect(allowed('pending', GONE)).toBe(false);
+    expect(eventMoves.promote).toMatchObject({ from: ['test'], to: 'pending' });
     for (const source of ['processed', 'test', 'rejected'] as const) {
-      for (const to of eventStatuses) expect(allowed(source, to)).toBe(false);
+      for (const to of eventStatuses) {
+        expect(allowed(source, to)).toBe(source === 'test' && to === 'pending');
+      }
       expect(allowed(source, GONE)).toBe(true);
     }
   });

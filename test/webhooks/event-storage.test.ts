@@ -53,7 +53,7 @@ async function storage(accountId: number) {
     accountId,
   );
   const [real] = await rows<{ bytes: number; events: number }>(
-    `SELECT coalesce(sum(256 + length(CAST(payload AS BLOB)) + length(CAST(headers AS BLOB)) + length(CAST(warnings AS BLOB))
+    `SELECT coalesce(sum(256 + length(CAST(payload AS BLOB)) + length(CAST(headers AS BLOB)) + length(CAST(warnings AS BLOB)) + length(CAST(history AS BLOB))
        + coalesce(length(CAST(preview AS BLOB)), 0) + coalesce(length(CAST(rejection AS BLOB)), 0)
        + coalesce(length(CAST(error AS BLOB)), 0)), 0) AS bytes, count(*) AS events
      FROM inbound_events WHERE account_id = ?`,
