@@ -76,12 +76,32 @@ async function audit(page, name) {
     for (const v of found.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
       violations.push(`${name} @${width}px: ${v.id} (${v.impact}) at ${JSON.stringify(v.nodes.slice(0, 3))}`);
     }
-    // Readable at this width: nothing wider than the viewport but the scrollable tables.
+    // Readable at this width: the page does not scroll sideways, and neither does any part of it.
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
     check(overflow <= 0, `${name} @${width}px scrolls sideways by ${overflow}px`);
+    const wide = await widerThanViewport(page);
+    check(wide.length === 0, `${name} @${width}px has parts wider than the viewport: ${wide.join(', ')}`);
   }
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   checkedPages += 1;
+}
+
+/**
+ * The elements that reach past the viewport's right edge, or scroll sideways inside themselves (a
+ * table in an overflow region included), each as tag.class; form controls scroll their own text.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+async function widerThanViewport(page) {
+  return /** @type {string[]} */ (
+    await page.evaluate(`[...document.body.querySelectorAll('*')].filter((el) => {
+      if (el.matches('input, select, textarea, option, optgroup, .skip, .skip *')) return false;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return false;
+      const scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1;
+      return box.right > window.innerWidth + 1 || scrolls;
+    }).slice(0, 5).map((el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).replaceAll(' ', '.') : ''))`)
+  );
 }
 
 /** @param {import('playwright-core').Page} page @param {string} name */

@@ -31,8 +31,6 @@ const ptBR = {
   no: 'não',
   noWebhooks: 'Nenhum webhook ainda.',
   more: 'Mais',
-  production: 'produção',
-  test: 'teste',
   testBanner: 'Modo de teste: os eventos são validados e pré-visualizados, mas nenhum registro é gravado.',
   prodBanner: 'Modo de produção: cada evento grava registros no CRM.',
   disabledBanner: 'Desativado: a URL responde 404.',
@@ -108,9 +106,6 @@ const ptBR = {
   unknownUser: 'Usuário removido',
   whenKind: 'Tipo do valor',
   kindAuto: '(pelo tipo do campo)',
-  kindText: 'texto',
-  kindNumber: 'número',
-  kindBoolean: 'sim/não (true/false)',
   tooManyRows:
     'O formulário tem linhas ou valores demais: no máximo 100 campos e 20 ações, e 100 usuários num rodízio. Nada foi salvo.',
   samplesCapped: 'Alguns campos não couberam (no máximo 100 campos): revise, salve e preencha de novo.',
@@ -121,6 +116,16 @@ const ptBR = {
     'Exemplo do corpo: o envio sorteia de novo o telefone, o e-mail e o CNPJ (também conferidos contra a conta), então os registros gravados terão outros valores nesses campos',
   sendForReal: 'Enviar e gravar registros',
   cancel: 'Cancelar',
+  // lang: settings (time zone) and the stacked tables
+  settingsLink: 'Preferências',
+  settingsTitle: 'Preferências',
+  timeZone: 'Fuso horário',
+  timeZoneHint: 'Os horários do painel aparecem neste fuso. Sem escolha: horário de Brasília.',
+  zonesBrazil: 'Brasil',
+  zonesAll: 'Todos os fusos',
+  zoneNow: 'Agora neste fuso:',
+  unknownZone: 'Fuso horário desconhecido: escolha um da lista.',
+  prefsSaved: 'Preferências salvas.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -155,8 +160,6 @@ const en: Messages = {
   no: 'no',
   noWebhooks: 'No webhooks yet.',
   more: 'More',
-  production: 'production',
-  test: 'test',
   testBanner: 'Test mode: events are validated and previewed, but no records are written.',
   prodBanner: 'Production mode: every event writes records to the CRM.',
   disabledBanner: 'Disabled: the URL answers 404.',
@@ -232,9 +235,6 @@ const en: Messages = {
   unknownUser: 'Deleted user',
   whenKind: 'Value type',
   kindAuto: "(by the field's type)",
-  kindText: 'text',
-  kindNumber: 'number',
-  kindBoolean: 'yes/no (true/false)',
   tooManyRows:
     'The form has too many rows or values: at most 100 fields and 20 actions, and 100 users in a round robin. Nothing was saved.',
   samplesCapped: 'Some fields did not fit (at most 100 fields): review, save and fill again.',
@@ -245,6 +245,16 @@ const en: Messages = {
     'An example of the body: the send draws its phone, email and CNPJ again (checked against the account too), so the records written will hold other values in those fields',
   sendForReal: 'Send and write records',
   cancel: 'Cancel',
+  // lang: settings (time zone) and the stacked tables
+  settingsLink: 'Preferences',
+  settingsTitle: 'Preferences',
+  timeZone: 'Time zone',
+  timeZoneHint: "The panel's times are shown in this zone. Without a choice: your location's zone, else UTC.",
+  zonesBrazil: 'Brazil',
+  zonesAll: 'All zones',
+  zoneNow: 'Now in this zone:',
+  unknownZone: 'Unknown time zone: pick one from the list.',
+  prefsSaved: 'Preferences saved.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

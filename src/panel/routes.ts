@@ -14,6 +14,7 @@ import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
 import { type Deliver, sendSample } from './pages/samples';
+import { saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
@@ -153,6 +154,8 @@ export function panelRouter(deliver: Deliver) {
     .get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'))
     .get('/', (c) => c.redirect('/panel/webhooks', 303))
     .get('/lang/:lang', switchLanguage)
+    .get('/settings', settingsForm)
+    .post('/settings', saveSettings)
     .get('/sign-in', signInForm)
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)
