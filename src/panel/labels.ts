@@ -55,12 +55,12 @@ export const typeLabels: Labels<Of<typeof fieldTypes>> = {
 
 export const opLabels: Labels<Of<typeof whenOps>> = {
   'pt-BR': {
-    exists: 'está preenchido',
-    equals: 'é igual a',
-    not_equals: 'é diferente de',
-    contains: 'contém',
+    exists: 'Está preenchido',
+    equals: 'É igual a',
+    not_equals: 'É diferente de',
+    contains: 'Contém',
   },
-  en: { exists: 'is filled in', equals: 'equals', not_equals: 'does not equal', contains: 'contains' },
+  en: { exists: 'Is filled in', equals: 'Equals', not_equals: 'Does not equal', contains: 'Contains' },
 };
 
 export const actionLabels: Labels<ActionName> = {
