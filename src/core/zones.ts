@@ -14,9 +14,22 @@ function zoneSet(): ReadonlySet<string> {
   return known;
 }
 
-/** `raw` when it is a zone name of the runtime's list, else undefined (a cookie, a query). */
-export const validZone = (raw: string | undefined): string | undefined =>
-  raw !== undefined && raw.length <= 64 && zoneSet().has(raw) ? raw : undefined;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/**
+ * The zone `raw` names (a cookie, a form), or undefined. One of the runtime's list as it is; an
+ * alias Intl also knows (`Asia/Kolkata`, `utc`) as Intl's own spelling of it, so the names a
+ * caller can make the isolate hold formatters for stay Intl's few hundred.
+ */
+export function validZone(raw: string | undefined): string | undefined {
+  if (raw === undefined || !ZONE_NAME.test(raw)) return undefined;
+  if (zoneSet().has(raw)) return raw;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
