@@ -196,7 +196,9 @@ const expected: [RegExp, string, string][] = [
 
 function expectation(p: P, what: string): string | undefined {
   for (const [re, pt, en] of expected) {
-    if (re.test(what)) return what.replace(re, p.lang === 'en' ? en : pt);
+    const m = re.exec(what);
+    // A pattern may name only the start of a long message: the whole message is its translation.
+    if (m) return (p.lang === 'en' ? en : pt).replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '');
   }
   return undefined;
 }

@@ -96,7 +96,7 @@ describe('no enum shows raw', () => {
     );
   });
 
-  it('on every page of a configured webhook with events, in both languages', async () => {
+  it('on every page of a configured webhook with events, in both languages; every cell has its data-label', async () => {
     const { key, hook, events } = await configured();
     const session = await signIn(key);
     const paths = routes.flatMap((r) =>
@@ -135,6 +135,11 @@ describe('no enum shows raw', () => {
         const html = await res.text();
         expect(html, path).toContain(`<html lang="${lang}">`);
         expect(rawEnums(visibleTexts(html)), `${lang} ${path}`).toEqual([]);
+        // Each cell names its column, which the stacked cards of a phone show (assets.ts).
+        expect(
+          html.match(/<td(?![^>]*\sdata-label="[^"]+")[^>]*>/g),
+          `${path} td without data-label`,
+        ).toBeNull();
       }
     }
   });
