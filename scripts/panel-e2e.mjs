@@ -192,7 +192,7 @@ async function createWebhook(page) {
   await page.getByRole('button', { name: 'Criar' }).click();
   const error = page.locator('#err-fields-0-type');
   check(
-    (await error.textContent())?.includes('contact.email takes a field of type email'),
+    (await error.textContent())?.includes('E-mail do contato (contact.email) aceita um campo do tipo E-mail'),
     'no error by the field',
   );
   check(
@@ -301,6 +301,34 @@ async function browseEvents(page) {
 }
 
 /**
+ * On a phone the event log is stacked cards, each value with its column's name; the preferences
+ * page sets the zone the times are shown in.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function phoneAndZone(page, editUrl) {
+  await page.goto(`${editUrl}/events`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const label = await page.evaluate(
+    `getComputedStyle(document.querySelector('.scroll td'), '::before').content`,
+  );
+  check(label === '"Evento"', `the first cell of a card names its column: ${label}`);
+  await shot(page, 'events-375', 375);
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+  check(
+    /\(Horário Padrão de Brasília\)/.test((await page.locator('time').first().textContent()) ?? ''),
+    'times not in Brasília by default',
+  );
+  await page.getByRole('link', { name: 'Preferências' }).click();
+  await page.waitForURL(/\/panel\/settings\?next=/);
+  await audit(page, 'preferences');
+  await page.getByLabel('Fuso horário').selectOption('Europe/Lisbon');
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await page.waitForURL(/\/events$/);
+  const shown = (await page.locator('time').first().textContent()) ?? '';
+  check(!shown.includes('Brasília'), `the zone setting did not change the times: ${shown}`);
+}
+
+/**
  * Disable the webhook; the list, in English through the switch; sign out ends the session.
  * @param {import('playwright-core').Page} page @param {string} origin @param {string} editUrl
  */
@@ -332,6 +360,7 @@ async function main() {
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await browseEvents(page);
+  await phoneAndZone(page, editUrl);
   await disableAndSignOut(page, origin, editUrl);
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);

@@ -58,7 +58,7 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-spac
 .scroll{overflow-x:visible}
 .scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}
 .scroll table{background:transparent}
-.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.scroll thead,.scroll thead *{display:block;position:absolute;width:1px;height:1px;padding:0;border:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .scroll tr{background:#fff;border:1px solid #d0d5dd;border-radius:8px;margin:0 0 .75rem;padding:.25rem .75rem}
 .scroll td{display:grid;grid-template-columns:minmax(0,7.5rem) minmax(0,1fr);gap:.5rem;border-bottom:1px solid #eef2f6;padding:.4rem 0;overflow-wrap:anywhere}
 .scroll td:last-child{border-bottom:0}

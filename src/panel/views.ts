@@ -69,7 +69,7 @@ export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' 
 <nav aria-label="${p.t.title}">
 ${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
-<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>
+${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${
   p.signedIn
     ? html`<form method="post" action="/panel/sign-out" class="inline"><button type="submit">${p.t.signOut}</button></form>`
