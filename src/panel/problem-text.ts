@@ -1,5 +1,5 @@
 import type { Lang } from './i18n';
-import { actionLabel, kindLabel, opLabel, targetLabel, typeLabel } from './labels';
+import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from './labels';
 
 // The API's rule messages (config checks, ingest errors and warnings, date formats) in the page's
 // language, at render time. They are matched by their English text, whose parameters (a key, a
@@ -115,6 +115,81 @@ const config: Rule[] = [
   },
 ];
 
+const RECORDS: Readonly<Record<string, string>> = {
+  contact: 'contato',
+  deal: 'negócio',
+  company: 'empresa',
+  task: 'tarefa',
+};
+
+/** Why an action did not run, in the words of src/core/flows.ts and the action modules. */
+const reasons: [RegExp, string, string][] = [
+  [
+    /^no deal was created before it$/,
+    'nenhum negócio foi criado antes dela',
+    'no deal was created before it',
+  ],
+  [/^the event has no CNPJ$/, 'o evento não tem CNPJ', 'the event has no CNPJ'],
+  [
+    /^no company has this CNPJ, and the event has no company name to create one with$/,
+    'nenhuma empresa tem este CNPJ, e o evento não tem nome de empresa para criar uma',
+    'no company has this CNPJ, and the event has no company name to create one with',
+  ],
+];
+
+const reasonText = (p: P, reason: string) => {
+  const found = reasons.find(([re]) => re.test(reason));
+  return found ? found[p.lang === 'en' ? 2 : 1] : reason;
+};
+
+/** What the queue's run of the flows says of an event: a step skipped or run in part, a failure. */
+const runs: Rule[] = [
+  {
+    re: /^(\w+) did not run: (.*)\.$/s,
+    pt: (p, m) => `${q(actionLabel(p, m[1] ?? ''))} não rodou: ${reasonText(p, m[2] ?? '')}.`,
+    en: (p, m) => `${q(actionLabel(p, m[1] ?? ''))} did not run: ${reasonText(p, m[2] ?? '')}.`,
+  },
+  {
+    re: /^The event has no usable "(.*)": the task was created without a due date\.$/s,
+    pt: (_, m) => `O evento não tem um ${q(m[1])} utilizável: a tarefa foi criada sem prazo.`,
+    en: (_, m) => `The event has no usable ${q(m[1])}: the task was created without a due date.`,
+  },
+  {
+    re: /^contact\.name: needed to create a contact, and the event has no name, email or phone to name it after/,
+    pt: (p) =>
+      `${target(p, 'contact.name')}: necessário para criar um contato, e o evento não tem nome, e-mail nem telefone para nomeá-lo (nenhum contato existente coincidiu).`,
+    en: (p) =>
+      `${target(p, 'contact.name')}: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).`,
+  },
+  {
+    re: /^The event has no contact name and no existing contact matched: the new contact is named after its (\w+), (.*)\.$/s,
+    pt: (p, m) =>
+      `O evento não tem nome de contato e nenhum contato existente coincidiu: o novo contato leva o ${matchKeyLabel(p, m[1] ?? '').toLowerCase()}, ${m[2]}.`,
+    en: (p, m) =>
+      `The event has no contact name and no existing contact matched: the new contact is named after its ${matchKeyLabel(p, m[1] ?? '').toLowerCase()}, ${m[2]}.`,
+  },
+  {
+    re: /^Left out of the (\w+): it has (\d+) custom fields already, the most it may have\.$/,
+    pt: (_, m) =>
+      `Ignorado no registro (${RECORDS[m[1] ?? ''] ?? m[1]}): ele já tem ${m[2]} campos personalizados, o máximo.`,
+    en: (_, m) => `Left out of the ${m[1]}: it has ${m[2]} custom fields already, the most it may have.`,
+  },
+  {
+    re: /^(.*) (The round robin went on without them\.|The (\w+) ran without an owner\.)$/s,
+    pt: (p, m) =>
+      `${sentences(p, m[1] ?? '')} ${m[3] ? `${q(actionLabel(p, m[3]))} rodou sem responsável.` : 'O rodízio seguiu sem eles.'}`,
+    en: (p, m) =>
+      `${sentences(p, m[1] ?? '')} ${m[3] ? `${q(actionLabel(p, m[3]))} ran without an owner.` : 'The round robin went on without them.'}`,
+  },
+];
+
+/** Several messages joined by spaces, each translated. */
+const sentences = (p: P, text: string) =>
+  text
+    .split(/(?<=\.) (?=[A-Z"])/)
+    .map((one) => issueText(p, one))
+    .join(' ');
+
 const formats: Rule[] = [
   {
     re: /^(\w+) appears twice\.$/,
@@ -207,6 +282,13 @@ function expectation(p: P, what: string): string | undefined {
 export function issueText(p: P, message: string): string {
   const left = /^Left out: (.*)$/s.exec(message);
   if (left) return `${p.lang === 'en' ? 'Left out' : 'Ignorado'}: ${issueText(p, left[1] ?? '')}`;
+  const leftOf = /^Left out of the (contact|deal|company|task): (?!it has \d+ custom fields)(.*)$/s.exec(
+    message,
+  );
+  if (leftOf)
+    return p.lang === 'en'
+      ? `Left out of the ${leftOf[1]}: ${issueText(p, leftOf[2] ?? '')}`
+      : `Ignorado no registro (${RECORDS[leftOf[1] ?? ''] ?? leftOf[1]}): ${issueText(p, leftOf[2] ?? '')}`;
   const exp = /^Expected (.*)\.$/s.exec(message);
   const what = exp ? expectation(p, exp[1] ?? '') : undefined;
   if (what !== undefined) return `${p.lang === 'en' ? 'Expected' : 'Esperado'} ${what}.`;
@@ -215,7 +297,7 @@ export function issueText(p: P, message: string): string {
     return p.lang === 'en'
       ? `${q(reserved[1])} is a reserved name: use another key.`
       : `${q(reserved[1])} é um nome reservado: use outra chave.`;
-  for (const rule of [...config, ...formats]) {
+  for (const rule of [...config, ...runs, ...formats]) {
     const m = rule.re.exec(message);
     if (m) return rule[p.lang === 'en' ? 'en' : 'pt'](p, [...m]);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { skippedWarning } from '../../src/core/flows';
 import type { Action, FieldMapping } from '../../src/core/webhook-config';
 import { compileFormat, type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { eventErrorText, issueText } from '../../src/panel/problem-text';
@@ -73,6 +74,34 @@ describe('rule messages in the page’s language', () => {
       expect(pt, message).not.toMatch(/\b(Expected|field|must|the|Only|Left out)\b/);
       expect(rawEnums([pt, en]), message).toEqual([]);
     }
+  });
+
+  it('translates what the run of the flows says: a step skipped or run in part, a failure', () => {
+    const said = [
+      skippedWarning(2, 'create_task', 'no deal was created before it').message,
+      skippedWarning(1, 'upsert_company', 'the event has no CNPJ').message,
+      skippedWarning(
+        1,
+        'upsert_company',
+        'no company has this CNPJ, and the event has no company name to create one with',
+      ).message,
+      'The event has no usable "lead.quando": the task was created without a due date.',
+      'contact.name: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).',
+      'The event has no contact name and no existing contact matched: the new contact is named after its email, ana@example.com.',
+      'Left out of the contact: it has 50 custom fields already, the most it may have.',
+      'Left out of the deal: Expected a finite number.',
+      'No user 7 in this account. The create_task ran without an owner.',
+      'No user 7 in this account. No user 9 in this account. The round robin went on without them.',
+    ];
+    for (const message of said) {
+      const pt = issueText({ lang: 'pt-BR' }, message);
+      expect(pt, message).not.toBe(message);
+      expect(pt, message).not.toMatch(/\b(did not run|the|Left out|Expected|without)\b/);
+      expect(rawEnums([pt, issueText({ lang: 'en' }, message)]), message).toEqual([]);
+    }
+    expect(issueText({ lang: 'pt-BR' }, said[8] ?? '')).toBe(
+      'Nenhum usuário 7 nesta conta. “Criar tarefa” rodou sem responsável.',
+    );
   });
 
   it('keeps what it does not know as it is, and each part of a mapping-changed error', () => {
