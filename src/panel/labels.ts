@@ -109,6 +109,86 @@ export const targetLabels: Labels<keyof typeof fixedTargets> = {
   },
 };
 
+/**
+ * The codes of an event's errors and warnings (src/core/webhook-fields.ts, outside-keys.ts, the
+ * flows' run) and of a refused call (src/routes/hooks.ts, auth/signatures.ts), for the event page.
+ */
+export const eventCodes = [
+  'required',
+  'invalid_type',
+  'dropped',
+  'reserved_key',
+  'step_skipped',
+  'no_due_date',
+  'owner_unavailable',
+  'contact_named_from',
+  'invalid_fields',
+  'malformed_json',
+  'malformed_form',
+  'body_not_object',
+  'body_too_large',
+  'body_unreadable',
+  'unsupported_media_type',
+  'invalid_signature',
+  'missing_signature',
+  'malformed_signature',
+  'missing_timestamp',
+  'malformed_timestamp',
+  'stale_timestamp',
+  'digest_mismatch',
+] as const;
+
+export const codeLabels: Labels<(typeof eventCodes)[number]> = {
+  'pt-BR': {
+    required: 'Obrigatório ausente',
+    invalid_type: 'Valor inválido',
+    dropped: 'Valor ignorado',
+    reserved_key: 'Chave reservada ignorada',
+    step_skipped: 'Ação não executada',
+    no_due_date: 'Tarefa sem prazo',
+    owner_unavailable: 'Responsável indisponível',
+    contact_named_from: 'Contato nomeado pelo e-mail ou telefone',
+    invalid_fields: 'Campos inválidos',
+    malformed_json: 'JSON inválido',
+    malformed_form: 'Formulário inválido',
+    body_not_object: 'Corpo não é um objeto',
+    body_too_large: 'Corpo grande demais',
+    body_unreadable: 'Corpo interrompido',
+    unsupported_media_type: 'Content-Type não aceito',
+    invalid_signature: 'Assinatura inválida',
+    missing_signature: 'Sem assinatura',
+    malformed_signature: 'Assinatura malformada',
+    missing_timestamp: 'Sem X-Timestamp',
+    malformed_timestamp: 'X-Timestamp malformado',
+    stale_timestamp: 'X-Timestamp antigo demais',
+    digest_mismatch: 'Assinatura não confere',
+  },
+  en: {
+    required: 'Required value missing',
+    invalid_type: 'Invalid value',
+    dropped: 'Value left out',
+    reserved_key: 'Reserved key left out',
+    step_skipped: 'Action not run',
+    no_due_date: 'Task without a due date',
+    owner_unavailable: 'Owner unavailable',
+    contact_named_from: 'Contact named after its email or phone',
+    invalid_fields: 'Invalid fields',
+    malformed_json: 'Invalid JSON',
+    malformed_form: 'Invalid form',
+    body_not_object: 'Body is not an object',
+    body_too_large: 'Body too large',
+    body_unreadable: 'Body cut short',
+    unsupported_media_type: 'Content-Type not accepted',
+    invalid_signature: 'Invalid signature',
+    missing_signature: 'No signature',
+    malformed_signature: 'Malformed signature',
+    missing_timestamp: 'No X-Timestamp',
+    malformed_timestamp: 'Malformed X-Timestamp',
+    stale_timestamp: 'X-Timestamp too old',
+    digest_mismatch: 'Signature does not match',
+  },
+};
+
 /** The label of a member, or the text itself when it is none (a stored value from an older version). */
 const pick = <T extends string>(table: Labels<T>, p: WithLang, value: string): string =>
   Object.hasOwn(table[p.lang], value) ? table[p.lang][value as T] : value;
@@ -121,6 +201,8 @@ export const actionLabel = (p: WithLang, a: string) => pick(actionLabels, p, a);
 export const matchKeyLabel = (p: WithLang, k: string) => pick(matchKeyLabels, p, k);
 export const kindLabel = (p: WithLang, k: string) => pick(kindLabels, p, k);
 export const targetLabel = (p: WithLang, t: string) => pick(targetLabels, p, t);
+/** An event error's, warning's or refusal's code; the page shows the code itself beside it, in <code>. */
+export const codeLabel = (p: WithLang, c: string) => pick(codeLabels, p, c);
 
 /** Every label table, by the enum it names: the tests check each in both languages. */
 export const allLabels = {
@@ -132,4 +214,5 @@ export const allLabels = {
   matchKeyLabels,
   kindLabels,
   targetLabels,
+  codeLabels,
 } as const;

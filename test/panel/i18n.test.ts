@@ -4,7 +4,7 @@ import { eventStatuses, webhookModes } from '../../src/core/statuses';
 import { fixedTargets, whenOps } from '../../src/core/webhook-config';
 import { fieldTypes } from '../../src/core/webhook-fields';
 import { chooseLang, langs, messages } from '../../src/panel/i18n';
-import { allLabels, statusLabel, typeLabel } from '../../src/panel/labels';
+import { allLabels, eventCodes, statusLabel, typeLabel } from '../../src/panel/labels';
 import { actions } from '../../src/webhooks/actions';
 
 describe('panel language', () => {
@@ -38,6 +38,7 @@ describe('enum labels', () => {
     matchKeyLabels: MATCH_KEYS,
     kindLabels: ['string', 'number', 'boolean'],
     targetLabels: Object.keys(fixedTargets),
+    codeLabels: eventCodes,
   } satisfies Record<keyof typeof allLabels, readonly string[]>;
 
   it('labels every member of every enum in both languages, never as its API name', () => {

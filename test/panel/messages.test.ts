@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { skippedWarning } from '../../src/core/flows';
 import type { Action, FieldMapping } from '../../src/core/webhook-config';
 import { compileFormat, type FieldSpec, readFields } from '../../src/core/webhook-fields';
+import { codeLabel, eventCodes } from '../../src/panel/labels';
 import { eventErrorText, issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
 import { call, insertRow, json, newAccount, newWebhook } from '../helpers';
@@ -102,6 +103,22 @@ describe('rule messages in the page’s language', () => {
     expect(issueText({ lang: 'pt-BR' }, said[8] ?? '')).toBe(
       'Nenhum usuário 7 nesta conta. “Criar tarefa” rodou sem responsável.',
     );
+  });
+
+  it('labels the code of every ingest error and warning', () => {
+    const codes = BODIES.flatMap((body) => {
+      const strict = readFields(body, SPECS).errors;
+      const lenient = readFields(
+        body,
+        SPECS.map((s) => ({ ...s, required: false })),
+      ).warnings;
+      return [...strict, ...lenient].map((e) => e.code);
+    });
+    codes.push(skippedWarning(0, 'create_task', 'x').code);
+    codes.push(...readFields(JSON.parse('{"__proto__": {"x": 1}}'), []).warnings.map((w) => w.code));
+    expect(new Set(codes).size).toBeGreaterThanOrEqual(5);
+    for (const code of codes) expect(eventCodes, code).toContain(code);
+    expect(codeLabel({ lang: 'pt-BR' }, 'dropped')).toBe('Valor ignorado');
   });
 
   it('keeps what it does not know as it is, and each part of a mapping-changed error', () => {

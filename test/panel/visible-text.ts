@@ -2,6 +2,7 @@ import { MATCH_KEYS } from '../../src/contracts/webhook-config';
 import { eventStatuses, webhookModes } from '../../src/core/statuses';
 import { whenOps } from '../../src/core/webhook-config';
 import { fieldTypes } from '../../src/core/webhook-fields';
+import { eventCodes } from '../../src/panel/labels';
 import { actions } from '../../src/webhooks/actions';
 
 // What a person reads on a panel page, and the API enum values in it that should have been labels.
@@ -13,6 +14,7 @@ const RAW: ReadonlySet<string> = new Set([
   ...whenOps,
   ...actions.map((m) => m.name),
   ...MATCH_KEYS,
+  ...eventCodes,
 ]);
 
 const ENTITIES: Record<string, string> = {
