@@ -54,6 +54,8 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-spac
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
+[hidden]{display:none!important}
+select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 @media (max-width:40rem){
 .scroll{overflow-x:visible}
 .scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}
@@ -64,6 +66,8 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-spac
 .scroll td:last-child{border-bottom:0}
 .scroll td::before{content:attr(data-label);font-weight:600;color:#475467}
 .scroll td>.error{grid-column:2}
+.scroll td>.badge{justify-self:start}
+.scroll td:empty{display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
 }
 `;

@@ -37,12 +37,12 @@ export function settingsPage(
     html`<form method="post" action="/panel/settings" class="card narrow">
 ${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <label for="lang">${p.t.language}</label>
-<select id="lang" name="lang">${langs.map(
+<select id="lang" name="lang" class="wide">${langs.map(
       (l) =>
         html`<option value="${l}" lang="${l}"${l === p.lang ? raw(' selected') : ''}>${l === 'en' ? 'English' : 'Português (Brasil)'}</option>`,
     )}</select>
 <label for="zone">${p.t.timeZone}</label>
-<select id="zone" name="zone" aria-describedby="zone-hint">
+<select id="zone" name="zone" class="wide" aria-describedby="zone-hint">
 <optgroup label="${p.t.zonesBrazil}">${brazil.map((z) => zoneOption(z, p.zone))}</optgroup>
 <optgroup label="${p.t.zonesAll}">${rest.map((z) => zoneOption(z, p.zone))}</optgroup>
 </select>
