@@ -183,6 +183,86 @@ const runs: Rule[] = [
   },
 ];
 
+/** The detail of a refused call (what the sender was answered) and of a refused query. */
+const refusals: Rule[] = [
+  ...(
+    [
+      [
+        /^Some required fields are missing or invalid; see errors\.$/,
+        'Faltam campos obrigatórios ou algum é inválido; veja os erros.',
+        'Some required fields are missing or invalid; see the errors.',
+      ],
+      [
+        /^The body must be a JSON object\.$/,
+        'O corpo precisa ser um objeto JSON.',
+        'The body must be a JSON object.',
+      ],
+      [
+        /^The Content-Type is JSON, but the body is not valid JSON\.$/,
+        'O Content-Type é JSON, mas o corpo não é um JSON válido.',
+        'The Content-Type is JSON, but the body is not valid JSON.',
+      ],
+      [/^The body is not valid JSON\.$/, 'O corpo não é um JSON válido.', 'The body is not valid JSON.'],
+      [
+        /^The body broke off before its end; send the request again\.$/,
+        'O corpo chegou cortado; envie o pedido de novo.',
+        'The body broke off before its end; send the request again.',
+      ],
+      [
+        /^The query string is not valid(?:; see errors)?\.$/,
+        'Os filtros do endereço não são válidos.',
+        'The filters in the address are not valid.',
+      ],
+      [
+        /^The cursor is not one this API issued\.$/,
+        'O link de página não é válido: volte à primeira página.',
+        'The page link is not valid: go back to the first page.',
+      ],
+      [
+        /^X-Signature is missing: this webhook has a secret\.$/,
+        'Falta o X-Signature: este webhook tem um segredo.',
+        'X-Signature is missing: this webhook has a secret.',
+      ],
+      [
+        /^X-Signature must be "sha256=" followed by 64 hexadecimal digits\.$/,
+        'O X-Signature precisa ser "sha256=" seguido de 64 dígitos hexadecimais.',
+        'X-Signature must be "sha256=" followed by 64 hexadecimal digits.',
+      ],
+      [
+        /^X-Timestamp is missing/,
+        'Falta o X-Timestamp: envie a hora unix (segundos) que você assinou.',
+        'X-Timestamp is missing: send the unix time (seconds) you signed.',
+      ],
+      [
+        /^X-Timestamp must be unix time/,
+        'O X-Timestamp precisa ser a hora unix em segundos inteiros: até 12 dígitos, não milissegundos.',
+        'X-Timestamp must be unix time in whole seconds: up to 12 digits, not milliseconds.',
+      ],
+      [
+        /^X-Signature does not match/,
+        'O X-Signature não confere: precisa ser o HMAC-SHA256, com o segredo do webhook, de "<X-Timestamp>.<corpo>", o corpo exatamente como enviado.',
+        'X-Signature does not match: it must be the HMAC-SHA256, under the webhook\'s secret, of "<X-Timestamp>.<raw body>", the body exactly as sent.',
+      ],
+    ] as const
+  ).map(([re, pt, en]): Rule => ({ re, pt: () => pt, en: () => en })),
+  {
+    re: /^X-Timestamp is (\d+) seconds (old|in the future); at most (\d+) either way\.$/,
+    pt: (_, m) =>
+      `O X-Timestamp está ${m[1]} segundos ${m[2] === 'old' ? 'no passado' : 'no futuro'}; o máximo é ${m[3]}.`,
+    en: (_, m) => `X-Timestamp is ${m[1]} seconds ${m[2]}; at most ${m[3]} either way.`,
+  },
+  {
+    re: /^The body is over (\d+) bytes\.$/,
+    pt: (_, m) => `O corpo passa de ${m[1]} bytes.`,
+    en: (_, m) => `The body is over ${m[1]} bytes.`,
+  },
+  {
+    re: /^(?:This Content-Type is not read here|The request has no Content-Type): send (.*)\.$/s,
+    pt: (_, m) => `Content-Type não aceito: envie ${m[1]}.`,
+    en: (_, m) => `Content-Type not accepted: send ${m[1]}.`,
+  },
+];
+
 /** Several messages joined by spaces, each translated. */
 const sentences = (p: P, text: string) =>
   text
@@ -297,7 +377,7 @@ export function issueText(p: P, message: string): string {
     return p.lang === 'en'
       ? `${q(reserved[1])} is a reserved name: use another key.`
       : `${q(reserved[1])} é um nome reservado: use outra chave.`;
-  for (const rule of [...config, ...runs, ...formats]) {
+  for (const rule of [...config, ...runs, ...refusals, ...formats]) {
     const m = rule.re.exec(message);
     if (m) return rule[p.lang === 'en' ? 'en' : 'pt'](p, [...m]);
   }

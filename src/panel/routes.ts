@@ -19,6 +19,7 @@ import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
+import { issueText } from './problem-text';
 import { sessionHash, sessionKey } from './session';
 import { messagePage } from './views';
 
@@ -64,7 +65,7 @@ function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Re
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
     case 'invalid_query':
     case 'invalid_cursor':
-      return c.html(messagePage(p, p.t.badRequest, (caught as Error).message), 400);
+      return c.html(messagePage(p, p.t.badRequest, issueText(p, (caught as Error).message)), 400);
     default:
       return undefined;
   }

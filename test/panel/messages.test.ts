@@ -121,6 +121,21 @@ describe('rule messages in the page’s language', () => {
     expect(codeLabel({ lang: 'pt-BR' }, 'dropped')).toBe('Valor ignorado');
   });
 
+  it('translates the detail of a refused call and each signature failure', () => {
+    const details = [
+      'Some required fields are missing or invalid; see errors.',
+      'The body must be a JSON object.',
+      'The Content-Type is JSON, but the body is not valid JSON.',
+      'The body is over 262144 bytes.',
+      'The request has no Content-Type: send application/json or application/x-www-form-urlencoded.',
+      'X-Signature is missing: this webhook has a secret.',
+      'X-Timestamp is 400 seconds old; at most 300 either way.',
+      'X-Signature does not match: it must be the HMAC-SHA256, under the webhook\'s secret, of "<X-Timestamp>.<raw body>", the body exactly as sent.',
+      'The query string is not valid.',
+    ];
+    for (const detail of details) expect(issueText({ lang: 'pt-BR' }, detail), detail).not.toBe(detail);
+  });
+
   it('keeps what it does not know as it is, and each part of a mapping-changed error', () => {
     expect(issueText({ lang: 'pt-BR' }, 'Something new.')).toBe('Something new.');
     expect(
