@@ -187,7 +187,7 @@ describe('rule messages in the page’s language', () => {
     ]);
   });
 
-  it('shows an event’s error translated on the event page and in the log', async () => {
+  it('shows an event’s error translated on the event page and in the log, and a refused filter', async () => {
     const { id, key } = await newAccount();
     const hook = await newWebhook(key);
     const at = Date.now();
@@ -215,5 +215,9 @@ describe('rule messages in the page’s language', () => {
         'The mapping changed and the event no longer fits it: lead.fone: Expected a phone number.',
       );
     }
+    // A refused filter's 400 page, in the page's language too.
+    expect(await page(await panel(`${base}?status=bogus`, { cookie }), 400)).toContain(
+      'Os filtros do endereço não são válidos.',
+    );
   });
 });
