@@ -29,8 +29,9 @@ export function settingsPage(
   next: string | undefined,
   flash?: { kind: 'ok' | 'error'; text: string },
 ) {
-  const brazil = BRAZIL.filter((z) => zoneNames().includes(z));
-  const rest = zoneNames().filter((z) => !brazil.includes(z));
+  const all = zoneNames();
+  const brazil = BRAZIL.filter((z) => all.includes(z));
+  const rest = all.filter((z) => !brazil.includes(z));
   return layout(
     p,
     p.t.settingsTitle,
