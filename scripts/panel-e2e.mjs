@@ -76,12 +76,32 @@ async function audit(page, name) {
     for (const v of found.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
       violations.push(`${name} @${width}px: ${v.id} (${v.impact}) at ${JSON.stringify(v.nodes.slice(0, 3))}`);
     }
-    // Readable at this width: nothing wider than the viewport but the scrollable tables.
+    // Readable at this width: the page does not scroll sideways, and neither does any part of it.
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
     check(overflow <= 0, `${name} @${width}px scrolls sideways by ${overflow}px`);
+    const wide = await widerThanViewport(page);
+    check(wide.length === 0, `${name} @${width}px has parts wider than the viewport: ${wide.join(', ')}`);
   }
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   checkedPages += 1;
+}
+
+/**
+ * The elements that reach past the viewport's right edge, or scroll sideways inside themselves (a
+ * table in an overflow region included), each as tag.class; form controls scroll their own text.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+async function widerThanViewport(page) {
+  return /** @type {string[]} */ (
+    await page.evaluate(`[...document.body.querySelectorAll('*')].filter((el) => {
+      if (el.matches('input, select, textarea, option, optgroup, .skip, .skip *')) return false;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return false;
+      const scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1;
+      return box.right > window.innerWidth + 1 || scrolls;
+    }).slice(0, 5).map((el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).replaceAll(' ', '.') : ''))`)
+  );
 }
 
 /** @param {import('playwright-core').Page} page @param {string} name */
@@ -172,7 +192,7 @@ async function createWebhook(page) {
   await page.getByRole('button', { name: 'Criar' }).click();
   const error = page.locator('#err-fields-0-type');
   check(
-    (await error.textContent())?.includes('contact.email takes a field of type email'),
+    (await error.textContent())?.includes('E-mail do contato (contact.email) aceita um campo do tipo E-mail'),
     'no error by the field',
   );
   check(
@@ -345,6 +365,34 @@ async function inspectEvents(page, editUrl) {
 }
 
 /**
+ * On a phone the event log is stacked cards, each value with its column's name; the preferences
+ * page sets the zone the times are shown in.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function phoneAndZone(page, editUrl) {
+  await page.goto(`${editUrl}/events`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const label = await page.evaluate(
+    `getComputedStyle(document.querySelector('.scroll td'), '::before').content`,
+  );
+  check(label === '"Evento"', `the first cell of a card names its column: ${label}`);
+  await shot(page, 'events-375', 375);
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+  check(
+    /\(Horário Padrão de Brasília\)/.test((await page.locator('time').first().textContent()) ?? ''),
+    'times not in Brasília by default',
+  );
+  await page.getByRole('link', { name: 'Preferências' }).click();
+  await page.waitForURL(/\/panel\/settings\?next=/);
+  await audit(page, 'preferences');
+  await page.getByLabel('Fuso horário').selectOption('Europe/Lisbon');
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await page.waitForURL(/\/events$/);
+  const shown = (await page.locator('time').first().textContent()) ?? '';
+  check(!shown.includes('Brasília'), `the zone setting did not change the times: ${shown}`);
+}
+
+/**
  * Disable the webhook; the list, in English through the switch; sign out ends the session.
  * @param {import('playwright-core').Page} page @param {string} origin @param {string} editUrl
  */
@@ -445,6 +493,7 @@ async function main() {
   await browseEvents(page);
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);
+  await phoneAndZone(page, editUrl);
   await disableAndSignOut(page, origin, editUrl);
   check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);

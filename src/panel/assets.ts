@@ -50,7 +50,7 @@ fieldset{border:1px solid #d0d5dd;border-radius:6px;margin:.5rem 0;padding:.5rem
 fieldset.readonly{border:0;margin:0;padding:0}
 fieldset.flow{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 fieldset.inline-group{display:flex;flex-wrap:wrap;gap:.25rem 1rem;width:100%}
-pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:auto;font-size:.85rem}
+pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
@@ -61,6 +61,22 @@ button.danger{background:#b42318;border-color:#b42318;color:#fff}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 details summary{cursor:pointer;margin:.5rem 0}
 h3{font-size:1rem;margin:1rem 0 .5rem}
+[hidden]{display:none!important}
+select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
+@media (max-width:40rem){
+.scroll{overflow-x:visible}
+.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}
+.scroll table{background:transparent}
+.scroll thead,.scroll thead *{display:block;position:absolute;width:1px;height:1px;padding:0;border:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.scroll tr{background:#fff;border:1px solid #d0d5dd;border-radius:8px;margin:0 0 .75rem;padding:.25rem .75rem}
+.scroll td{display:grid;grid-template-columns:minmax(0,7.5rem) minmax(0,1fr);gap:.5rem;border-bottom:1px solid #eef2f6;padding:.4rem 0;overflow-wrap:anywhere}
+.scroll td:last-child{border-bottom:0}
+.scroll td::before{content:attr(data-label);font-weight:600;color:#475467}
+.scroll td>.error{grid-column:2}
+.scroll td>.badge{justify-self:start}
+.scroll td:empty{display:none}
+.scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
+}
 `;
 
 export const js = `"use strict";

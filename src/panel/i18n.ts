@@ -31,8 +31,6 @@ const ptBR = {
   no: 'não',
   noWebhooks: 'Nenhum webhook ainda.',
   more: 'Mais',
-  production: 'produção',
-  test: 'teste',
   testBanner: 'Modo de teste: os eventos são validados e pré-visualizados, mas nenhum registro é gravado.',
   prodBanner: 'Modo de produção: cada evento grava registros no CRM.',
   disabledBanner: 'Desativado: a URL responde 404.',
@@ -108,9 +106,6 @@ const ptBR = {
   unknownUser: 'Usuário removido',
   whenKind: 'Tipo do valor',
   kindAuto: '(pelo tipo do campo)',
-  kindText: 'texto',
-  kindNumber: 'número',
-  kindBoolean: 'sim/não (true/false)',
   tooManyRows:
     'O formulário tem linhas ou valores demais: no máximo 100 campos e 20 ações, e 100 usuários num rodízio. Nada foi salvo.',
   samplesCapped: 'Alguns campos não couberam (no máximo 100 campos): revise, salve e preencha de novo.',
@@ -160,11 +155,6 @@ const ptBR = {
   recTrashed: 'Este registro está na lixeira desde',
   recRestoreUntil: 'Pode ser restaurado pela API até',
   // inspect: the event page as a request inspector (src/panel/views/event.ts)
-  status_pending: 'Pendente',
-  status_processed: 'Processado',
-  status_failed: 'Falhou',
-  status_test: 'Teste',
-  status_rejected: 'Recusado',
   mark_processed: 'Processado: registros gravados',
   mark_previewed: 'Pré-visualizado (modo de teste)',
   mark_failed: 'Falhou (sem nova tentativa)',
@@ -218,6 +208,16 @@ const ptBR = {
   processQueued: 'Evento enviado para processar em produção.',
   processRefused:
     'Não foi processado: só um evento de teste de um webhook em produção pode ser processado de verdade.',
+  // lang: settings (time zone) and the stacked tables
+  settingsLink: 'Preferências',
+  settingsTitle: 'Preferências',
+  timeZone: 'Fuso horário',
+  timeZoneHint: 'Os horários do painel aparecem neste fuso. Sem escolha: horário de Brasília.',
+  zonesBrazil: 'Brasil',
+  zonesAll: 'Todos os fusos',
+  zoneNow: 'Agora neste fuso:',
+  unknownZone: 'Fuso horário desconhecido: escolha um da lista.',
+  prefsSaved: 'Preferências salvas.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -252,8 +252,6 @@ const en: Messages = {
   no: 'no',
   noWebhooks: 'No webhooks yet.',
   more: 'More',
-  production: 'production',
-  test: 'test',
   testBanner: 'Test mode: events are validated and previewed, but no records are written.',
   prodBanner: 'Production mode: every event writes records to the CRM.',
   disabledBanner: 'Disabled: the URL answers 404.',
@@ -329,9 +327,6 @@ const en: Messages = {
   unknownUser: 'Deleted user',
   whenKind: 'Value type',
   kindAuto: "(by the field's type)",
-  kindText: 'text',
-  kindNumber: 'number',
-  kindBoolean: 'yes/no (true/false)',
   tooManyRows:
     'The form has too many rows or values: at most 100 fields and 20 actions, and 100 users in a round robin. Nothing was saved.',
   samplesCapped: 'Some fields did not fit (at most 100 fields): review, save and fill again.',
@@ -381,11 +376,6 @@ const en: Messages = {
   recTrashed: 'This record has been in the trash since',
   recRestoreUntil: 'It can be restored through the API until',
   // inspect: the event page as a request inspector (src/panel/views/event.ts)
-  status_pending: 'Pending',
-  status_processed: 'Processed',
-  status_failed: 'Failed',
-  status_test: 'Test',
-  status_rejected: 'Refused',
   mark_processed: 'Processed: records written',
   mark_previewed: 'Previewed (test mode)',
   mark_failed: 'Failed (no retry)',
@@ -438,6 +428,16 @@ const en: Messages = {
   processConfirmButton: 'Yes, write real records',
   processQueued: 'Event queued to be processed in production.',
   processRefused: 'Not processed: only a test event of a webhook in production can be processed for real.',
+  // lang: settings (time zone) and the stacked tables
+  settingsLink: 'Preferences',
+  settingsTitle: 'Preferences',
+  timeZone: 'Time zone',
+  timeZoneHint: "The panel's times are shown in this zone. Without a choice: your location's zone, else UTC.",
+  zonesBrazil: 'Brazil',
+  zonesAll: 'All zones',
+  zoneNow: 'Now in this zone:',
+  unknownZone: 'Unknown time zone: pick one from the list.',
+  prefsSaved: 'Preferences saved.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -9,6 +9,7 @@ import type { WebhookHead } from '../webhooks/event-reads';
 import { hookPath, seesWebhookUrl } from '../webhooks/resource';
 import { chooseLang, messages } from './i18n';
 import { messagePage, type Page, type WebhookView } from './views';
+import { chooseZone, ZONE_COOKIE } from './zone';
 
 // What every page module of the panel shares: the request's page settings, its path ids, the
 // webhook's header and the answers after a write.
@@ -24,10 +25,26 @@ export function pageOf(c: C, signedIn: boolean): Page {
   // Until a page has read its key, it offers nothing that needs a scope.
   const held = c.get('panelKey')?.held;
   const can = (scope: Scope) => held !== undefined && allows(held, scope);
-  return { lang, t: messages[lang], path: url.pathname + url.search, signedIn, can };
+  // Cloudflare's guess of the visitor's zone (from the IP), for an English speaker with no choice yet.
+  const zone = chooseZone(
+    getCookie(c, ZONE_COOKIE),
+    lang,
+    (c.req.raw.cf as { timezone?: unknown } | undefined)?.timezone,
+  );
+  return { lang, t: messages[lang], zone, path: url.pathname + url.search, signedIn, can };
 }
 
 export const toSignIn = (c: C) => c.redirect('/panel/sign-in', 303);
+
+/**
+ * `next` when it is a path of the panel to go back to, else undefined: never an open redirect
+ * (`//evil`, `/panel\\..`); in printable ASCII (the pages link it percent-encoded), as a control
+ * character is no header value and would make the redirect a 500; and at most 2,000 characters.
+ */
+export const panelNext = (next: string | undefined): string | undefined =>
+  next !== undefined && next.length <= 2000 && /^\/panel(\/[^/\\]|$|\?)/.test(next) && /^[!-~]*$/.test(next)
+    ? next
+    : undefined;
 
 /** The id in the path's `name` segment; anything but a whole number in range is not found. */
 export const idOf = (c: C, name = 'id'): number => {

@@ -15,10 +15,12 @@ import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample } from './pages/samples';
+import { saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
+import { issueText } from './problem-text';
 import { sessionHash, sessionKey } from './session';
 import { messagePage } from './views';
 
@@ -64,7 +66,7 @@ function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Re
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
     case 'invalid_query':
     case 'invalid_cursor':
-      return c.html(messagePage(p, p.t.badRequest, (caught as Error).message), 400);
+      return c.html(messagePage(p, p.t.badRequest, issueText(p, (caught as Error).message)), 400);
     default:
       return undefined;
   }
@@ -154,6 +156,8 @@ export function panelRouter(deliver: Deliver) {
     .get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'))
     .get('/', (c) => c.redirect('/panel/webhooks', 303))
     .get('/lang/:lang', switchLanguage)
+    .get('/settings', settingsForm)
+    .post('/settings', saveSettings)
     .get('/sign-in', signInForm)
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)

@@ -17,6 +17,18 @@ import {
   type FlowDraft,
 } from './form';
 import type { Lang, Messages } from './i18n';
+import {
+  actionLabel,
+  kindLabel,
+  matchKeyLabel,
+  modeLabel,
+  opLabel,
+  statusLabel,
+  targetLabel,
+  typeLabel,
+} from './labels';
+import { eventErrorText, issueText } from './problem-text';
+import { localTime } from './zone';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -28,6 +40,8 @@ type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 export type Page = {
   lang: Lang;
   t: Messages;
+  /** The IANA zone its times are shown in (src/panel/zone.ts chooses it). */
+  zone: string;
   path: string;
   signedIn: boolean;
   /** Whether the signed-in key holds `scope`: the page offers only the actions it allows. */
@@ -55,6 +69,7 @@ export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' 
 <nav aria-label="${p.t.title}">
 ${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
+${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${
   p.signedIn
     ? html`<form method="post" action="/panel/sign-out" class="inline"><button type="submit">${p.t.signOut}</button></form>`
@@ -96,8 +111,9 @@ export type WebhookSummary = {
   counts: Partial<Record<string, number>>;
 };
 
+/** An instant in the person's language and zone, with the zone's name; its ISO text stays in `datetime`. */
 export const when = (iso: string | null, p: Page) =>
-  iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
+  iso ? html`<time datetime="${iso}">${localTime(iso, p.lang, p.zone)}</time>` : p.t.none;
 
 /** The ingest URL with a copy button; a session that may not see it is told which scope would. */
 const copyable = (p: Page, id: string, url: string | null) =>
@@ -108,15 +124,15 @@ const copyable = (p: Page, id: string, url: string | null) =>
 export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) {
   const rows = hooks.map(
     (h) => html`<tr>
-<td><a href="/panel/webhooks/${h.id}">${h.name}</a></td>
-<td><span class="badge ${h.mode}">${p.t[h.mode]}</span></td>
-<td>${h.enabled ? p.t.yes : p.t.no}</td>
-<td>${copyable(p, `url-${h.id}`, h.url)}</td>
-<td>${when(h.lastEvent, p)}</td>
-<td><a href="/panel/webhooks/${h.id}/events">${
+<td data-label="${p.t.name}"><a href="/panel/webhooks/${h.id}">${h.name}</a></td>
+<td data-label="${p.t.mode}"><span class="badge ${h.mode}">${modeLabel(p, h.mode)}</span></td>
+<td data-label="${p.t.enabled}">${h.enabled ? p.t.yes : p.t.no}</td>
+<td data-label="${p.t.url}">${copyable(p, `url-${h.id}`, h.url)}</td>
+<td data-label="${p.t.lastEvent}">${when(h.lastEvent, p)}</td>
+<td data-label="${p.t.counts}"><a href="/panel/webhooks/${h.id}/events">${
       eventStatuses
         .filter((s) => h.counts[s])
-        .map((s) => `${s}: ${h.counts[s]}`)
+        .map((s) => `${statusLabel(p, s)}: ${h.counts[s]}`)
         .join(', ') || p.t.none
     }</a></td>
 </tr>`,
@@ -137,8 +153,8 @@ ${next ? html`<p><a href="/panel/webhooks?cursor=${encodeURIComponent(next)}">${
 }
 
 /** Error messages for a control, with the attributes that tie them to it. */
-function problems(errors: Map<string, string[]>, name: string) {
-  const list = errors.get(name);
+function problems(p: Page, errors: Map<string, string[]>, name: string) {
+  const list = errors.get(name)?.map((m) => issueText(p, m));
   const id = `err-${name.replaceAll('.', '-')}`;
   return {
     attrs: list ? raw(` aria-invalid="true" aria-describedby="${id}"`) : '',
@@ -151,13 +167,13 @@ const option = (value: string, label: string, selected: boolean) =>
 
 function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[]>) {
   const n = (c: string) => `fields.${i}.${c}`;
-  const e = (c: string) => problems(errors, n(c));
+  const e = (c: string) => problems(p, errors, n(c));
   return html`<tr>
-<td><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
-<td><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, t, f.type === t))}</select>${e('type').note}</td>
-<td><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${f.required ? raw(' checked') : ''}></td>
-<td><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
-<td><textarea name="${n('formats')}" rows="1" aria-label="${p.t.formats} ${i + 1}" placeholder="DD/MM/YYYY"${e('formats').attrs}>
+<td data-label="${p.t.key}"><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
+<td data-label="${p.t.type}"><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
+<td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${f.required ? raw(' checked') : ''}></td>
+<td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
+<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="1" aria-label="${p.t.formats} ${i + 1}" placeholder="DD/MM/YYYY"${e('formats').attrs}>
 ${f.formats}</textarea>${e('formats').note}</td>
 </tr>`;
 }
@@ -195,45 +211,43 @@ ${value}</textarea>`
     : html`<input type="text" name="${name}" value="${value}"${attrs}>`;
 
 /** The actions that take an option, as a control's label names them. */
-const usedBy = (option: (typeof panelOptions)[number]) =>
+const usedBy = (p: Page, option: (typeof panelOptions)[number]) =>
   actions
     .filter((m) => m.panel[option] !== undefined)
-    .map((m) => m.name)
+    .map((m) => actionLabel(p, m.name))
     .join(', ');
 
 function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Map<string, string[]>) {
   const n = (c: string) => `flows.${i}.${c}`;
-  const e = (c: string) => problems(errors, n(c));
+  const e = (c: string) => problems(p, errors, n(c));
   const input = (c: string, label: string, value: string) =>
     html`<label>${label} ${textBox(n(c), value, e(c).attrs)}</label>${e(c).note}`;
   // Ticked ones first, in their order (and as often) as stored: the order is kept on save.
   const matchOn = [...a.matchOn, ...MATCH_KEYS.filter((m) => !a.matchOn.includes(m))];
   const kinds: [string, string][] = [
     ['', p.t.kindAuto],
-    ['string', p.t.kindText],
-    ['number', p.t.kindNumber],
-    ['boolean', p.t.kindBoolean],
+    ...(['string', 'number', 'boolean'] as const).map((k): [string, string] => [k, kindLabel(p, k)]),
   ];
   return html`<fieldset class="flow">
 <legend>${p.t.action} ${i + 1}</legend>
 <label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
-<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, `${m.labels[p.lang]} (${m.name})`, a.action === m.name))}</select></label>${e('action').note}
-<fieldset class="inline-group"><legend>${p.t.matchOn} (${usedBy('match_on')})</legend>
-${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${j < a.matchOn.length ? raw(' checked') : ''}> ${m}</label>`)}
+<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, actionLabel(p, m.name), a.action === m.name))}</select></label>${e('action').note}
+<fieldset class="inline-group"><legend>${p.t.matchOn} (${usedBy(p, 'match_on')})</legend>
+${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${j < a.matchOn.length ? raw(' checked') : ''}> ${matchKeyLabel(p, m)}</label>`)}
 ${e('match_on').note}</fieldset>
-${input('name', `${p.t.taskName} (${usedBy('name')})`, a.name)}
-${input('category', `${p.t.category} (${usedBy('category')})`, a.category)}
-<label>${p.t.description} (${usedBy('description')}) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
+${input('name', `${p.t.taskName} (${usedBy(p, 'name')})`, a.name)}
+${input('category', `${p.t.category} (${usedBy(p, 'category')})`, a.category)}
+<label>${p.t.description} (${usedBy(p, 'description')}) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
 ${a.description}</textarea></label>${e('description').note}
 <label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${ownerOptions(p, owners, a.owner ? [a.owner] : [])}</select></label>${e('owner').note}
 <label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${ownerOptions(p, owners, a.roundRobin)}</select></label>${e('round_robin').note}
 <fieldset class="inline-group"><legend>${p.t.when}</legend>
 ${input('when.field', p.t.whenField, a.whenField)}
-<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${whenOps.map((o) => option(o, o, a.whenOp === o))}</select></label>
+<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${whenOps.map((o) => option(o, opLabel(p, o), a.whenOp === o))}</select></label>
 ${input('when.value', p.t.whenValue, a.whenValue)}
 <label>${p.t.whenKind} <select name="${n('when.kind')}"${e('when.kind').attrs}>${kinds.map(([k, label]) => option(k, label, a.whenKind === k))}</select></label>
 </fieldset>
-<fieldset class="inline-group"><legend>${p.t.due} (${usedBy('due')})</legend>
+<fieldset class="inline-group"><legend>${p.t.due} (${usedBy(p, 'due')})</legend>
 ${input('due.from', p.t.due, a.dueFrom)}
 ${input('due.days', p.t.days, a.dueDays)}
 ${input('due.hours', p.t.hours, a.dueHours)}
@@ -270,11 +284,11 @@ export function configForm(
     named: new Map([...users.named, ...users.live].map((u) => [String(u.id), u])),
   };
   const general = errors.get('');
-  const name = problems(errors, 'name');
+  const name = problems(p, errors, 'name');
   const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
   // A key that may not save sees the configuration with every control disabled, and no save button.
   return html`<form method="post" action="${action}" class="card" novalidate>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
+${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${issueText(p, m)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
   draft.name.includes('\n')
@@ -285,7 +299,7 @@ ${draft.name}</textarea>`
 ${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
 <h2>${p.t.fields}</h2>
 <p class="hint">${p.t.fieldsHint}</p>
-<datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
+<datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}" label="${targetLabel(p, t)}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
 <thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.formats}</th></tr></thead>
 <tbody>${fields.map((f, i) => fieldRow(p, f, i, errors))}</tbody></table></div>
@@ -380,7 +394,7 @@ export function eventsPage(
 <p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
 <form method="get" action="${base}" class="inline">
 <label for="status">${p.t.status}</label>
-<select id="status" name="status">${option('', p.t.all, !status)}${eventStatuses.map((s) => option(s, s, status === s))}</select>
+<select id="status" name="status">${option('', p.t.all, !status)}${eventStatuses.map((s) => option(s, statusLabel(p, s), status === s))}</select>
 <button type="submit">${p.t.filter}</button>
 </form>
 ${
@@ -389,7 +403,7 @@ ${
 <thead><tr><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th><th scope="col">${p.t.attempts}</th><th scope="col">${p.t.error}</th></tr></thead>
 <tbody>${events.map(
         (e) =>
-          html`<tr><td><a href="${base}/${e.id}">#${e.id}</a></td><td>${when(e.receivedAt, p)}</td><td><span class="badge ${e.status}">${e.status}</span></td><td>${e.attempts}</td><td>${e.error ?? ''}</td></tr>`,
+          html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ? eventErrorText(p, e.error) : ''}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p>${p.t.noEvents}</p>`
 }

@@ -62,7 +62,7 @@ describe('saving the edit page', () => {
       form: await typed('DD/MM/YYYY\r\nDD/MM/AAAA'),
     });
     expect(await page(bad, 422)).toMatch(
-      /aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Unknown token &quot;AAAA&quot;/,
+      /aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Parte desconhecida “AAAA”/,
     );
   });
 
@@ -106,7 +106,7 @@ describe('saving the edit page', () => {
     });
     expect(await page(changed, 422)).toMatch(
       new RegExp(
-        `aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">No user ${bia.id} in this account`,
+        `aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Nenhum usuário ${bia.id} nesta conta`,
       ),
     );
     expect((await configOf(key, hook.id)).flows).toEqual(flows);

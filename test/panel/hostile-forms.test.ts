@@ -132,6 +132,7 @@ describe('every route of the panel', () => {
       '/lang/:lang',
       '/sign-in',
       '/sign-out',
+      '/settings',
     ]);
     const guarded = routes.filter((r) => !open.has(r.path));
     expect(guarded.length).toBeGreaterThanOrEqual(13);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLang, messages } from '../../src/panel/i18n';
+import { MATCH_KEYS } from '../../src/contracts/webhook-config';
+import { eventStatuses, webhookModes } from '../../src/core/statuses';
+import { fixedTargets, whenOps } from '../../src/core/webhook-config';
+import { fieldTypes } from '../../src/core/webhook-fields';
+import { chooseLang, langs, messages } from '../../src/panel/i18n';
+import { allLabels, eventCodes, statusLabel, typeLabel } from '../../src/panel/labels';
+import { actions } from '../../src/webhooks/actions';
 
 describe('panel language', () => {
   it('takes the lang cookie first, then the most preferred known language, else pt-BR', () => {
@@ -19,5 +25,40 @@ describe('panel language', () => {
     for (const lang of ['pt-BR', 'en'] as const) {
       for (const key of keys) expect(messages[lang][key as keyof (typeof messages)['en']], key).not.toBe('');
     }
+  });
+});
+
+describe('enum labels', () => {
+  const enums = {
+    statusLabels: eventStatuses,
+    modeLabels: webhookModes,
+    typeLabels: fieldTypes,
+    opLabels: whenOps,
+    actionLabels: actions.map((m) => m.name),
+    matchKeyLabels: MATCH_KEYS,
+    kindLabels: ['string', 'number', 'boolean'],
+    targetLabels: Object.keys(fixedTargets),
+    codeLabels: eventCodes,
+  } satisfies Record<keyof typeof allLabels, readonly string[]>;
+
+  it('labels every member of every enum in both languages, never as its API name', () => {
+    for (const [table, members] of Object.entries(enums) as [keyof typeof allLabels, readonly string[]][]) {
+      for (const lang of langs) {
+        const labels: Record<string, string> = allLabels[table][lang];
+        expect(Object.keys(labels).sort(), `${table} ${lang}`).toEqual([...members].sort());
+        for (const member of members) {
+          expect(labels[member]?.trim(), `${table} ${lang} ${member}`).toBeTruthy();
+          expect(labels[member], `${table} ${lang} ${member}`).not.toBe(member);
+        }
+        expect(new Set(Object.values(labels)).size, `${table} ${lang}`).toBe(members.length);
+      }
+    }
+  });
+
+  it('shows an unknown value as it is, and no inherited property as a label', () => {
+    expect(statusLabel({ lang: 'pt-BR' }, 'processed')).toBe('Processado');
+    expect(statusLabel({ lang: 'en' }, 'archived')).toBe('archived');
+    expect(statusLabel({ lang: 'en' }, 'constructor')).toBe('constructor');
+    expect(typeLabel({ lang: 'pt-BR' }, '__proto__')).toBe('__proto__');
   });
 });

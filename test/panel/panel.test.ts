@@ -175,7 +175,7 @@ describe('pages', () => {
     expect(html).toContain('Leads do site');
     expect(html).toContain(hook.url);
     expect(html).toContain('class="badge test"');
-    expect(html).toMatch(/(pending|test): 1/);
+    expect(html).toMatch(/(Pendente|Teste): 1/);
     expect(html).toMatch(/<time datetime="\d{4}-/);
   });
 
@@ -323,7 +323,9 @@ describe('pages', () => {
       await panel(`/panel/webhooks/${hook.id}`, { cookie, form: form('3', '1') }),
       422,
     );
-    expect(wrong).toMatch(/id="err-flows-0-action">create_deal must come after upsert_contact/);
+    expect(wrong).toMatch(
+      /id="err-flows-0-action">“Criar negócio” precisa vir depois de “Criar ou atualizar contato”/,
+    );
     expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: form('1', '2') })).status).toBe(303);
     const { data } = await json(await call(`/v1/inbound-webhooks/${hook.id}`, { key }));
     expect(data.flows.map((a: { action: string }) => a.action)).toEqual(['upsert_contact', 'create_deal']);
@@ -357,7 +359,7 @@ describe('pages', () => {
     expect(html).toMatch(
       /name="fields\.2\.key" value="bad key" aria-label="[^"]+" aria-invalid="true" aria-describedby="err-fields-2-key"/,
     );
-    expect(html).toMatch(/<span class="error" id="err-fields-2-key">Expected a dot path/);
+    expect(html).toMatch(/<span class="error" id="err-fields-2-key">Esperado um caminho com pontos/);
     expect(html).toMatch(
       /name="flows\.0\.due\.days" value="dois" aria-invalid="true" aria-describedby="err-flows-0-due-days"/,
     );
@@ -377,9 +379,11 @@ describe('pages', () => {
       },
     });
     const ruled = await page(rules, 422);
-    expect(ruled).toMatch(/id="err-fields-0-type">contact\.email takes a field of type email/);
-    expect(ruled).toMatch(/id="err-flows-0-name">&quot;ninguem&quot; is not a declared field/);
-    expect(ruled).toMatch(/id="err-flows-0-action">A create_task needs a create_deal before it/);
+    expect(ruled).toMatch(
+      /id="err-fields-0-type">E-mail do contato \(contact\.email\) aceita um campo do tipo E-mail/,
+    );
+    expect(ruled).toMatch(/id="err-flows-0-name">“ninguem” não é um campo declarado/);
+    expect(ruled).toMatch(/id="err-flows-0-action">“Criar tarefa” precisa de um “Criar negócio” antes/);
 
     const owner = await panel(`/panel/webhooks/${hook.id}`, {
       cookie,

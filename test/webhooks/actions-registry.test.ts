@@ -3,6 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { FieldMapping } from '../../src/contracts/webhook-config';
 import { draftOf } from '../../src/panel/form';
 import { messages } from '../../src/panel/i18n';
+import { actionLabel } from '../../src/panel/labels';
 import { configForm, type Page } from '../../src/panel/views';
 import { preview } from '../../src/queue/records';
 import { usableSteps, writableSteps } from '../../src/queue/salvage';
@@ -42,7 +43,14 @@ const VALUES = new Map<string, string>([
 const found = { turns: new Map<number, number>() };
 
 function page(lang: 'pt-BR' | 'en'): Page {
-  return { lang, t: messages[lang], path: '/panel/webhooks/new', signedIn: true, can: () => true };
+  return {
+    lang,
+    t: messages[lang],
+    zone: 'UTC',
+    path: '/panel/webhooks/new',
+    signedIn: true,
+    can: () => true,
+  };
 }
 
 describe('the flow action registry is the single source', () => {
@@ -51,7 +59,7 @@ describe('the flow action registry is the single source', () => {
     expect(names).toEqual(actions.map((m) => m.name));
   });
 
-  it('every action has a distinct label in both languages, which the panel shows with its name', async () => {
+  it('every action has a distinct label in both languages; the panel shows its action label, the name as the value', async () => {
     for (const lang of ['pt-BR', 'en'] as const) {
       const labels = actions.map((m) => m.labels[lang]);
       expect(labels.every((l) => l.trim().length > 0)).toBe(true);
@@ -67,7 +75,7 @@ describe('the flow action registry is the single source', () => {
         ),
       );
       for (const m of actions) {
-        expect(html).toContain(`<option value="${m.name}">${m.labels[lang]} (${m.name})</option>`);
+        expect(html).toContain(`<option value="${m.name}">${actionLabel({ lang }, m.name)}</option>`);
       }
     }
   });

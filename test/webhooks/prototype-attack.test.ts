@@ -62,7 +62,7 @@ it('a sender, a configurer and a sample event cannot plant ADMIN_TOKEN (or anyth
   });
   const html = await page(saved, 422);
   expect(html).toMatch(/aria-describedby="err-fields-1-key"/);
-  expect(html).toMatch(/<span class="error" id="err-fields-1-key">&quot;__proto__&quot; is a reserved name/);
+  expect(html).toMatch(/<span class="error" id="err-fields-1-key">“__proto__” é um nome reservado/);
   const put = await call(`/v1/inbound-webhooks/${hook.id}`, {
     method: 'PUT',
     key: attacker.key,

@@ -2,10 +2,12 @@ import type { z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { EventMarkOutcome } from '../../core/event-history';
-import type { eventStatuses } from '../../core/statuses';
 import type { WebhookEvent } from '../../webhooks/contract';
+import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
+import { eventErrorText, issueText } from '../problem-text';
 import { layout, modeBanner, type Page, type WebhookView, when } from '../views';
+import { localTime } from '../zone';
 
 // One event as a request inspector: what it did (or would do), why it was refused, its warnings,
 // its history of attempts, and the call as received (kept headers, body, Content-Type).
@@ -26,24 +28,7 @@ export const shownHeaders = (headers: Record<string, string>): [string, string][
     .filter(([name]) => !CREDENTIAL_HEADER.test(name))
     .sort(([a], [b]) => a.localeCompare(b));
 
-export const statusLabel = (p: Page, status: (typeof eventStatuses)[number]) => p.t[`status_${status}`];
 const markLabel = (p: Page, outcome: EventMarkOutcome) => p.t[`mark_${outcome}`];
-
-/** A time inside a sentence: dd/mm/yyyy hh:mm in Brazil's zone for pt-BR, UTC for English. */
-export function timeText(iso: string, p: Page): string {
-  const brazil = p.lang === 'pt-BR';
-  const text = new Intl.DateTimeFormat(brazil ? 'pt-BR' : 'en-GB', {
-    timeZone: brazil ? 'America/Sao_Paulo' : 'UTC',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-    .format(new Date(iso))
-    .replace(', ', ' ');
-  return brazil ? text : `${text} UTC`;
-}
 
 /**
  * Past this many characters a body is shown as stored, on one line: indenting a deep body (up to
@@ -66,7 +51,11 @@ function table(caption: string, heads: string[], rows: (Html | string)[][]) {
 /** What the event did (its result, linked to the panel's record pages) or would do (its preview). */
 function outcome(p: Page, e: Event, owners: ReadonlyMap<number, string>) {
   if (e.preview) {
-    const sentences = previewSentences(e.preview, { lang: p.lang, owners, time: (iso) => timeText(iso, p) });
+    const sentences = previewSentences(e.preview, {
+      lang: p.lang,
+      owners,
+      time: (iso) => localTime(iso, p.lang, p.zone),
+    });
     return html`<section class="card"><h2 id="does">${p.t.inspectWhatItDoes}</h2>
 ${sentences.map((s) => html`<p>${s}</p>`)}
 <details><summary>${p.t.inspectPreviewJson}</summary>${pretty(e.preview)}</details></section>`;
@@ -94,13 +83,13 @@ function refusal(p: Page, e: Event) {
   const errors = r.errors ?? [];
   return html`<section class="card"><h2 id="refusal">${p.t.inspectRefusal}</h2>
 <dl class="facts"><dt>${p.t.inspectAnswered}</dt><dd><code>${r.status} ${r.code}</code></dd>
-<dt>${p.t.details}</dt><dd>${r.detail}</dd></dl>
+<dt>${p.t.details}</dt><dd>${eventErrorText(p, r.detail)}</dd></dl>
 ${
   errors.length
     ? table(
         p.t.inspectRefusal,
         [p.t.inspectField, p.t.inspectMessage],
-        errors.map((x) => [html`<code>${x.path || '—'}</code>`, html`${x.message}`]),
+        errors.map((x) => [html`<code>${x.path || '—'}</code>`, html`${issueText(p, x.message)}`]),
       )
     : ''
 }</section>`;
@@ -113,7 +102,7 @@ function warnings(p: Page, e: Event) {
 ${table(
   p.t.inspectWarnings,
   [p.t.inspectField, p.t.inspectMessage],
-  e.warnings.map((w) => [html`<code>${w.path || '—'}</code>`, html`${w.message}`]),
+  e.warnings.map((w) => [html`<code>${w.path || '—'}</code>`, html`${issueText(p, w.message)}`]),
 )}</section>`;
 }
 
@@ -121,7 +110,7 @@ function history(p: Page, e: Event) {
   const rows = e.history.map((m) => [
     when(m.at, p),
     html`${markLabel(p, m.outcome)}`,
-    html`${m.error ?? ''}`,
+    html`${m.error ? eventErrorText(p, m.error) : ''}`,
   ]);
   return html`<section class="card"><h2 id="history">${p.t.inspectHistory}</h2>
 <p class="hint">${p.t.inspectHistoryHint}</p>
@@ -199,11 +188,11 @@ ${modeBanner(p, h)}
 ${pending ? html`<p class="hint" role="status">${p.t.inspectPending}</p>` : ''}
 <dl class="facts">
 <dt>${p.t.status}</dt><dd><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></dd>
-<dt>${p.t.inspectMode}</dt><dd>${p.t[extra.mode]}</dd>
+<dt>${p.t.inspectMode}</dt><dd>${modeLabel(p, extra.mode)}</dd>
 <dt>${p.t.received}</dt><dd>${when(e.received_at, p)}</dd>
 <dt>${p.t.inspectProcessedAt}</dt><dd>${when(e.processed_at, p)}</dd>
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
-${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
+${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${eventErrorText(p, e.error)}</dd>` : ''}
 </dl>
 ${actions(p, h, e)}
 ${outcome(p, e, extra.owners)}

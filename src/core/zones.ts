@@ -1,0 +1,76 @@
+// IANA time zones as the runtime's Intl knows them: which names are real, and a local calendar day
+// in a zone as a UTC range (a person's "24/11/2026" is not UTC's).
+
+let known: ReadonlySet<string> | undefined;
+
+/** Every zone name Intl offers, plus `UTC` (which `supportedValuesOf` leaves out), sorted. */
+export function zoneNames(): readonly string[] {
+  return [...zoneSet()];
+}
+
+function zoneSet(): ReadonlySet<string> {
+  // Built from Intl alone, the same in every isolate: no account's input reaches it.
+  known ??= new Set(['UTC', ...Intl.supportedValuesOf('timeZone')].sort());
+  return known;
+}
+
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/**
+ * The zone `raw` names (a cookie, a form), or undefined. One of the runtime's list as it is; an
+ * alias Intl also knows (`Asia/Kolkata`, `utc`) as Intl's own spelling of it, so the names a
+ * caller can make the isolate hold formatters for stay Intl's few hundred.
+ */
+export function validZone(raw: string | undefined): string | undefined {
+  if (raw === undefined || !ZONE_NAME.test(raw)) return undefined;
+  if (zoneSet().has(raw)) return raw;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The calendar date (`YYYY-MM-DD`) of the instant `ms` in `zone`. */
+function localDate(ms: number, zone: string): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(ms);
+}
+
+/** The first instant (to the minute) whose date in `zone` is `day` or later. */
+function dayStart(day: string, utcMidnight: number, zone: string): number {
+  // Every zone's offset lies within ±14 h: the day starts inside this window, and "the local date
+  // is `day` or later" only turns true once in it, so a bisection finds the turn.
+  let lo = utcMidnight - 15 * 3_600_000;
+  let hi = utcMidnight + 15 * 3_600_000;
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+    if (localDate(mid, zone) >= day) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * A whole local day in `zone` as a UTC range: `from` its first instant, `to` the next day's (so
+ * `from <= t < to`), both ISO 8601 in UTC; undefined for a date that is not real or a zone that is
+ * not known. A day a clock change shortens or lengthens gets its real length (23 or 25 hours).
+ */
+export function dayRange(day: string, zone: string): { from: string; to: string } | undefined {
+  const m = DAY.exec(day);
+  if (!m || validZone(zone) === undefined) return undefined;
+  const midnight = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (new Date(midnight).toISOString().slice(0, 10) !== day) return undefined;
+  const next = new Date(midnight + 86_400_000).toISOString().slice(0, 10);
+  return {
+    from: new Date(dayStart(day, midnight, zone)).toISOString(),
+    to: new Date(dayStart(next, midnight + 86_400_000, zone)).toISOString(),
+  };
+}

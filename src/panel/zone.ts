@@ -1,0 +1,59 @@
+import { validZone } from '../core/zones';
+import type { Lang } from './i18n';
+
+// The time zone a person's pages show times in: the `tz` cookie (set on the settings page) when it
+// names a zone of the runtime's list; else, in Portuguese, Brasília's; in English, the zone
+// Cloudflare places the request in, else UTC.
+
+export const ZONE_COOKIE = 'tz';
+
+export const BRASILIA = 'America/Sao_Paulo';
+
+/** The zone of a request: its cookie's when valid, else the default of its language. */
+export function chooseZone(cookie: string | undefined, lang: Lang, located: unknown): string {
+  const chosen = validZone(cookie);
+  if (chosen) return chosen;
+  if (lang === 'pt-BR') return BRASILIA;
+  return validZone(typeof located === 'string' ? located : undefined) ?? 'UTC';
+}
+
+const formats = new Map<string, { date: Intl.DateTimeFormat; name: Intl.DateTimeFormat }>();
+
+/** The two formatters of a language and zone, made once per isolate (a zone is no account's data). */
+function formatters(lang: Lang, zone: string) {
+  const id = `${lang} ${zone}`;
+  let found = formats.get(id);
+  if (!found) {
+    found = {
+      date: new Intl.DateTimeFormat(lang, {
+        timeZone: zone,
+        ...(lang === 'en'
+          ? { dateStyle: 'medium', timeStyle: 'short' }
+          : { dateStyle: 'short', timeStyle: 'short' }),
+      }),
+      // Portuguese names a zone in words ("Horário Padrão de Brasília"); English by its short name
+      // ("UTC", "EST"), which is what English speakers read on a clock.
+      name: new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName: lang === 'en' ? 'short' : 'long' }),
+    };
+    formats.set(id, found);
+  }
+  return found;
+}
+
+/** The name of `zone` at the instant `ms` in `lang` ("Horário Padrão de Brasília", "UTC"). */
+export const zoneName = (lang: Lang, zone: string, ms = Date.now()) =>
+  formatters(lang, zone)
+    .name.formatToParts(ms)
+    .find((part) => part.type === 'timeZoneName')?.value ?? zone;
+
+/**
+ * An instant as a person reads it, in their language and zone, with the zone's name:
+ * "24/11/2026 16:41 (Horário Padrão de Brasília)", "Nov 24, 2026, 7:41 PM (UTC)".
+ */
+export function localTime(iso: string, lang: Lang, zone: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const { date } = formatters(lang, zone);
+  const text = lang === 'en' ? date.format(ms) : date.format(ms).replace(', ', ' ');
+  return `${text} (${zoneName(lang, zone, ms)})`;
+}

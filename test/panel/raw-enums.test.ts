@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { Lang } from '../../src/panel/i18n';
+import { panelRouter } from '../../src/panel/routes';
+import { insertRow, newAccount, newWebhook, postEvent } from '../helpers';
+import { panel, signIn } from './browser';
+import { rawEnums, visibleTexts } from './visible-text';
+
+// Every page of the panel, for a configured webhook with events in every status, in both languages:
+// no API enum (`upsert_contact`, `processed`, `phone`, `equals`) shows as visible text. Pages added
+// later are walked too: the routes come from the router itself.
+
+const routes = panelRouter(() => Promise.reject(new Error('not called'))).routes.filter(
+  (r) =>
+    r.method === 'GET' && !r.path.includes('*') && !r.path.includes('/static/') && !r.path.includes(':lang'),
+);
+
+/** A webhook as a dealership sets it up, with one event in every status. */
+async function configured() {
+  const { id: accountId, key } = await newAccount();
+  const hook = await newWebhook(key, {
+    mode: 'test',
+    fields: [
+      { key: 'lead.nome', type: 'string', required: true, target: 'contact.name' },
+      { key: 'lead.telefone', type: 'phone', required: true, target: 'contact.phone' },
+      { key: 'lead.email', type: 'email', target: 'contact.email' },
+      { key: 'lead.valor', type: 'number', target: 'deal.value' },
+      { key: 'lead.quando', type: 'date', formats: ['DD/MM/YYYY'] },
+      { key: 'lead.ativo', type: 'boolean' },
+      { key: 'lead.cnpj', type: 'cnpj', target: 'company.cnpj' },
+    ],
+    flows: [
+      { action: 'upsert_contact', match_on: ['phone', 'email'] },
+      { action: 'upsert_company' },
+      {
+        action: 'create_deal',
+        name: 'Lead site - {{lead.nome}}',
+        when: { field: 'lead.valor', op: 'exists' },
+      },
+      {
+        action: 'create_task',
+        name: 'Ligar',
+        category: 'Ligação',
+        when: { field: 'lead.nome', op: 'not_equals', value: 'teste' },
+        due: { from: 'received_at', days: 1, hours: 0 },
+      },
+    ],
+  });
+  const lead = {
+    nome: 'Ana',
+    telefone: '11 91234-5678',
+    email: 'ana@example.com',
+    valor: 'caro',
+    cnpj: '11.222.333/0001-81',
+  };
+  expect((await postEvent(hook.url, { lead })).status).toBe(204);
+  const bad = await postEvent(hook.url, { lead: { nome: 'Sem telefone', telefone: 'x' } });
+  expect(bad.status).toBe(400);
+  const row = {
+    account_id: accountId,
+    webhook_id: hook.id,
+    mode: 'production',
+    payload: '{}',
+    headers: '{}',
+  };
+  const at = Date.now();
+  const events = [
+    await insertRow('inbound_events', { ...row, status: 'pending', received_at: at, queued_at: at }),
+    await insertRow('inbound_events', {
+      ...row,
+      status: 'failed',
+      attempts: 3,
+      error:
+        'The mapping changed and the event no longer fits it: lead.telefone: Expected a Brazilian or international (+CC) phone number.',
+      received_at: at,
+      queued_at: at,
+    }),
+    await insertRow('inbound_events', {
+      ...row,
+      status: 'processed',
+      attempts: 1,
+      received_at: at,
+      queued_at: at,
+      processed_at: at,
+    }),
+  ];
+  return { key, hook, events };
+}
+
+describe('no enum shows raw', () => {
+  it('finds them in a page that shows them, and not in code, values or URLs', () => {
+    const html =
+      '<p>Status: processed</p><td>pending: 2, failed: 1</td><option value="upsert_contact">Contato (upsert_contact)</option><code>phone</code><a href="/x?status=failed">Falhou</a>';
+    expect(rawEnums(visibleTexts(html)).sort()).toEqual(['failed', 'pending', 'processed', 'upsert_contact']);
+    expect(rawEnums(visibleTexts('<p>Switch to test</p><input value="email"><pre>"equals"</pre>'))).toEqual(
+      [],
+    );
+  });
+
+  it('on every page of a configured webhook with events, in both languages; every cell has its data-label', async () => {
+    const { key, hook, events } = await configured();
+    const session = await signIn(key);
+    const paths = routes.flatMap((r) =>
+      r.path.includes(':event_id')
+        ? events.map((e) => r.path.replace(':id', String(hook.id)).replace(':event_id', String(e)))
+        : [r.path.replace(':id', String(hook.id))],
+    );
+    paths.push(`/webhooks/${hook.id}/events?status=failed`, `/webhooks/${hook.id}?sample=1`);
+    expect(paths.length).toBeGreaterThanOrEqual(10);
+    for (const lang of ['pt-BR', 'en'] as Lang[]) {
+      const cookie = `${session}; lang=${lang}`;
+      const pages = await Promise.all(
+        paths.map(async (path) => [path, await panel(`/panel${path}`, { cookie })] as const),
+      );
+      // The 422 of a configuration the checks refuse shows every message kind next to its field.
+      const refused = await panel(`/panel/webhooks/${hook.id}`, {
+        cookie,
+        form: {
+          name: 'Leads',
+          'fields.0.key': 'lead.email',
+          'fields.0.type': 'string',
+          'fields.0.target': 'contact.email',
+          'flows.0.action': 'create_task',
+          'flows.0.name': '{{ninguem}}',
+          'flows.0.category': 'x',
+          'flows.1.action': 'create_deal',
+          'flows.2.action': 'upsert_contact',
+          'flows.2.match_on': 'phone',
+          'flows.2.when.field': 'lead.email',
+          'flows.2.when.op': 'equals',
+        },
+      });
+      if (refused.status !== 422) throw new Error((await refused.text()).slice(-1500));
+      for (const [path, res] of [...pages, ['422 form', refused] as const]) {
+        if (res.status >= 300 && res.status < 400) continue;
+        const html = await res.text();
+        expect(html, path).toContain(`<html lang="${lang}">`);
+        expect(rawEnums(visibleTexts(html)), `${lang} ${path}`).toEqual([]);
+        // Each cell names its column, which the stacked cards of a phone show (assets.ts).
+        expect(
+          html.match(/<td(?![^>]*\sdata-label="[^"]+")[^>]*>/g),
+          `${path} td without data-label`,
+        ).toBeNull();
+      }
+    }
+  });
+});
