@@ -1,7 +1,6 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { list, one } from '../contracts/common';
-import { newWebhookToken } from '../core/webhook-token';
 import { listOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -25,6 +24,7 @@ import {
   InboundWebhookCreate,
   InboundWebhookQuery,
   InboundWebhookUpdate,
+  RotateTokenBody,
   SampleField,
   WebhookEvent,
   WebhookEventQuery,
@@ -40,6 +40,7 @@ import {
 import {
   presentWebhook,
   replayEvent,
+  rotateOwnWebhook,
   seesWebhookUrl,
   setOwnWebhook,
   type WebhookRow,
@@ -98,10 +99,13 @@ const rotate = webhookRoute({
   method: 'post',
   path: '/{id}/rotate-token',
   operationId: 'rotateInboundWebhookToken',
-  summary: 'Give the webhook a new URL; the old one answers 404 at once',
+  summary: 'Give the webhook a new URL; the old one can keep working for a grace period',
   description:
-    "Replaces the secret token in the webhook's URL (for a URL that leaked). The answer holds the new URL; give it to the sender, since the old one answers 404 from this moment.",
-  request: { params: WebhookParam },
+    "Replaces the secret token in the webhook's URL. The answer holds the new URL. With `grace_period` (seconds, up to 604800: 7 days; the panel offers 24 hours by default) the old URL keeps working until `previous_url_expires_at`, so the sender can move without losing events, as Stripe does when rolling a secret. Without it (or with 0) the old URL answers 404 at once, as before: the choice for a URL that leaked. Only the URL just replaced gets a grace: rotating again during one ends the older URL at once. Past its grace, the old URL answers 404, as an unknown one does. The body is optional.",
+  request: {
+    params: WebhookParam,
+    body: { required: false, content: { 'application/json': { schema: RotateTokenBody } } },
+  },
   responses: {
     200: jsonContent(one(InboundWebhook, 'InboundWebhook'), 'The webhook with its new URL', replayedHeader),
     ...errorResponses(400, 404, 409, 413, 422, 429),
@@ -193,7 +197,9 @@ export const inboundWebhooksRouter = router()
     return c.body(null, 204);
   })
   .openapi(rotate, async (c) => {
-    const row = await setOwn(c, { token: newWebhookToken() });
+    // No grace unless asked: a default changing would break the clients that rotate a leaked URL.
+    const grace = c.req.valid('json')?.grace_period ?? 0;
+    const row = await rotateOwnWebhook(c.get('db'), c.get('keyHash'), c.req.valid('param').id, grace);
     return c.json({ data: present(row, c) }, 200);
   })
   .openapi(sampleFields, async (c) => {
