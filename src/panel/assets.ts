@@ -54,6 +54,15 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:a
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
+button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
+.button.secondary{background:#fff;color:#0b57b0}
+.choices label{display:block}
+.chart{margin:0 0 .5rem}
+.chart svg{display:block;width:100%;height:auto;background:#fff}
+.chart figcaption{color:#475467;font-size:.9rem}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0 .75rem}
+.legend svg{vertical-align:middle}
+.error-text{color:#b42318}
 `;
 
 export const js = `"use strict";

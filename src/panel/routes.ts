@@ -16,6 +16,7 @@ import { eventsPage } from './pages/events';
 import { type Deliver, sendSample } from './pages/samples';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
+import { disableConfirm, rotateConfirmPageOf } from './pages/webhook-confirm';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
 import { sessionHash, sessionKey } from './session';
@@ -164,7 +165,9 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/mode`, guarded('webhooks:update', saveMode))
     .post(`${hook}/enabled`, guarded('webhooks:update', saveEnabled))
     .post(`${hook}/secret`, guarded('webhooks:update', saveSecret))
+    .get(`${hook}/rotate`, guarded('webhooks:update', rotateConfirmPageOf))
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
+    .get(`${hook}/disable`, guarded('webhooks:update', disableConfirm))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))

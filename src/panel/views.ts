@@ -96,7 +96,7 @@ export type WebhookSummary = {
   counts: Partial<Record<string, number>>;
 };
 
-const when = (iso: string | null, p: Page) =>
+export const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
 
 /** The ingest URL with a copy button; a session that may not see it is told which scope would. */
@@ -105,18 +105,28 @@ const copyable = (p: Page, id: string, url: string | null) =>
     ? html`<span class="hint">${p.t.urlHidden}</span>`
     : html`<span class="copy"><code id="${id}">${url}</code> <button type="button" class="js-copy" data-copy="${id}" data-done="${p.t.copied}" hidden>${p.t.copy}</button></span>`;
 
+/** A status as the webhooks list counts it, in the page's language. */
+const statusCount = (p: Page, s: (typeof eventStatuses)[number]) =>
+  ({
+    processed: p.t.ovProcessed,
+    test: p.t.ovTest,
+    pending: p.t.ovPending,
+    failed: p.t.ovFailed,
+    rejected: p.t.ovRejected,
+  })[s];
+
 export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) {
   const rows = hooks.map(
     (h) => html`<tr>
-<td><a href="/panel/webhooks/${h.id}">${h.name}</a></td>
-<td><span class="badge ${h.mode}">${p.t[h.mode]}</span></td>
-<td>${h.enabled ? p.t.yes : p.t.no}</td>
-<td>${copyable(p, `url-${h.id}`, h.url)}</td>
-<td>${when(h.lastEvent, p)}</td>
-<td><a href="/panel/webhooks/${h.id}/events">${
+<td data-label="${p.t.name}"><a href="/panel/webhooks/${h.id}">${h.name}</a></td>
+<td data-label="${p.t.mode}"><span class="badge ${h.mode}">${p.t[h.mode]}</span></td>
+<td data-label="${p.t.enabled}">${h.enabled ? p.t.yes : p.t.no}</td>
+<td data-label="${p.t.url}">${copyable(p, `url-${h.id}`, h.url)}</td>
+<td data-label="${p.t.lastEvent}">${when(h.lastEvent, p)}</td>
+<td data-label="${p.t.counts}"><a href="/panel/webhooks/${h.id}/events">${
       eventStatuses
         .filter((s) => h.counts[s])
-        .map((s) => `${s}: ${h.counts[s]}`)
+        .map((s) => `${statusCount(p, s)}: ${h.counts[s]}`)
         .join(', ') || p.t.none
     }</a></td>
 </tr>`,
@@ -303,10 +313,15 @@ export type WebhookView = {
   mode: (typeof webhookModes)[number];
   enabled: boolean;
   hasSecret: boolean;
+  /** Until when the URL a rotation replaced still works (src/webhooks/resource.ts graceEnd). */
+  graceEnd?: string | null;
 };
 
 const post = (action: string, label: string, extra: Html | string = '') =>
   html`<form method="post" action="${action}" class="inline">${extra}<button type="submit">${label}</button></form>`;
+
+/** A destructive action: a link to the page that says what it does and asks to confirm. */
+const danger = (href: string, label: string) => html`<a class="button danger" href="${href}">${label}</a>`;
 
 /** The banner that says what an event sent now will do. */
 export const modeBanner = (p: Page, h: Pick<WebhookView, 'mode' | 'enabled'>) =>
@@ -320,14 +335,15 @@ export function editPage(
   form: Html,
   secretError: string | undefined,
   flash?: { kind: 'ok' | 'error'; text: string },
+  overview: Html | string = '',
 ) {
   const base = `/panel/webhooks/${h.id}`;
   // A key that may not change the webhook sees its settings, with a note instead of the controls.
   const controls = p.can('webhooks:update')
     ? html`<div class="actions">
 ${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
-${post(`${base}/enabled`, h.enabled ? p.t.disable : p.t.enable, html`<input type="hidden" name="enabled" value="${h.enabled ? 'false' : 'true'}">`)}
-${post(`${base}/rotate`, p.t.rotate)}
+${h.enabled ? danger(`${base}/disable`, p.t.disable) : post(`${base}/enabled`, p.t.enable, html`<input type="hidden" name="enabled" value="true">`)}
+${danger(`${base}/rotate`, p.t.rotate)}
 ${post(`${base}/sample`, p.t.sendSample)}
 <a class="button" href="${base}/events">${p.t.events}</a>
 <a class="button" href="${base}?sample=1">${p.t.fillFromSamples}</a>
@@ -351,7 +367,9 @@ ${secretError ? html`<p id="secret-error" class="error">${secretError}</p>` : ''
 <section class="card" aria-labelledby="settings">
 <h2 id="settings">${p.t.settings}</h2>
 <p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+${h.graceEnd ? html`<p class="hint" id="grace-end">${p.t.previousUrlUntil} ${when(h.graceEnd, p)}.</p>` : ''}
 ${controls}</section>
+${overview}
 ${form}`,
     flash,
   );
