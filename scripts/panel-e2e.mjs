@@ -236,10 +236,10 @@ async function copyAndRotateUrl(page) {
 async function rotateWithGrace(page, oldUrl) {
   await page.getByRole('link', { name: 'Trocar URL' }).click();
   await page.getByRole('heading', { name: 'Trocar a URL do webhook?' }).waitFor();
-  check(await page.getByLabel(/^24 horas/).isChecked(), 'the 24-hour grace is not the default');
+  check(await page.locator('input[name="grace"][value="86400"]').isChecked(), 'the 24-hour grace is not the default');
   await audit(page, 'rotate confirmation');
   await shot(page, 'rotate-confirm', 375);
-  await page.getByLabel(/^1 hora/).check();
+  await page.getByRole('radio', { name: /1 hora/ }).check();
   await page.getByRole('button', { name: 'Trocar a URL' }).click();
   await page.getByText('URL trocada.').waitFor();
   check((await page.locator('#url').textContent()) !== oldUrl, 'rotate kept the URL');
