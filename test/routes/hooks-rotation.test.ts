@@ -156,6 +156,41 @@ describe('rotate-token: the grace period', () => {
   });
 });
 
+describe('rotate-token: its optional body', () => {
+  it('rotates as before with no body, whatever the Content-Type; a body goes through the JSON guard', async () => {
+    const { key, hook } = await hookWith();
+    let url = hook.url;
+    for (const type of ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) {
+      const res = await call(`${PATH}/${hook.id}/rotate-token`, {
+        method: 'POST',
+        key,
+        headers: { 'Content-Type': type, 'Content-Length': '0' },
+      });
+      expect(res.status, type).toBe(200);
+      const { data } = await json(res);
+      expect(data.url).not.toBe(url);
+      expect(data.previous_url_expires_at).toBeNull();
+      url = data.url;
+    }
+    const refused: [string, string, number, string][] = [
+      ['{"grace_period":', 'application/json', 400, 'malformed_json'],
+      ['[]', 'application/json', 400, 'body_not_object'],
+      ['grace_period=3600', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type'],
+      ['{"__proto__":{"grace_period":5}}', 'application/json', 422, 'validation_failed'],
+    ];
+    for (const [body, type, status, code] of refused) {
+      const res = await call(`${PATH}/${hook.id}/rotate-token`, {
+        method: 'POST',
+        key,
+        body,
+        headers: { 'Content-Type': type },
+      });
+      await expectProblem(res, status, code);
+    }
+    expect((await get(key, hook.id)).url).toBe(url);
+  });
+});
+
 describe('ingest: the lookup by either token', () => {
   it('is one statement that reads the current and the previous token through their unique indexes', async () => {
     const { key, hook } = await hookWith();
