@@ -114,6 +114,22 @@ describe('rotate, confirmed', () => {
   });
 });
 
+describe('in English', () => {
+  it('asks and tells the same, in the English of the lang cookie', async () => {
+    const { cookie, base } = await setUp();
+    const en = `${cookie}; lang=en`;
+    const rotate = await page(await panel(`${base}/rotate`, { cookie: en }));
+    expect(rotate).toContain('Rotate the webhook&#39;s URL?');
+    expect(rotate).toMatch(/value="86400" checked> 24 hours \(until <time /);
+    expect(rotate).toContain('Now: the current URL answers 404 at once');
+    const disable = await page(await panel(`${base}/disable`, { cookie: en }));
+    expect(disable).toContain('is not kept: it cannot be replayed later');
+    const edit = await page(await panel(base, { cookie: en }));
+    expect(edit).toContain('Overview: last 7 days');
+    expect(edit).toContain('No event processed or failed in the last 7 days.');
+  });
+});
+
 describe('disable, confirmed', () => {
   it('says the URL answers 404 and events are not kept; only the confirmed POST disables; enable is one click', async () => {
     const { key, hook, cookie, base } = await setUp();
