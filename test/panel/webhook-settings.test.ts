@@ -77,6 +77,7 @@ describe('rotate, confirmed', () => {
     const before = Date.now();
     const res = await panel(`${base}/rotate`, { cookie, form: { grace: '3600', confirm } });
     expect(res.status).toBe(303);
+    expect(roundTrips(res)).toBe(1);
     expect(res.headers.get('Location')).toBe(`${base}?done=rotated`);
     const data = await read(key, hook.id);
     expect(data.url).not.toBe(hook.url);
@@ -144,6 +145,7 @@ describe('disable, confirmed', () => {
     expect(bare.headers.get('Location')).toBe(`${base}/disable`);
     expect((await read(key, hook.id)).enabled).toBe(true);
     const done = await panel(`${base}/enabled`, { cookie, form: { enabled: 'false', confirm } });
+    expect(roundTrips(done)).toBe(1);
     expect(done.headers.get('Location')).toBe(`${base}?done=disabled`);
     expect((await read(key, hook.id)).enabled).toBe(false);
     expect((await postEvent(hook.url, { a: 1 })).status).toBe(404);
