@@ -236,7 +236,10 @@ async function copyAndRotateUrl(page) {
 async function rotateWithGrace(page, oldUrl) {
   await page.getByRole('link', { name: 'Trocar URL' }).click();
   await page.getByRole('heading', { name: 'Trocar a URL do webhook?' }).waitFor();
-  check(await page.locator('input[name="grace"][value="86400"]').isChecked(), 'the 24-hour grace is not the default');
+  check(
+    await page.locator('input[name="grace"][value="86400"]').isChecked(),
+    'the 24-hour grace is not the default',
+  );
   await audit(page, 'rotate confirmation');
   await shot(page, 'rotate-confirm', 375);
   await page.getByRole('radio', { name: /1 hora/ }).check();
