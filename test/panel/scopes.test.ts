@@ -51,6 +51,10 @@ describe('the panel offers only what the key may do', () => {
       const html = await page(res, 403);
       expect(html, path).toContain('Esta chave de API não tem o escopo');
     }
+    // Nor does it get the pages that ask before rotate and disable.
+    for (const ask of ['/rotate', '/disable']) {
+      expect((await panel(`/panel/webhooks/${hook.id}${ask}`, { cookie })).status, ask).toBe(403);
+    }
     expect(await hookRow(hook.id)).toEqual(before);
     const count = await env.DB.prepare('SELECT count(*) AS n FROM inbound_webhooks WHERE account_id = ?')
       .bind(account.id)
