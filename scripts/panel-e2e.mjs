@@ -204,6 +204,8 @@ async function createWebhook(page) {
   await page.getByLabel('Tipo 1').selectOption('email');
   await page.getByRole('button', { name: 'Criar' }).click();
   await page.getByText('Salvo.').waitFor();
+  // A webhook made in the panel starts in test mode.
+  await page.locator('.banner.test').waitFor();
   const editUrl = page.url().replace(/\?.*$/, '');
   return editUrl;
 }
@@ -214,7 +216,6 @@ async function createWebhook(page) {
  * @param {import('playwright-core').Page} page
  */
 async function configureInTestMode(page) {
-  await page.getByRole('button', { name: 'Passar para teste' }).click();
   await page.locator('.banner.test').waitFor();
   await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
   await page.getByText('Evento de exemplo enviado.').waitFor();
@@ -244,9 +245,63 @@ async function copyAndRotateUrl(page) {
   await page.locator('button.js-copy').click();
   check((await page.evaluate('navigator.clipboard.readText()')) === url, 'copy did not copy the URL');
 
-  await page.getByRole('button', { name: 'Trocar URL' }).click();
-  await page.getByText('Salvo.').waitFor();
-  check((await page.locator('#url').textContent()) !== url, 'rotate kept the URL');
+  await rotateWithGrace(page, url ?? '');
+}
+
+/**
+ * Rotate asks first, on its own page: 24 hours checked, each choice with its end; with 1 hour the
+ * old URL still takes events and the webhook's page shows until when.
+ * @param {import('playwright-core').Page} page @param {string} oldUrl
+ */
+async function rotateWithGrace(page, oldUrl) {
+  await page.getByRole('link', { name: 'Trocar URL' }).click();
+  await page.getByRole('heading', { name: 'Trocar a URL do webhook?' }).waitFor();
+  check(
+    await page.locator('input[name="grace"][value="86400"]').isChecked(),
+    'the 24-hour grace is not the default',
+  );
+  await audit(page, 'rotate confirmation');
+  await shot(page, 'rotate-confirm', 375);
+  await page.getByRole('radio', { name: /1 hora/ }).check();
+  await page.getByRole('button', { name: 'Trocar a URL' }).click();
+  await page.getByText('URL trocada.').waitFor();
+  check((await page.locator('#url').textContent()) !== oldUrl, 'rotate kept the URL');
+  await page.locator('#grace-end').waitFor();
+  const old = await fetch(oldUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'antiga@example.com' }),
+  });
+  check(old.status === 204, `the old URL answered ${old.status} during its grace`);
+}
+
+/**
+ * The overview on the webhook's page: the chart with its text alternative, the day totals, the
+ * success rate and the last failure (the event replayed before fails again: no name to create a
+ * contact with), whose link opens it.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function checkOverview(page, editUrl) {
+  await page.goto(editUrl);
+  await page.getByRole('heading', { name: 'Visão geral: últimos 7 dias' }).waitFor();
+  const chart = page.locator('figure.chart svg[role="img"]');
+  check(
+    (await chart.locator('desc').textContent())?.includes('eventos nos últimos 7 dias'),
+    'no chart summary',
+  );
+  check((await chart.locator('rect').count()) > 0, 'the chart has no bars');
+  await page.getByText('Totais por dia').click();
+  check((await page.locator('details tbody tr').count()) === 7, 'the day totals are not 7 rows');
+  check(/%/.test((await page.locator('#success-rate').textContent()) ?? ''), 'no success rate');
+  await audit(page, 'webhook overview');
+  await shot(page, 'webhook-overview');
+  await shot(page, 'webhook-overview-375', 375);
+  const last = page.locator('#last-failure a');
+  if ((await last.count()) > 0) {
+    await last.click();
+    await page.waitForURL(/\/events\/\d+$/);
+    await page.goto(editUrl);
+  }
 }
 
 /**
@@ -398,7 +453,10 @@ async function phoneAndZone(page, editUrl) {
  */
 async function disableAndSignOut(page, origin, editUrl) {
   await page.goto(editUrl);
-  await page.getByRole('button', { name: 'Desativar' }).click();
+  await page.getByRole('link', { name: 'Desativar' }).click();
+  await page.getByRole('heading', { name: 'Desativar este webhook?' }).waitFor();
+  await audit(page, 'disable confirmation');
+  await page.getByRole('button', { name: 'Desativar o webhook' }).click();
   await page.locator('.banner.disabled').waitFor();
 
   // The list, in English through the switch.
@@ -490,6 +548,7 @@ async function main() {
   await configureInTestMode(page);
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
+  await checkOverview(page, editUrl);
   await browseEvents(page);
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);

@@ -286,6 +286,10 @@ export const inboundWebhooks = sqliteTable(
     name: text('name').notNull(),
     // The URL's credential. Kept readable because the URL is shown on every read, like Stripe's.
     token: text('token').notNull(),
+    // The token a rotation replaced, still accepted until its expiry (ms): the grace a sender has
+    // to move to the new URL. One at a time: rotating again ends the older one at once.
+    previousToken: text('previous_token'),
+    previousTokenExpiresAt: integer('previous_token_expires_at'),
     enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
     mode: text('mode', { enum: webhookModes }).notNull().default('production'),
     secret: text('secret'),
@@ -296,6 +300,7 @@ export const inboundWebhooks = sqliteTable(
   (t) => [
     uniqueIndex('inbound_webhooks_account_id_uq').on(t.accountId, t.id),
     uniqueIndex('inbound_webhooks_token_uq').on(t.token),
+    uniqueIndex('inbound_webhooks_previous_token_uq').on(t.previousToken),
     index('inbound_webhooks_created_idx').on(t.accountId, t.createdAt, t.id),
   ],
 );

@@ -57,7 +57,6 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-spac
 .record{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
 .record dt,.record dd{overflow-wrap:anywhere;white-space:pre-line}
 /* inspect: the event page */
-button.danger{background:#b42318;border-color:#b42318;color:#fff}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 details summary{cursor:pointer;margin:.5rem 0}
 h3{font-size:1rem;margin:1rem 0 .5rem}
@@ -77,6 +76,15 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td:empty{display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
 }
+button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
+.button.secondary{background:#fff;color:#0b57b0}
+.choices label{display:block}
+.chart{margin:0 0 .5rem}
+.chart svg{display:block;width:100%;height:auto;background:#fff}
+.chart figcaption{color:#475467;font-size:.9rem}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0 .75rem}
+.legend svg{vertical-align:middle}
+.error-text{color:#b42318}
 `;
 
 export const js = `"use strict";

@@ -73,6 +73,8 @@ export const doneFlash = (c: C, p: Page): Flash | undefined => {
   if (done === 'saved') return { kind: 'ok', text: p.t.saved };
   if (done === 'sample') return { kind: 'ok', text: p.t.sampleSent };
   if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
+  if (done === 'rotated') return { kind: 'ok', text: p.t.rotated };
+  if (done === 'disabled') return { kind: 'ok', text: p.t.disabledDone };
   return undefined;
 };
 

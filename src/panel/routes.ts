@@ -18,6 +18,7 @@ import { type Deliver, sendSample } from './pages/samples';
 import { saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
+import { disableConfirm, rotateConfirmPageOf } from './pages/webhook-confirm';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
 import { issueText } from './problem-text';
@@ -169,7 +170,9 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/mode`, guarded('webhooks:update', saveMode))
     .post(`${hook}/enabled`, guarded('webhooks:update', saveEnabled))
     .post(`${hook}/secret`, guarded('webhooks:update', saveSecret))
+    .get(`${hook}/rotate`, guarded('webhooks:update', rotateConfirmPageOf))
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
+    .get(`${hook}/disable`, guarded('webhooks:update', disableConfirm))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))

@@ -317,10 +317,15 @@ export type WebhookView = {
   mode: (typeof webhookModes)[number];
   enabled: boolean;
   hasSecret: boolean;
+  /** Until when the URL a rotation replaced still works (src/webhooks/resource.ts graceEnd). */
+  graceEnd?: string | null;
 };
 
 const post = (action: string, label: string, extra: Html | string = '') =>
   html`<form method="post" action="${action}" class="inline">${extra}<button type="submit">${label}</button></form>`;
+
+/** A destructive action: a link to the page that says what it does and asks to confirm. */
+const danger = (href: string, label: string) => html`<a class="button danger" href="${href}">${label}</a>`;
 
 /** The banner that says what an event sent now will do. */
 export const modeBanner = (p: Page, h: Pick<WebhookView, 'mode' | 'enabled'>) =>
@@ -334,14 +339,15 @@ export function editPage(
   form: Html,
   secretError: string | undefined,
   flash?: { kind: 'ok' | 'error'; text: string },
+  overview: Html | string = '',
 ) {
   const base = `/panel/webhooks/${h.id}`;
   // A key that may not change the webhook sees its settings, with a note instead of the controls.
   const controls = p.can('webhooks:update')
     ? html`<div class="actions">
 ${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
-${post(`${base}/enabled`, h.enabled ? p.t.disable : p.t.enable, html`<input type="hidden" name="enabled" value="${h.enabled ? 'false' : 'true'}">`)}
-${post(`${base}/rotate`, p.t.rotate)}
+${h.enabled ? danger(`${base}/disable`, p.t.disable) : post(`${base}/enabled`, p.t.enable, html`<input type="hidden" name="enabled" value="true">`)}
+${danger(`${base}/rotate`, p.t.rotate)}
 ${post(`${base}/sample`, p.t.sendSample)}
 <a class="button" href="${base}/events">${p.t.events}</a>
 <a class="button" href="${base}?sample=1">${p.t.fillFromSamples}</a>
@@ -365,7 +371,9 @@ ${secretError ? html`<p id="secret-error" class="error">${secretError}</p>` : ''
 <section class="card" aria-labelledby="settings">
 <h2 id="settings">${p.t.settings}</h2>
 <p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
+${h.graceEnd ? html`<p class="hint" id="grace-end">${p.t.previousUrlUntil} ${when(h.graceEnd, p)}.</p>` : ''}
 ${controls}</section>
+${overview}
 ${form}`,
     flash,
   );

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, or } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
@@ -156,12 +156,25 @@ const ingest = createRoute({
       429,
       `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until the cron purges events past the retention or the operator raises the quota; a retry of an event already stored is still a 204). Nothing stored`,
     ),
-    404: { description: 'Unknown, rotated or disabled webhook (no body)' },
+    404: {
+      description: 'Unknown or disabled webhook, or a URL rotated away whose grace period is over (no body)',
+    },
     500: { description: 'Unexpected failure (no body); safe to retry with the same Idempotency-Key' },
   },
 });
 
 type Hook = typeof inboundWebhooks.$inferSelect;
+
+/**
+ * The webhook a token opens: its current token, or the one a rotation replaced while its grace
+ * lasts (an expired one is unknown: 404). Tokens are unique across accounts in both columns (two
+ * unique indexes, read as a MULTI-INDEX OR), so a token opens one webhook, and only its own.
+ */
+export const tokenMatches = (token: string, now: number) =>
+  or(
+    eq(inboundWebhooks.token, token),
+    and(eq(inboundWebhooks.previousToken, token), gt(inboundWebhooks.previousTokenExpiresAt, now)),
+  );
 
 /** The headers kept with an event: none of them carries a credential. */
 const keptHeaders = (c: Context<AppEnv>) =>
@@ -260,7 +273,7 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
         keyHeld: heldIdempotencyKey(c.req.header('Idempotency-Key'), Date.now(), IDEMPOTENCY_WINDOW_MS),
       })
       .from(inboundWebhooks)
-      .where(and(eq(inboundWebhooks.token, token), eq(inboundWebhooks.enabled, true)));
+      .where(and(tokenMatches(token, Date.now()), eq(inboundWebhooks.enabled, true)));
     if (!hook) return c.body(null, 404);
     // Outside the try below: a call refused for a full storage is not kept as a rejected event.
     // A retry whose key a live event holds goes on: it stores nothing (the insert meets the key),

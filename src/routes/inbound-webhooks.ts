@@ -1,12 +1,14 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { list, one } from '../contracts/common';
-import { newWebhookToken } from '../core/webhook-token';
 import { listOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ownHandlers } from '../http/handlers';
+import { jsonGuard } from '../http/middleware';
 import {
+  bodyErrors,
   bookmarkParam,
   errorResponses,
   idempotencyParam,
@@ -25,6 +27,7 @@ import {
   InboundWebhookCreate,
   InboundWebhookQuery,
   InboundWebhookUpdate,
+  RotateTokenBody,
   SampleField,
   WebhookEvent,
   WebhookEventQuery,
@@ -41,6 +44,7 @@ import { processTestEvent } from '../webhooks/promote';
 import {
   presentWebhook,
   replayEvent,
+  rotateOwnWebhook,
   seesWebhookUrl,
   setOwnWebhook,
   type WebhookRow,
@@ -95,17 +99,37 @@ const disable = webhookRoute({
   responses: { 204: { description: 'Disabled', headers: traceHeaders }, ...errorResponses(400, 404, 429) },
 });
 
+/**
+ * Rotate's body is optional, as it was before it had one: a request without a body (whatever its
+ * Content-Type, such as a client that always sends `application/json`) rotates as before; one
+ * with a body goes through the JSON guard like every other.
+ */
+const optionalBody = createMiddleware<AppEnv>(async (c, next) => {
+  const empty = c.req.header('Content-Length') === '0' || c.req.raw.body === null;
+  if (!empty) return jsonGuard(c, next);
+  if (c.req.header('Content-Type') !== undefined) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('Content-Type');
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers });
+  }
+  await next();
+});
+
 const rotate = webhookRoute({
   method: 'post',
   path: '/{id}/rotate-token',
   operationId: 'rotateInboundWebhookToken',
-  summary: 'Give the webhook a new URL; the old one answers 404 at once',
+  summary: 'Give the webhook a new URL; the old one can keep working for a grace period',
   description:
-    "Replaces the secret token in the webhook's URL (for a URL that leaked). The answer holds the new URL; give it to the sender, since the old one answers 404 from this moment.",
-  request: { params: WebhookParam },
+    "Replaces the secret token in the webhook's URL. The answer holds the new URL. With `grace_period` (seconds, up to 604800: 7 days; the panel offers 24 hours by default) the old URL keeps working until `previous_url_expires_at`, so the sender can move without losing events, as Stripe does when rolling a secret. Without it (or with 0) the old URL answers 404 at once, as before: the choice for a URL that leaked. Only the URL just replaced gets a grace: rotating again during one ends the older URL at once. Past its grace, the old URL answers 404, as an unknown one does. The body is optional.",
+  middleware: [optionalBody] as const,
+  request: {
+    params: WebhookParam,
+    body: { required: false, content: { 'application/json': { schema: RotateTokenBody } } },
+  },
   responses: {
     200: jsonContent(one(InboundWebhook, 'InboundWebhook'), 'The webhook with its new URL', replayedHeader),
-    ...errorResponses(400, 404, 409, 413, 422, 429),
+    ...errorResponses(...bodyErrors, 404, 409, 429),
   },
 });
 
@@ -212,7 +236,9 @@ export const inboundWebhooksRouter = router()
     return c.body(null, 204);
   })
   .openapi(rotate, async (c) => {
-    const row = await setOwn(c, { token: newWebhookToken() });
+    // No grace unless asked: a default changing would break the clients that rotate a leaked URL.
+    const grace = c.req.valid('json')?.grace_period ?? 0;
+    const row = await rotateOwnWebhook(c.get('db'), c.get('keyHash'), c.req.valid('param').id, grace);
     return c.json({ data: present(row, c) }, 200);
   })
   .openapi(sampleFields, async (c) => {

@@ -48,6 +48,7 @@ const fields = {
 const bodies = writeBodies(fields, {
   url: 'POST /v1/inbound-webhooks/{id}/rotate-token gives the webhook a new one.',
   has_secret: 'Write secret: a string sets it, null removes it.',
+  previous_url_expires_at: 'POST /v1/inbound-webhooks/{id}/rotate-token sets it (its grace_period).',
 });
 
 export const InboundWebhookCreate = bodies.create
@@ -69,6 +70,10 @@ export const InboundWebhook = z
         'Where senders POST: `{base_url}/hooks/{token}`. Secret: rotate it if it leaks. Its token is a write credential, so it is null unless the key holds `webhooks:update` (who could rotate it anyway); the create answer also shows it to a key with `webhooks:insert`',
       example: 'https://crm.example.com/hooks/whk_…',
     }),
+    previous_url_expires_at: Timestamp.nullable().openapi({
+      description:
+        'After a rotation with a grace period: until when the URL it replaced still works (then it answers 404, as an unknown URL does); null when no old URL works',
+    }),
     enabled: z.boolean(),
     mode: z.enum(webhookModes),
     has_secret: z.boolean().openapi({ description: 'Whether calls must be signed' }),
@@ -78,6 +83,23 @@ export const InboundWebhook = z
     updated_at: Timestamp,
   })
   .openapi('InboundWebhook');
+
+/** The body of `POST /v1/inbound-webhooks/{id}/rotate-token`, all optional. */
+export const RotateTokenBody = z
+  .strictObject({
+    grace_period: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .optional()
+      .openapi({
+        description:
+          'Seconds the old URL keeps working, 0 to 604800 (7 days); default 0: it answers 404 at once (for a URL that leaked). 86400 (24 hours) gives a sender a day to move, as the panel does by default. Rotating again during a grace ends the older URL at once.',
+        example: 3600,
+      }),
+  })
+  .openapi('InboundWebhookRotateToken');
 
 export const webhookSorts = { created_at: 'createdAt' } as const;
 

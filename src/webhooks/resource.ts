@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { iso } from '../contracts/common';
 import { conflict, invalid, notFound } from '../core/errors';
 import { allows } from '../core/scopes';
@@ -32,6 +32,19 @@ export const seesWebhookUrl = (held: readonly string[] | null | undefined, creat
 /** The path of the webhook's ingest URL, whose token is the credential a sender posts with. */
 export const hookPath = (row: Pick<WebhookRow, 'token'>) => `/hooks/${row.token}`;
 
+/** The default and the longest grace a rotation leaves the old URL, in seconds. */
+export const DEFAULT_GRACE_S = 24 * 3600;
+export const MAX_GRACE_S = 7 * 24 * 3600;
+
+/** When the URL a rotation replaced stops working, while it still works; else null. */
+export const graceEnd = (
+  row: Pick<WebhookRow, 'previousToken' | 'previousTokenExpiresAt'>,
+  now = Date.now(),
+): string | null =>
+  row.previousToken !== null && row.previousTokenExpiresAt !== null && row.previousTokenExpiresAt > now
+    ? iso(row.previousTokenExpiresAt)
+    : null;
+
 /**
  * The webhook as the API shows it. Its URL is absolute, and only the caller knows the origin the
  * request came in on, so `urlOf` turns the webhook's path into that URL; null when the caller may
@@ -44,6 +57,7 @@ export const presentWebhook = (
   id: row.id,
   name: row.name,
   url: urlOf ? urlOf(hookPath(row)) : null,
+  previous_url_expires_at: graceEnd(row),
   enabled: row.enabled,
   mode: row.mode,
   has_secret: row.secret !== null,
@@ -105,7 +119,11 @@ export async function setOwnWebhook(
   db: Db,
   keyHash: KeyRef,
   id: number,
-  values: Partial<Pick<WebhookRow, 'enabled' | 'token' | 'mode' | 'secret'>>,
+  values: {
+    [K in 'enabled' | 'token' | 'mode' | 'secret' | 'previousToken' | 'previousTokenExpiresAt']?:
+      | WebhookRow[K]
+      | SQL;
+  },
 ): Promise<WebhookRow> {
   const [, rows] = await scoped(
     db,
@@ -120,6 +138,20 @@ export async function setOwnWebhook(
   if (!row) throw notFound();
   return row;
 }
+
+/**
+ * Gives the caller's webhook `id` a new URL. The old one keeps working for `graceS` seconds (0: it
+ * answers 404 at once), as Stripe does when rolling a secret, so the sender can move without
+ * losing events. Only the URL just replaced gets a grace: rotating again during one ends the older
+ * URL at once (a leak is the usual reason to rotate twice).
+ */
+export const rotateOwnWebhook = (db: Db, keyHash: KeyRef, id: number, graceS: number, now = Date.now()) =>
+  setOwnWebhook(db, keyHash, id, {
+    token: newWebhookToken(),
+    // An UPDATE's right-hand side reads the row as it was: this keeps the token being replaced.
+    previousToken: graceS > 0 ? sql`${inboundWebhooks.token}` : null,
+    previousTokenExpiresAt: graceS > 0 ? now + graceS * 1000 : null,
+  });
 
 /** Queues the caller's failed event again: 404 when it is not theirs, 409 when it has not failed. */
 export async function replayEvent(

@@ -665,7 +665,9 @@ describe('read-only fields', () => {
     expect(readOnly('Deal')).toEqual(trashed);
     expect(readOnly('Company')).toEqual([...trashed, 'deal_count', 'lead_count'].sort());
     expect(readOnly('Task')).toEqual([...trashed, 'completed_at', 'owner_ids'].sort());
-    expect(readOnly('InboundWebhook')).toEqual([...server, 'has_secret', 'url'].sort());
+    expect(readOnly('InboundWebhook')).toEqual(
+      [...server, 'has_secret', 'previous_url_expires_at', 'url'].sort(),
+    );
     // The update bodies take the same fields, all optional.
     for (const name of ['User', 'Contact', 'Deal', 'Company', 'Task', 'InboundWebhook']) {
       expect(Object.keys(schemas[`${name}Update`].properties).sort()).toEqual(

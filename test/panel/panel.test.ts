@@ -224,8 +224,8 @@ describe('pages', () => {
     for (const [path, form] of [
       [`/panel/webhooks/${hook.id}`, { name: 'taken over' }],
       [`/panel/webhooks/${hook.id}/mode`, { mode: 'test' }],
-      [`/panel/webhooks/${hook.id}/enabled`, { enabled: 'false' }],
-      [`/panel/webhooks/${hook.id}/rotate`, {}],
+      [`/panel/webhooks/${hook.id}/enabled`, { enabled: 'false', confirm: 'yes' }],
+      [`/panel/webhooks/${hook.id}/rotate`, { grace: '0', confirm: 'yes' }],
       [`/panel/webhooks/${hook.id}/secret`, { secret: 'a-long-enough-secret' }],
       [`/panel/webhooks/${hook.id}/sample`, {}],
     ] as const) {
@@ -409,8 +409,12 @@ describe('pages', () => {
     expect(await page(await panel(base, { cookie }))).toContain('class="banner production"');
     expect((await panel(`${base}/mode`, { cookie, form: { mode: 'test' } })).status).toBe(303);
     expect(await page(await panel(base, { cookie }))).toContain('class="banner test"');
-    expect((await panel(`${base}/enabled`, { cookie, form: { enabled: 'false' } })).status).toBe(303);
-    expect((await panel(`${base}/rotate`, { cookie, form: {} })).status).toBe(303);
+    const confirm = 'yes';
+    expect((await panel(`${base}/enabled`, { cookie, form: { enabled: 'false', confirm } })).status).toBe(
+      303,
+    );
+    const rotate = await panel(`${base}/rotate`, { cookie, form: { grace: '0', confirm } });
+    expect(rotate.status).toBe(303);
     const short = await panel(`${base}/secret`, { cookie, form: { secret: 'short' } });
     expect(await page(short, 422)).toMatch(/id="secret-error"/);
     expect((await panel(`${base}/secret`, { cookie, form: { secret: 'a-long-enough-secret' } })).status).toBe(

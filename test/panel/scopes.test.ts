@@ -32,6 +32,9 @@ describe('the panel offers only what the key may do', () => {
     for (const action of ['/mode', '/enabled', '/rotate', '/sample', '/secret']) {
       expect(edit, action).not.toContain(`action="/panel/webhooks/${hook.id}${action}"`);
     }
+    for (const confirm of ['/rotate', '/disable']) {
+      expect(edit, confirm).not.toContain(`href="/panel/webhooks/${hook.id}${confirm}"`);
+    }
     expect(edit).not.toMatch(/<button type="submit">Salvar<\/button>/);
     expect(edit).toContain('<fieldset class="readonly" disabled>');
     expect((await panel(`/panel/webhooks/${hook.id}/events`, { cookie })).status).toBe(200);
@@ -39,14 +42,18 @@ describe('the panel offers only what the key may do', () => {
     // The server refuses them too, and nothing changes.
     const before = await hookRow(hook.id);
     for (const [path, form] of [
-      [`/panel/webhooks/${hook.id}/rotate`, {}],
-      [`/panel/webhooks/${hook.id}/enabled`, { enabled: 'false' }],
+      [`/panel/webhooks/${hook.id}/rotate`, { grace: '0', confirm: 'yes' }],
+      [`/panel/webhooks/${hook.id}/enabled`, { enabled: 'false', confirm: 'yes' }],
       [`/panel/webhooks/${hook.id}`, { name: 'Outro' }],
       ['/panel/webhooks', { name: 'Novo' }],
     ] as const) {
       const res = await panel(path, { cookie, form });
       const html = await page(res, 403);
       expect(html, path).toContain('Esta chave de API não tem o escopo');
+    }
+    // Nor does it get the pages that ask before rotate and disable.
+    for (const ask of ['/rotate', '/disable']) {
+      expect((await panel(`/panel/webhooks/${hook.id}${ask}`, { cookie })).status, ask).toBe(403);
     }
     expect(await hookRow(hook.id)).toEqual(before);
     const count = await env.DB.prepare('SELECT count(*) AS n FROM inbound_webhooks WHERE account_id = ?')
@@ -83,7 +90,8 @@ describe('the panel offers only what the key may do', () => {
     const cookie = await signIn(account.key);
     expect(await page(await panel('/panel/webhooks', { cookie }))).toContain('href="/panel/webhooks/new"');
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
-    expect(edit).toContain(`action="/panel/webhooks/${hook.id}/rotate"`);
+    expect(edit).toContain(`href="/panel/webhooks/${hook.id}/rotate"`);
+    expect(edit).toContain(`href="/panel/webhooks/${hook.id}/disable"`);
     expect(edit).not.toContain('Esta chave de API só pode ver');
     expect(edit).not.toContain('disabled>');
   });

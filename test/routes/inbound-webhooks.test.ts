@@ -32,6 +32,7 @@ const WEBHOOK_KEYS = [
   'id',
   'mode',
   'name',
+  'previous_url_expires_at',
   'updated_at',
   'url',
 ];
@@ -95,6 +96,7 @@ describe('inbound webhooks: create and read', () => {
       id: expect.any(Number),
       name: 'Site form',
       url: expect.stringMatching(URL_PATTERN),
+      previous_url_expires_at: null,
       enabled: true,
       mode: 'production',
       has_secret: false,
@@ -185,11 +187,12 @@ describe('inbound webhooks: create and read', () => {
     expect(await listIds(key, {})).toEqual([]);
   });
 
-  it('refuses the read-only fields on write: url, has_secret, id and the timestamps', async () => {
+  it('refuses the read-only fields on write: url, previous_url_expires_at, has_secret, id and the timestamps', async () => {
     const { key } = await newAccount();
     const readOnly = {
       id: 999,
       url: 'https://evil.example/hooks/whk_mine',
+      previous_url_expires_at: '2099-01-01T00:00:00.000Z',
       has_secret: true,
       created_at: '2000-01-01T00:00:00.000Z',
       updated_at: '2000-01-01T00:00:00.000Z',
@@ -197,7 +200,7 @@ describe('inbound webhooks: create and read', () => {
     await expectReadOnly(
       await call('/v1/inbound-webhooks', { method: 'POST', key, body: { name: 'RO', ...readOnly } }),
       Object.keys(readOnly),
-      { writes: { url: 'rotate-token', has_secret: 'secret' } },
+      { writes: { url: 'rotate-token', has_secret: 'secret', previous_url_expires_at: 'grace_period' } },
     );
     expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toEqual([]);
   });
@@ -269,7 +272,7 @@ describe('inbound webhooks: update', () => {
       key,
       (await newWebhook(key, { name: 'Full', fields: FULL_FIELDS, flows: fullFlows(u1.id, u2.id) })).id,
     );
-    const res = await put(key, hook.id, writable(hook, ['url', 'has_secret']));
+    const res = await put(key, hook.id, writable(hook, ['url', 'has_secret', 'previous_url_expires_at']));
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data).toEqual({ ...hook, updated_at: expect.stringMatching(ISO_MS) });
@@ -495,7 +498,7 @@ describe('inbound webhooks: disable (DELETE)', () => {
 });
 
 describe('inbound webhooks: rotate-token', () => {
-  it('gives a new URL at once: the old one answers 404, the new one takes events', async () => {
+  it('without a grace_period, gives a new URL at once: the old one answers 404, the new one takes events', async () => {
     const { key } = await newAccount();
     const hook = shown(await newWebhook(key, { fields: [{ key: 'a', type: 'number' }] }));
     await pendingEvent(hook.url, { a: 1 });

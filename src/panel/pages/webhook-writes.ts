@@ -1,13 +1,14 @@
 import { fieldErrors } from '../../contracts/field-errors';
 import type { FieldError } from '../../core/errors';
-import { newWebhookToken } from '../../core/webhook-token';
 import { updateOwn } from '../../db/own';
 import type { KeyRef } from '../../db/tenant';
 import { InboundWebhookUpdate } from '../../webhooks/contract';
-import { setOwnWebhook, webhookSpec } from '../../webhooks/resource';
+import { rotateOwnWebhook, setOwnWebhook, webhookSpec } from '../../webhooks/resource';
 import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from '../form';
 import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
+import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { renderWebhook } from './webhook';
+import { rotateConfirm } from './webhook-confirm';
 
 // The forms of the webhook's page: each write goes through the same schema and update as a PUT
 // on `/v1/inbound-webhooks/{id}` and comes back to the page, with the errors of a refused one.
@@ -64,12 +65,36 @@ const saveSetting =
   };
 
 export const saveMode = saveSetting('mode', (v) => v);
-export const saveEnabled = saveSetting('enabled', (v) => (v === 'true' ? true : v === 'false' ? false : v));
 export const saveSecret = saveSetting('secret', (v) => (v === '' ? null : v));
+const enable = saveSetting('enabled', (v) => (v === 'true' ? true : v === 'false' ? false : v));
 
-/** Gives the webhook a new URL, as `POST /v1/inbound-webhooks/{id}/rotate-token` does. */
+/**
+ * Turns the webhook on, or off once confirmed (`confirm=yes`, sent by the page that says what
+ * disabling does): an unconfirmed disable is sent to that page, and changes nothing.
+ */
+export const saveEnabled: SessionPage = async (c, key) => {
+  const form = await c.req.parseBody();
+  const id = idOf(c);
+  if (form.enabled !== 'false') return enable(c, key);
+  if (form.confirm !== 'yes') return c.redirect(`/panel/webhooks/${id}/disable`, 303);
+  await setOwnWebhook(c.get('db'), key, id, { enabled: false });
+  return saved(c, id, 'disabled');
+};
+
+/**
+ * Gives the webhook a new URL once confirmed, the old one working for the grace chosen on the
+ * confirmation page (one of GRACE_CHOICES), as `POST /v1/inbound-webhooks/{id}/rotate-token` with
+ * its `grace_period`. Unconfirmed, it shows that page and changes nothing.
+ */
 export async function rotateWebhook(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
-  await setOwnWebhook(c.get('db'), key, id, { token: newWebhookToken() });
-  return saved(c, id);
+  const form = await c.req.parseBody();
+  if (form.confirm !== 'yes') return c.redirect(`/panel/webhooks/${id}/rotate`, 303);
+  const grace = GRACE_CHOICES.find((s) => String(s) === form.grace);
+  if (grace === undefined) {
+    const p = pageOf(c, true);
+    return rotateConfirm(c, key, { chosen: PANEL_GRACE_S, error: p.t.rotateBadGrace });
+  }
+  await rotateOwnWebhook(c.get('db'), key, id, grace);
+  return saved(c, id, 'rotated');
 }

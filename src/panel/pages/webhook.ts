@@ -2,13 +2,15 @@ import { notFound } from '../../core/errors';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
 import { MAX_FIELDS } from '../../webhooks/contract';
+import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/event-overview';
 import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
-import { webhookQuery } from '../../webhooks/resource';
+import { graceEnd, webhookQuery } from '../../webhooks/resource';
 import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
 import { configForm, editPage, type Page } from '../views';
+import { overviewSection } from '../views/overview';
 
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */
 export type EditState = {
@@ -20,8 +22,9 @@ export type EditState = {
 
 /**
  * The webhook's page in one round trip: the session, the webhook, the account's users, the storage
- * notice and, when asked (`?sample=1`), its latest test events, whose keys not yet declared are
- * added as rows to review.
+ * notice, its overview (events per hour over 7 days, its last failed and rejected events) and, when
+ * asked (`?sample=1`), its latest test events, whose keys not yet declared are added as rows to
+ * review.
  */
 export async function renderWebhook(
   c: C,
@@ -32,7 +35,8 @@ export async function renderWebhook(
 ) {
   const db = c.get('db');
   const wantSamples = c.req.method === 'GET' && c.req.query('sample') === '1';
-  const [, hooks, people, named, samples, storage] = await scoped(
+  const now = Date.now();
+  const [, hooks, people, named, samples, storage, hourly, failed, rejected] = await scoped(
     db,
     key,
     webhookQuery(db, key, id),
@@ -40,6 +44,9 @@ export async function renderWebhook(
     namedUsers(db, key, id),
     sampleEvents(db, key, id, wantSamples ? undefined : 0),
     eventStorageQuery(db, accountOf(key)),
+    hourlyQuery(db, key, id, now),
+    latestQuery(db, key, id, 'failed'),
+    latestQuery(db, key, id, 'rejected'),
   );
   const row = hooks[0];
   if (!row) throw notFound();
@@ -53,7 +60,9 @@ export async function renderWebhook(
   };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
   const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
-  return c.html(editPage(p, viewOf(row, c), form, state.secretError, flash), status);
+  const view = { ...viewOf(row, c), graceEnd: graceEnd(row, now) };
+  const overview = overviewSection(p, row, overviewOf(hourly, failed, rejected, now));
+  return c.html(editPage(p, view, form, state.secretError, flash, overview), status);
 }
 
 /** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */

@@ -1,3 +1,4 @@
+import { html } from 'hono/html';
 import { fieldErrors } from '../../contracts/field-errors';
 import { createOwn, listQuery } from '../../db/own';
 import { inboundWebhooks } from '../../db/schema';
@@ -12,7 +13,10 @@ import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from 
 import { usersOf } from '../owners';
 import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { configForm, layout, listPage } from '../views';
+import { configForm, layout, listPage, modeBanner } from '../views';
+
+/** What a new webhook will be: enabled, in test mode. */
+const NEW = { mode: 'test', enabled: true } as const;
 
 /**
  * The webhooks page: one page of the account's webhooks (the `/v1` list's query and sorts) with
@@ -42,8 +46,9 @@ export async function newWebhookPage(c: C, key: KeyRef): Promise<Response> {
   const p = pageOf(c, true);
   const draft: Draft = { name: '', fields: [], flows: [] };
   const users = { live: people, named: [] };
+  const form = configForm(p, '/panel/webhooks', draft, users, new Map(), p.t.create);
   return c.html(
-    layout(p, p.t.newWebhook, configForm(p, '/panel/webhooks', draft, users, new Map(), p.t.create)),
+    layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}<p>${p.t.newWebhookTestHint}</p>${form}`),
   );
 }
 
@@ -55,7 +60,10 @@ export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
   const submitted = await c.req.parseBody({ all: true });
   if (tooManyRows(submitted)) return refuseRows(c);
   const draft = draftFromForm(submitted);
-  const { body, ...rows } = bodyOf(draft);
+  const { body: sent, ...rows } = bodyOf(draft);
+  // A new webhook starts in test mode, so its first events preview and write nothing; the form
+  // has no mode control. /v1 keeps `production` as its default (a default changing breaks clients).
+  const body = { mode: 'test', ...sent };
   const parsed = InboundWebhookCreate.safeParse(body);
   let errors = parsed.success ? undefined : fieldErrors(parsed.error, body);
   if (parsed.success) {
@@ -78,5 +86,8 @@ export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
     errorsByControl(errors ?? [], rows),
     p.t.create,
   );
-  return c.html(layout(p, p.t.newWebhook, form, { kind: 'error', text: p.t.fixErrors }), 422);
+  return c.html(
+    layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}${form}`, { kind: 'error', text: p.t.fixErrors }),
+    422,
+  );
 }
