@@ -8,7 +8,7 @@ import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from
 import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
 import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { renderWebhook } from './webhook';
-import { rotateConfirm } from './webhook-confirm';
+import { disableConfirm, rotateConfirm } from './webhook-confirm';
 
 // The forms of the webhook's page: each write goes through the same schema and update as a PUT
 // on `/v1/inbound-webhooks/{id}` and comes back to the page, with the errors of a refused one.
@@ -70,13 +70,14 @@ const enable = saveSetting('enabled', (v) => (v === 'true' ? true : v === 'false
 
 /**
  * Turns the webhook on, or off once confirmed (`confirm=yes`, sent by the page that says what
- * disabling does): an unconfirmed disable is sent to that page, and changes nothing.
+ * disabling does): an unconfirmed disable is answered with that page (another account's id, its 404), and changes
+ * nothing.
  */
 export const saveEnabled: SessionPage = async (c, key) => {
   const form = await c.req.parseBody();
   const id = idOf(c);
   if (form.enabled !== 'false') return enable(c, key);
-  if (form.confirm !== 'yes') return c.redirect(`/panel/webhooks/${id}/disable`, 303);
+  if (form.confirm !== 'yes') return disableConfirm(c, key);
   await setOwnWebhook(c.get('db'), key, id, { enabled: false });
   return saved(c, id, 'disabled');
 };
@@ -89,7 +90,7 @@ export const saveEnabled: SessionPage = async (c, key) => {
 export async function rotateWebhook(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
   const form = await c.req.parseBody();
-  if (form.confirm !== 'yes') return c.redirect(`/panel/webhooks/${id}/rotate`, 303);
+  if (form.confirm !== 'yes') return rotateConfirm(c, key);
   const grace = GRACE_CHOICES.find((s) => String(s) === form.grace);
   if (grace === undefined) {
     const p = pageOf(c, true);
