@@ -54,6 +54,11 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:a
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
+.examples{margin:0;padding-left:1rem;font-size:.85rem}
+.round-robin .checks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;max-height:12rem;overflow:auto}
+.move{display:inline-flex;gap:.25rem}
+.move button{padding:.1rem .6rem}
+.test-body{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
 `;
 
 export const js = `"use strict";
@@ -67,6 +72,41 @@ for (const button of document.querySelectorAll(".js-copy")) {
     const label = button.textContent;
     button.textContent = button.dataset.done;
     setTimeout(() => { button.textContent = label; }, 1500);
+  });
+}
+// A flow block shows the options its chosen action takes (data-actions); a blank one, none.
+const showOptions = (block) => {
+  const chosen = block.querySelector("select.js-action")?.value ?? "";
+  for (const box of block.querySelectorAll(".option[data-actions]")) {
+    box.hidden = chosen === "" || !box.dataset.actions.split(" ").includes(chosen);
+  }
+};
+// Up and down swap blocks; the position inputs (what the server reads) follow their order.
+const renumber = (list) => {
+  list.querySelectorAll("fieldset.flow").forEach((block, i) => {
+    const position = block.querySelector("input.position");
+    if (position) position.value = String(i + 1);
+    const n = block.querySelector(".flow-n");
+    if (n) n.textContent = String(i + 1);
+  });
+};
+for (const list of document.querySelectorAll(".flows")) {
+  for (const block of list.querySelectorAll("fieldset.flow")) {
+    block.querySelector("select.js-action")?.addEventListener("change", () => showOptions(block));
+    showOptions(block);
+    const move = block.querySelector(".move");
+    if (move) move.hidden = false;
+  }
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest(".js-move");
+    if (!button) return;
+    const block = button.closest("fieldset.flow");
+    const other = button.dataset.step === "-1" ? block.previousElementSibling : block.nextElementSibling;
+    if (!other || !other.matches("fieldset.flow")) return;
+    if (button.dataset.step === "-1") list.insertBefore(block, other);
+    else list.insertBefore(other, block);
+    renumber(list);
+    button.focus();
   });
 }
 `;

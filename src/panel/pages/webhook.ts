@@ -4,11 +4,13 @@ import { eventStorageQuery, presentEventStorage } from '../../model/event-storag
 import { MAX_FIELDS } from '../../webhooks/contract';
 import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
 import { webhookQuery } from '../../webhooks/resource';
+import { examplesByKey } from '../examples';
 import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { configForm, editPage, type Page } from '../views';
+import { editPage, type Page } from '../views';
+import { configForm } from '../views/config-form';
 
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */
 export type EditState = {
@@ -20,8 +22,8 @@ export type EditState = {
 
 /**
  * The webhook's page in one round trip: the session, the webhook, the account's users, the storage
- * notice and, when asked (`?sample=1`), its latest test events, whose keys not yet declared are
- * added as rows to review.
+ * notice and its latest test events, whose values the fields table shows as examples and, when
+ * asked (`?sample=1`), whose keys not yet declared are added as rows to review.
  */
 export async function renderWebhook(
   c: C,
@@ -38,7 +40,7 @@ export async function renderWebhook(
     webhookQuery(db, key, id),
     usersOf(db, key),
     namedUsers(db, key, id),
-    sampleEvents(db, key, id, wantSamples ? undefined : 0),
+    sampleEvents(db, key, id),
     eventStorageQuery(db, accountOf(key)),
   );
   const row = hooks[0];
@@ -50,6 +52,7 @@ export async function renderWebhook(
   const users = {
     live: people,
     named: named.map((u) => ({ id: u.id, name: u.name, trashed: u.deletedAt !== null })),
+    examples: examplesByKey(samples),
   };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
   const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
@@ -64,7 +67,7 @@ function addSampleFields(p: Page, draft: Draft, found: { key: string; type: stri
   draft.fields.push(
     ...fresh
       .slice(0, room)
-      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '' })),
+      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '', locale: '' })),
   );
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
   return fresh.length > room

@@ -12,7 +12,8 @@ import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from 
 import { usersOf } from '../owners';
 import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { configForm, layout, listPage } from '../views';
+import { layout, listPage } from '../views';
+import { configForm } from '../views/config-form';
 
 /**
  * The webhooks page: one page of the account's webhooks (the `/v1` list's query and sorts) with
