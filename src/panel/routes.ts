@@ -13,7 +13,7 @@ import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
-import { type Deliver, sendSample } from './pages/samples';
+import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
@@ -165,6 +165,7 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/enabled`, guarded('webhooks:update', saveEnabled))
     .post(`${hook}/secret`, guarded('webhooks:update', saveSecret))
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
+    .get(`${hook}/sample`, guarded('webhooks:update', testSendForm))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))

@@ -167,7 +167,7 @@ export function editPage(
 ${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
 ${post(`${base}/enabled`, h.enabled ? p.t.disable : p.t.enable, html`<input type="hidden" name="enabled" value="${h.enabled ? 'false' : 'true'}">`)}
 ${post(`${base}/rotate`, p.t.rotate)}
-${post(`${base}/sample`, p.t.sendSample)}
+<a class="button" href="${base}/sample">${p.t.sendSample}</a>
 <a class="button" href="${base}/events">${p.t.events}</a>
 <a class="button" href="${base}?sample=1">${p.t.fillFromSamples}</a>
 </div>
