@@ -367,7 +367,7 @@ describe('readFields: pt-BR numbers and booleans', () => {
     expect(read(sent, 'boolean').values.get('v')).toBe(value);
   });
 
-  it.each(['talvez', 'yes', 'si', 'nã', ''])('refuses the boolean %j', (sent) => {
+  it.each(['talvez', 'yes', 'si', 'nã', '', 'constructor', '__proto__', 'toString'])('refuses the boolean %j', (sent) => {
     const { values, warnings } = read(sent, 'boolean');
     expect(values.has('v')).toBe(false);
     if (sent) expect(warnings[0]?.message).toContain('sim, não');
