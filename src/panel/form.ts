@@ -175,7 +175,9 @@ const texts = (form: Form, name: string): string[] => {
  * was while the same users are ticked; a changed choice is the ticked users, once each.
  */
 function rotationOf(ticked: string[], kept: string): string[] {
-  const stored = kept === '' ? [] : kept.split(',');
+  // No rotation the contract takes is longer: a longer one was never shown, so is not kept.
+  const stored = kept === '' || kept.length > 20 * MAX_ROUND_ROBIN ? [] : kept.split(',');
+  if (stored.length > MAX_ROUND_ROBIN) return ticked;
   const same = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
   return stored.length && same([...new Set(stored)], [...new Set(ticked)]) ? stored : ticked;
 }

@@ -202,4 +202,18 @@ describe('the flow blocks', () => {
     expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: unticked })).status).toBe(303);
     expect((await configOf(key, hook.id)).flows[1].owner).toEqual({ round_robin: [bia.id] });
   });
+
+  it('ignore a forged rotation longer than any a webhook holds, taking the ticked users', async () => {
+    const { key } = await newAccount();
+    const ana = await create(key, '/v1/users', { name: 'Ana', email: 'ana@example.com' });
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Site', fields: FIELDS, flows: FLOWS });
+    const cookie = await signIn(key);
+    const forged = await browserForm(cookie, hook.id, (f) => ({
+      ...f,
+      'flows.1.round_robin': [String(ana.id)],
+      'flows.1.round_robin.kept': [Array(60_000).fill(ana.id).join(',')],
+    }));
+    expect((await panel(`/panel/webhooks/${hook.id}`, { cookie, form: forged })).status).toBe(303);
+    expect((await configOf(key, hook.id)).flows[1].owner).toEqual({ round_robin: [ana.id] });
+  });
 });

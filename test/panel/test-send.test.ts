@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, json, newAccount, roundTrips } from '../helpers';
+import { BASE, call, create, json, newAccount, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
 import { asForm, submitForm } from './form-submit';
 
@@ -116,5 +116,20 @@ describe('the test send with an editable body', () => {
     expect(res.status).toBe(303);
     const [event] = await eventsOf(key, hook.id);
     expect(event.payload).toEqual({ nome: 'Caio', tel: '11955554444' });
+  });
+
+  it('refuses a file sent as the body, sending nothing', async () => {
+    const { key, hook, cookie, base } = await setUp('test');
+    const form = new FormData();
+    form.append('body', new File(['{"tel": "11912345678"}'], 'body.json', { type: 'application/json' }));
+    const res = await exports.default.fetch(
+      new Request(`${BASE}${base}/sample`, {
+        method: 'POST',
+        body: form,
+        headers: { Cookie: cookie, Origin: BASE },
+      }),
+    );
+    expect(await page(res, 422)).toContain('JSON inválido, nada foi enviado:');
+    expect(await eventsOf(key, hook.id)).toEqual([]);
   });
 });

@@ -83,7 +83,15 @@ export const sendSample =
   (deliver: Deliver): SessionPage =>
   async (c: C, key: KeyRef) => {
     const form = await c.req.parseBody();
-    if (typeof form.body === 'string') return sendEdited(c, key, deliver, form.body, form.confirm === 'yes');
+    // A file where the text area's text belongs is no JSON text: refused beside the text area.
+    if (form.body !== undefined)
+      return sendEdited(
+        c,
+        key,
+        deliver,
+        typeof form.body === 'string' ? form.body : '',
+        form.confirm === 'yes',
+      );
     const id = idOf(c);
     const sample = await sampleEvent(c.get('db'), key, id);
     if (sample.writesRecords && form.confirm !== 'yes') {
