@@ -88,6 +88,9 @@ const renumber = (list) => {
     if (position) position.value = String(i + 1);
     const n = block.querySelector(".flow-n");
     if (n) n.textContent = String(i + 1);
+    for (const button of block.querySelectorAll(".js-move")) {
+      button.setAttribute("aria-label", button.getAttribute("aria-label").replace(/\\d+$/, String(i + 1)));
+    }
   });
 };
 for (const list of document.querySelectorAll(".flows")) {
