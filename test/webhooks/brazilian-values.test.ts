@@ -77,6 +77,23 @@ describe('ingest: fields with locale pt-BR', () => {
   });
 });
 
+describe('test mode: the preview renders the same', () => {
+  it('previews the Brazilian value, the default and the name without its dangling separator', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { mode: 'test', fields: FIELDS, flows: FLOWS });
+    const event = await runEvent(key, hook, {
+      nome: 'Ana',
+      telefone: '11987654325',
+      valor: '89.900,00',
+      troca: 'sim',
+    });
+    expect(event.status).toBe('test');
+    expect(event.preview.deal.fields).toMatchObject({ name: 'Lead site', value: 89900 });
+    expect(event.preview.tasks[0].fields.name).toBe('Ligar: sem modelo');
+    expect(event.preview.contact.fields.custom_fields).toEqual({ troca: true });
+  });
+});
+
 describe('webhook configuration: locale and template defaults', () => {
   const create = (key: string, body: Record<string, unknown>) =>
     call('/v1/inbound-webhooks', { method: 'POST', key, body: { name: 'X', ...body } });
