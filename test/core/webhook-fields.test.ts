@@ -367,11 +367,14 @@ describe('readFields: pt-BR numbers and booleans', () => {
     expect(read(sent, 'boolean').values.get('v')).toBe(value);
   });
 
-  it.each(['talvez', 'yes', 'si', 'nã', '', 'constructor', '__proto__', 'toString'])('refuses the boolean %j', (sent) => {
-    const { values, warnings } = read(sent, 'boolean');
-    expect(values.has('v')).toBe(false);
-    if (sent) expect(warnings[0]?.message).toContain('sim, não');
-  });
+  it.each(['talvez', 'yes', 'si', 'nã', '', 'constructor', '__proto__', 'toString'])(
+    'refuses the boolean %j',
+    (sent) => {
+      const { values, warnings } = read(sent, 'boolean');
+      expect(values.has('v')).toBe(false);
+      if (sent) expect(warnings[0]?.message).toContain('sim, não');
+    },
+  );
 
   it('reads as before without the locale: sim and 89.900,00 are refused, 1.5 is one and a half', () => {
     const plain = (v: unknown, type: FieldSpec['type']) =>
