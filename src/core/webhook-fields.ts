@@ -281,3 +281,18 @@ export function guessType(value: unknown): FieldType {
   if (normalizePhone(value)) return 'phone';
   return 'string';
 }
+
+/**
+ * For a sample value read as plain text (`guessType` gave `string`), the type and locale that read
+ * it the Brazilian way, if it is written so: `89.900,00`, `R$ 120.000`, `1.234` are numbers; `sim`,
+ * `não` are booleans (not `s` or `n`, too short to tell). Undefined otherwise.
+ */
+export function guessBrazilian(
+  value: unknown,
+): { type: 'number' | 'boolean'; locale: FieldLocale } | undefined {
+  if (typeof value !== 'string' || guessType(value) !== 'string') return undefined;
+  const text = value.trim().normalize('NFC').toLowerCase();
+  if (['sim', 'não', 'nao'].includes(text)) return { type: 'boolean', locale: 'pt-BR' };
+  const m = BRAZILIAN.exec(text);
+  return m && !(m[1] && m[2]) && /[.,$]/.test(text) ? { type: 'number', locale: 'pt-BR' } : undefined;
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileFormat,
   type FieldSpec,
+  guessBrazilian,
   guessType,
   parseFieldDate,
   readFields,
@@ -383,6 +384,24 @@ describe('readFields: pt-BR numbers and booleans', () => {
     expect(plain('89.900,00', 'number').values.has('v')).toBe(false);
     expect(plain('1.5', 'number').values.get('v')).toBe(1.5);
     expect(plain('1.234', 'number').values.has('v')).toBe(false);
+  });
+});
+
+describe('guessBrazilian', () => {
+  it.each([
+    ['89.900,00', { type: 'number', locale: 'pt-BR' }],
+    ['R$ 120.000', { type: 'number', locale: 'pt-BR' }],
+    ['1,5', { type: 'number', locale: 'pt-BR' }],
+    ['Sim', { type: 'boolean', locale: 'pt-BR' }],
+    ['não', { type: 'boolean', locale: 'pt-BR' }],
+    ['s', undefined],
+    ['Ana', undefined],
+    ['89900', undefined],
+    ['1.5', undefined],
+    [89900, undefined],
+    ['2024-03-05', undefined],
+  ])('guesses %j as %j', (value, guess) => {
+    expect(guessBrazilian(value)).toEqual(guess);
   });
 });
 

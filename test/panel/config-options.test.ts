@@ -97,6 +97,28 @@ describe('the fields table', () => {
   });
 });
 
+describe('filling from test events', () => {
+  it('offers a Brazilian price as a number and sim as a boolean, each with the Brazilian format ticked', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Site', mode: 'test' });
+    const sent = { preco: 'R$ 89.900,00', financiar: 'sim', nome: 'Ana' };
+    expect((await call(new URL(hook.url).pathname, { method: 'POST', body: sent })).status).toBe(204);
+    const cookie = await signIn(key);
+    const path = `/panel/webhooks/${hook.id}`;
+    const rows = asForm(submitForm(await page(await panel(`${path}?sample=1`, { cookie })), path));
+    const row = (k: string) => {
+      const i =
+        rows['fields.0.key'] &&
+        Object.keys(rows).find((n) => /^fields\.\d+\.key$/.test(n) && rows[n]?.[0] === k);
+      const prefix = i?.replace(/key$/, '') ?? '';
+      return { type: rows[`${prefix}type`]?.[0], locale: rows[`${prefix}locale`]?.[0] };
+    };
+    expect(row('preco')).toEqual({ type: 'number', locale: 'pt-BR' });
+    expect(row('financiar')).toEqual({ type: 'boolean', locale: 'pt-BR' });
+    expect(row('nome')).toEqual({ type: 'string', locale: undefined });
+  });
+});
+
 describe('the flow blocks', () => {
   it("show only their action's options, a blank block all of them, and up/down buttons", async () => {
     const { key } = await newAccount();

@@ -1,4 +1,5 @@
 import { notFound } from '../../core/errors';
+import { guessBrazilian } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
 import { MAX_FIELDS } from '../../webhooks/contract';
@@ -60,14 +61,24 @@ export async function renderWebhook(
 }
 
 /** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
-function addSampleFields(p: Page, draft: Draft, found: { key: string; type: string }[]): Flash {
+function addSampleFields(
+  p: Page,
+  draft: Draft,
+  found: { key: string; type: string; example: unknown }[],
+): Flash {
   const declared = new Set(draft.fields.map((f) => f.key));
   const fresh = found.filter((s) => !declared.has(s.key));
   const room = Math.max(0, MAX_FIELDS - draft.fields.filter((f) => f.key).length);
   draft.fields.push(
-    ...fresh
-      .slice(0, room)
-      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '', locale: '' })),
+    ...fresh.slice(0, room).map((s) => ({
+      key: s.key,
+      type: s.type,
+      required: false,
+      target: '',
+      formats: '',
+      locale: '',
+      ...guessBrazilian(s.example),
+    })),
   );
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
   return fresh.length > room
