@@ -132,4 +132,29 @@ describe('the test send with an editable body', () => {
     expect(await page(res, 422)).toContain('JSON inválido, nada foi enviado:');
     expect(await eventsOf(key, hook.id)).toEqual([]);
   });
+
+  it("refuses a body nested 100,000 deep with the webhook's answer, never a 500", async () => {
+    const { key, cookie, base, hook } = await setUp('test');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const html = await page(await panel(`${base}/sample`, { cookie, form: { body: deep } }), 422);
+    expect(html).toContain('O webhook recusou o evento:');
+    expect((await eventsOf(key, hook.id)).filter((e: { status: string }) => e.status !== 'rejected')).toEqual(
+      [],
+    );
+  });
+
+  it('prefills no reserved key a test event held, and the declared ones still', async () => {
+    const { cookie, base, hook } = await setUp('test');
+    const raw = '{"tel": "11987654321", "nome": "Ana", "constructor": "x", "__proto__": {"nome": "Eva"}}';
+    const res = await call(new URL(hook.url).pathname, {
+      method: 'POST',
+      body: raw,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(204);
+    const body = JSON.parse(bodyOn(await page(await panel(`${base}/sample`, { cookie })), hook.id));
+    expect(Object.keys(body).sort()).toEqual(['nome', 'tel', 'valor', 'veiculo']);
+    expect(body.nome).toBe('Ana');
+    expect(({} as Record<string, unknown>).nome).toBeUndefined();
+  });
 });
