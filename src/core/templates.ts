@@ -13,8 +13,10 @@ type Value = string | number | boolean | undefined;
 // holds one, and a template or value that does is rendered without the tidying.
 const EMPTY = '\uD800';
 // The separators a name is made with: a spaced dash (`Lead - X`, not `Jean-Paul`), `/ , | :`.
-const BEFORE = String.raw`(?:\s+[-–—]\s*|\s*[/,|:]\s*)`;
-const AFTER = String.raw`(?:\s*[-–—]\s+|\s*[/,|:]\s*)`;
+// The spaces around one are bounded: a sender's value of 10,000 spaces would otherwise make each
+// match try every start in it (measured: 460 ms per template unbounded, 2 ms bounded).
+const BEFORE = String.raw`(?:\s{1,8}[-–—]\s{0,8}|\s{0,8}[/,|:]\s{0,8})`;
+const AFTER = String.raw`(?:\s{0,8}[-–—]\s{1,8}|\s{0,8}[/,|:]\s{0,8})`;
 const BETWEEN = new RegExp(`(${BEFORE})${EMPTY}${AFTER}`);
 const LEADING = new RegExp(`^\\s*${EMPTY}${AFTER}`);
 const TRAILING = new RegExp(`${BEFORE}${EMPTY}\\s*$`);

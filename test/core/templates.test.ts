@@ -118,6 +118,12 @@ describe('render: no dangling separator', () => {
     expect(render('{{nome}}-{{falta}}', lookup)).toBe('Ana-');
   });
 
+  it('tidies next to a value of 10,000 spaces', () => {
+    const spaced = (key: string) => (key === 'x' ? `A${' '.repeat(10_000)}B` : undefined);
+    expect(render('{{x}} - {{falta}}', spaced)).toBe(`A${' '.repeat(10_000)}B`);
+    expect(render('{{x}}', spaced)).toBe(`A${' '.repeat(10_000)}B`);
+  });
+
   it('renders without tidying a value that holds a lone surrogate, never mistaking it for a gap', () => {
     const odd = (key: string) => (key === 'x' ? '\uD800' : undefined);
     expect(render('A - {{x}}', odd)).toBe('A -');
