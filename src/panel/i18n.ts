@@ -145,6 +145,8 @@ const ptBR = {
   invalidJson: 'JSON inválido, nada foi enviado:',
   testRefused: 'O webhook recusou o evento:',
   sampleEdited: 'Corpo que será enviado',
+  matchPhone: 'telefone',
+  matchEmail: 'e-mail',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -294,6 +296,8 @@ const en: Messages = {
   invalidJson: 'Invalid JSON, nothing was sent:',
   testRefused: 'The webhook refused the event:',
   sampleEdited: 'The body that will be sent',
+  matchPhone: 'phone',
+  matchEmail: 'email',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -52,7 +52,7 @@ describe('the flow action registry is the single source', () => {
     expect(names).toEqual(actions.map((m) => m.name));
   });
 
-  it('every action has a distinct label in both languages, which the panel shows with its name', async () => {
+  it('every action has a distinct label in both languages, which the panel shows (its name, raw, only as the value)', async () => {
     for (const lang of ['pt-BR', 'en'] as const) {
       const labels = actions.map((m) => m.labels[lang]);
       expect(labels.every((l) => l.trim().length > 0)).toBe(true);
@@ -68,7 +68,7 @@ describe('the flow action registry is the single source', () => {
         ),
       );
       for (const m of actions) {
-        expect(html).toContain(`<option value="${m.name}">${m.labels[lang]} (${m.name})</option>`);
+        expect(html).toContain(`<option value="${m.name}">${m.labels[lang]}</option>`);
       }
     }
   });

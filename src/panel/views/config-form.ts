@@ -135,13 +135,13 @@ function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Error
 <legend>${p.t.action} <span class="flow-n">${i + 1}</span></legend>
 ${moveButtons(p, i)}
 <label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
-<label>${p.t.action} <select name="${n('action')}" class="js-action"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, `${m.labels[p.lang]} (${m.name})`, a.action === m.name))}</select></label>${e('action').note}
+<label>${p.t.action} <select name="${n('action')}" class="js-action"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, m.labels[p.lang], a.action === m.name))}</select></label>${e('action').note}
 ${optionBox(
   p,
   a,
   'match_on',
   html`<fieldset class="inline-group"><legend>${labelled('match_on', p.t.matchOn)}</legend>
-${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${checked(j < a.matchOn.length)}> ${m}</label>`)}
+${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${checked(j < a.matchOn.length)}> ${m === 'phone' ? p.t.matchPhone : p.t.matchEmail}</label>`)}
 ${e('match_on').note}</fieldset>`,
 )}
 ${optionBox(p, a, 'name', input('name', labelled('name', p.t.taskName), a.name))}
