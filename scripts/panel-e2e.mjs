@@ -217,8 +217,7 @@ async function createWebhook(page) {
  */
 async function configureInTestMode(page) {
   await page.locator('.banner.test').waitFor();
-  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
-  await page.getByText('Evento de exemplo enviado.').waitFor();
+  await editableTestSend(page);
   await page.getByRole('link', { name: 'Preencher com eventos de teste' }).click();
   await page
     .getByText('Campos dos eventos de teste adicionados')
@@ -237,6 +236,59 @@ async function configureInTestMode(page) {
   await audit(page, 'edit webhook');
   await shot(page, 'edit-webhook');
   await shot(page, 'edit-webhook-375', 375);
+}
+
+/**
+ * The test send: a body prefilled from the fields, refused beside the text area when it is not
+ * JSON (nothing sent), then sent as edited. @param {import('playwright-core').Page} page
+ */
+async function editableTestSend(page) {
+  await page.getByRole('link', { name: 'Enviar evento de exemplo' }).click();
+  const body = page.getByLabel('Corpo (JSON)');
+  const prefilled = JSON.parse(await body.inputValue());
+  check(typeof prefilled.email === 'string', 'the test body was not prefilled from the fields');
+  await audit(page, 'test send');
+  await shot(page, 'test-send', 375);
+  await body.fill('{"email": ');
+  await page.getByRole('button', { name: 'Enviar', exact: true }).click();
+  await page.getByText('JSON inválido, nada foi enviado').waitFor();
+  await audit(page, 'test send (invalid JSON)');
+  await body.fill(JSON.stringify({ ...prefilled, origem: 'editado' }, null, 2));
+  await page.getByRole('button', { name: 'Enviar', exact: true }).click();
+  await page.getByText('Evento de exemplo enviado.').waitFor();
+}
+
+/**
+ * The flow blocks: a blank block shows its action's options once one is chosen, blocks move up and
+ * down (the positions follow), a round robin is ticked, a name template has a default.
+ * @param {import('playwright-core').Page} page
+ */
+async function configureFlows(page) {
+  const name = page.locator('input[name="flows.1.name"]');
+  const category = page.locator('input[name="flows.1.category"]');
+  check(!(await name.isVisible()), 'a blank flow block shows options before an action is chosen');
+  await page.locator('select[name="flows.1.action"]').selectOption('create_deal');
+  check(await name.isVisible(), 'the deal block does not show its name');
+  check(!(await category.isVisible()), 'the deal block shows a task option');
+  check(!(await page.locator('input[name="flows.0.name"]').isVisible()), 'the contact block shows a name');
+  await name.fill('Lead site - {{email|sem e-mail}}');
+  await page.locator('input[name="flows.1.round_robin"]').first().check();
+  await page.getByRole('button', { name: 'Descer a ação 1' }).click();
+  const position = (i) => page.locator(`input[name="flows.${i}.position"]`).inputValue();
+  check((await position(1)) === '1' && (await position(0)) === '2', 'moving down did not renumber');
+  await page.getByRole('button', { name: 'Subir a ação 2' }).first().click();
+  check((await position(0)) === '1' && (await position(1)) === '2', 'moving up did not renumber');
+  await audit(page, 'edit webhook (flows)');
+  await page.getByRole('button', { name: 'Salvar', exact: true }).click();
+  await page.getByText('Salvo.').waitFor();
+  check(
+    (await page.locator('input[name="flows.1.name"]').inputValue()) === 'Lead site - {{email|sem e-mail}}',
+    'the deal name template was not kept',
+  );
+  check(
+    await page.locator('input[name="flows.1.round_robin"]').first().isChecked(),
+    'the round robin was not kept',
+  );
 }
 
 /** The copy button, a nicety of the one script; then a new URL. @param {import('playwright-core').Page} page */
@@ -313,7 +365,8 @@ async function checkOverview(page, editUrl) {
 async function replayAFailedEvent(page, editUrl) {
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
-  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByRole('link', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByRole('button', { name: 'Enviar', exact: true }).click();
   await page.getByText('grava registros reais no CRM').waitFor();
   await audit(page, 'sample confirmation');
   await page.getByRole('button', { name: 'Enviar e gravar registros' }).click();
@@ -546,6 +599,7 @@ async function main() {
   await signIn(page, origin, key);
   const editUrl = await createWebhook(page);
   await configureInTestMode(page);
+  await configureFlows(page);
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await checkOverview(page, editUrl);

@@ -5,7 +5,7 @@ import { templateKeys } from '../core/templates';
 import { BLANK, NOT_BLANK } from '../core/text';
 import type * as core from '../core/webhook-config';
 import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
-import { compileFormat, fieldTypes } from '../core/webhook-fields';
+import { compileFormat, fieldLocales, fieldTypes } from '../core/webhook-fields';
 import { Id } from './common';
 
 /** Refuses a dot path (or each `{{path}}` of a template) with a reserved segment such as `__proto__`. */
@@ -85,6 +85,10 @@ export const FieldMapping = z
     formats: z.array(DateFormat).min(1).max(5).optional().openapi({
       description:
         'For a `date` field: more formats to accept after RFC 3339 and YYYY-MM-DD, tried in order. Tokens YYYY, MM, DD, HH, mm, ss; separators / - . : , T and space; read as UTC',
+    }),
+    locale: z.enum(fieldLocales).optional().openapi({
+      description:
+        'For a `number` or `boolean` field: also read text written the way of this locale. `pt-BR`: `.` groups thousands and `,` starts the decimals (`89.900,00`, `R$ 120.000`; `1.234` is 1234, `1.5` is refused), and `sim`, `não`, `s`, `n` are booleans. JSON numbers and true/false/1/0 are read as always',
     }),
   })
   .openapi('WebhookField') satisfies z.ZodType<core.FieldMapping>;

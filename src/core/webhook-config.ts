@@ -1,6 +1,6 @@
 import type { FieldError } from './errors';
 import type { Refs } from './refs';
-import { fieldTypes } from './webhook-fields';
+import { type FieldLocale, fieldTypes } from './webhook-fields';
 
 /** The record field a webhook field fills, and the field types that can fill it. */
 export const fixedTargets = {
@@ -41,6 +41,7 @@ export type FieldMapping = {
   required: boolean;
   target?: Target | undefined;
   formats?: string[] | undefined;
+  locale?: FieldLocale | undefined;
 };
 
 export type Owner = { user_id: number } | { round_robin: number[] };
@@ -100,6 +101,12 @@ function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, numbe
     }
     if (field.formats && field.type !== 'date') {
       issues.push({ path: ['fields', i, 'formats'], message: 'Only a field of type date takes formats.' });
+    }
+    if (field.locale && field.type !== 'number' && field.type !== 'boolean') {
+      issues.push({
+        path: ['fields', i, 'locale'],
+        message: 'Only a field of type number or boolean takes a locale.',
+      });
     }
     if (!field.target) return;
     if (targets.has(field.target)) {

@@ -11,12 +11,21 @@ export type FieldType = (typeof fieldTypes)[number];
 
 export type FieldValue = string | number | boolean;
 
+/**
+ * The conventions a `number` or `boolean` field may also be read in, besides the default ones:
+ * `pt-BR` reads `89.900,00`, `R$ 120.000` and `1.234` (= 1234) as numbers, `sim`/`não`/`s`/`n` as
+ * booleans.
+ */
+export const fieldLocales = ['pt-BR'] as const;
+export type FieldLocale = (typeof fieldLocales)[number];
+
 /** A declared webhook field: where it is in the body, what it must be, and other date formats. */
 export type FieldSpec = {
   key: string;
   type: FieldType;
   required: boolean;
   formats?: readonly string[] | undefined;
+  locale?: FieldLocale | undefined;
 };
 
 const RFC_3339 =
@@ -136,28 +145,60 @@ const MAX_STRING = 10_000;
 // One decimal separator, either one, and no thousands separator: `89900`, `899,00`, `899.5`.
 const NUMERIC = /^[+-]?\d+(?:[.,](\d+))?$/;
 
+// pt-BR: `.` groups thousands (in threes), `,` starts the decimals, an optional `R$` before.
+const BRAZILIAN = /^([+-]?)\s*(?:R\$\s*)?([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$/i;
+
+type Read = { value: FieldValue } | { error: string };
+const expect = (what: string): Read => ({ error: `Expected ${what}.` });
+
+/** A number sent as text, by the default convention or (`pt-BR`) the Brazilian one. */
+function readNumber(text: string, locale: FieldLocale | undefined): Read {
+  if (locale === 'pt-BR') {
+    const m = BRAZILIAN.exec(text);
+    // One sign at most, before or after the R$.
+    if (!m || (m[1] && m[2]))
+      return expect(
+        'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
+      );
+    const value = Number(`${m[1] || m[2]}${(m[3] ?? '').replaceAll('.', '')}.${m[4] ?? '0'}`);
+    return Number.isFinite(value) ? { value } : expect('a finite number');
+  }
+  const m = NUMERIC.exec(text);
+  if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
+  // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
+  if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
+  const value = Number(text.replace(',', '.'));
+  return Number.isFinite(value) ? { value } : expect('a finite number');
+}
+
+// Compared after NFC, so a decomposed `não` (n, a, combining tilde, o) is the same word.
+const BRAZILIAN_WORDS: Record<string, boolean> = { sim: true, s: true, não: false, nao: false, n: false };
+
+function readBoolean(raw: unknown, locale: FieldLocale | undefined): Read {
+  if (typeof raw === 'boolean') return { value: raw };
+  const text =
+    typeof raw === 'string' || typeof raw === 'number'
+      ? String(raw).trim().normalize('NFC').toLowerCase()
+      : '';
+  if (text === 'true' || text === '1') return { value: true };
+  if (text === 'false' || text === '0') return { value: false };
+  if (locale === 'pt-BR' && Object.hasOwn(BRAZILIAN_WORDS, text))
+    return { value: BRAZILIAN_WORDS[text] === true };
+  return locale === 'pt-BR'
+    ? expect('a boolean: sim, não, s, n, true, false, 1 or 0')
+    : expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
+}
+
 /** The field's value in its canonical form, or the reason it does not fit its type. */
-function read(field: FieldSpec, raw: unknown): { value: FieldValue } | { error: string } {
-  const expect = (what: string) => ({ error: `Expected ${what}.` });
+function read(field: FieldSpec, raw: unknown): Read {
   switch (field.type) {
     case 'number': {
       // JSON.parse reads 1e400 as Infinity, which no record can store.
       if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : expect('a finite number');
-      const text = typeof raw === 'string' ? raw.trim() : '';
-      const m = NUMERIC.exec(text);
-      if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
-      // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
-      if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
-      const value = Number(text.replace(',', '.'));
-      return Number.isFinite(value) ? { value } : expect('a finite number');
+      return readNumber(typeof raw === 'string' ? raw.trim() : '', field.locale);
     }
-    case 'boolean': {
-      if (typeof raw === 'boolean') return { value: raw };
-      const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim().toLowerCase() : '';
-      if (text === 'true' || text === '1') return { value: true };
-      if (text === 'false' || text === '0') return { value: false };
-      return expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
-    }
+    case 'boolean':
+      return readBoolean(raw, field.locale);
     case 'string': {
       // JSON.parse has already rounded a whole number past 2^53 (an order id, a card-sized code):
       // its text would be other digits than the sender's.
@@ -239,4 +280,19 @@ export function guessType(value: unknown): FieldType {
   if (MASKED.test(value.trim()) && canonicalCnpj(value)) return 'cnpj';
   if (normalizePhone(value)) return 'phone';
   return 'string';
+}
+
+/**
+ * For a sample value read as plain text (`guessType` gave `string`), the type and locale that read
+ * it the Brazilian way, if it is written so: `89.900,00`, `R$ 120.000`, `1.234` are numbers; `sim`,
+ * `não` are booleans (not `s` or `n`, too short to tell). Undefined otherwise.
+ */
+export function guessBrazilian(
+  value: unknown,
+): { type: 'number' | 'boolean'; locale: FieldLocale } | undefined {
+  if (typeof value !== 'string' || guessType(value) !== 'string') return undefined;
+  const text = value.trim().normalize('NFC').toLowerCase();
+  if (['sim', 'não', 'nao'].includes(text)) return { type: 'boolean', locale: 'pt-BR' };
+  const m = BRAZILIAN.exec(text);
+  return m && !(m[1] && m[2]) && /[.,$]/.test(text) ? { type: 'number', locale: 'pt-BR' } : undefined;
 }

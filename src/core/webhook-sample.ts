@@ -65,15 +65,21 @@ export function pickSample(c: SampleCandidates, taken: ReadonlySet<string>): Sam
 
 type Node = Record<string, unknown>;
 
+// The types whose sample value is drawn to match no record: an example from a real sender's test
+// event (someone's phone) could match, and so rename, a record of the account.
+const DRAWN = new Set(['phone', 'email', 'cnpj']);
+
 /**
- * A sample body for the declared fields: each key at its dot path, with a value of its type.
- * Every object is built without a prototype, so a key such as `__proto__.x` becomes an own
- * property of the body and can never reach `Object.prototype` of the isolate.
+ * A sample body for the declared fields: each key at its dot path, with a value of its type, or
+ * the `given` value of its key (a text, number or boolean from a test event) for a type that is
+ * not drawn. Every object is built without a prototype, so a key such as `__proto__.x` becomes an
+ * own property of the body and can never reach `Object.prototype` of the isolate.
  */
 export function samplePayload(
   fields: readonly Pick<FieldMapping, 'key' | 'type' | 'target'>[],
   values: SampleValues,
   today = new Date(),
+  given: ReadonlyMap<string, unknown> = new Map(),
 ): Node {
   const examples: Node = Object.assign(Object.create(null) as Node, {
     string: 'Exemplo',
@@ -96,8 +102,14 @@ export function samplePayload(
       node[part] = child;
       node = child;
     }
-    node[last] =
-      field.target === 'company.cnpj'
+    const example = given.get(field.key);
+    const usable =
+      ['string', 'number', 'boolean'].includes(typeof example) &&
+      !DRAWN.has(field.type) &&
+      field.target !== 'company.cnpj';
+    node[last] = usable
+      ? example
+      : field.target === 'company.cnpj'
         ? values.cnpj
         : Object.hasOwn(examples, field.type)
           ? examples[field.type]

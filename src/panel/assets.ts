@@ -85,6 +85,11 @@ button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0 .75rem}
 .legend svg{vertical-align:middle}
 .error-text{color:#b42318}
+.examples{margin:0;padding-left:1rem;font-size:.85rem}
+.round-robin .checks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;max-height:12rem;overflow:auto}
+.move{display:inline-flex;gap:.25rem}
+.move button{padding:.1rem .6rem}
+.test-body{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
 `;
 
 export const js = `"use strict";
@@ -134,5 +139,42 @@ if (watched && window.fetch && window.DOMParser) {
     setTimeout(look, 4000);
   };
   setTimeout(look, 4000);
+// A flow block shows the options its chosen action takes (data-actions); a blank one, none.
+const showOptions = (block) => {
+  const chosen = block.querySelector("select.js-action")?.value ?? "";
+  for (const box of block.querySelectorAll(".option[data-actions]")) {
+    box.hidden = chosen === "" || !box.dataset.actions.split(" ").includes(chosen);
+  }
+};
+// Up and down swap blocks; the position inputs (what the server reads) follow their order.
+const renumber = (list) => {
+  list.querySelectorAll("fieldset.flow").forEach((block, i) => {
+    const position = block.querySelector("input.position");
+    if (position) position.value = String(i + 1);
+    const n = block.querySelector(".flow-n");
+    if (n) n.textContent = String(i + 1);
+    for (const button of block.querySelectorAll(".js-move")) {
+      button.setAttribute("aria-label", button.getAttribute("aria-label").replace(/\\d+$/, String(i + 1)));
+    }
+  });
+};
+for (const list of document.querySelectorAll(".flows")) {
+  for (const block of list.querySelectorAll("fieldset.flow")) {
+    block.querySelector("select.js-action")?.addEventListener("change", () => showOptions(block));
+    showOptions(block);
+    const move = block.querySelector(".move");
+    if (move) move.hidden = false;
+  }
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest(".js-move");
+    if (!button) return;
+    const block = button.closest("fieldset.flow");
+    const other = button.dataset.step === "-1" ? block.previousElementSibling : block.nextElementSibling;
+    if (!other || !other.matches("fieldset.flow")) return;
+    if (button.dataset.step === "-1") list.insertBefore(block, other);
+    else list.insertBefore(other, block);
+    renumber(list);
+    button.focus();
+  });
 }
 `;

@@ -10,7 +10,15 @@ import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract';
  * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.
  * `formats` holds a date field's formats one per line (no format holds a line break).
  */
-export type FieldDraft = { key: string; type: string; required: boolean; target: string; formats: string };
+export type FieldDraft = {
+  key: string;
+  type: string;
+  required: boolean;
+  target: string;
+  formats: string;
+  /** `pt-BR` when ticked (a number or boolean read the Brazilian way), else ''. */
+  locale: string;
+};
 
 export type FlowDraft = {
   action: string;
@@ -42,6 +50,7 @@ export const blankField = (): FieldDraft => ({
   required: false,
   target: '',
   formats: '',
+  locale: '',
 });
 
 export const blankFlow = (): FlowDraft => ({
@@ -129,6 +138,7 @@ export function draftOf(row: { name: string; fields: FieldMapping[]; flows: Acti
       required: f.required,
       target: lines(f.target ?? ''),
       formats: lines(f.formats?.join('\n') ?? ''),
+      locale: f.locale ?? '',
     })),
     flows: row.flows.map((a) => ({
       ...blankFlow(),
@@ -159,6 +169,19 @@ const texts = (form: Form, name: string): string[] => {
   );
 };
 
+/**
+ * A round robin from its ticked boxes. A rotation that names a user twice (stored through the API)
+ * cannot be shown as boxes: the form carries it whole (`round_robin.kept`), and it stays as it
+ * was while the same users are ticked; a changed choice is the ticked users, once each.
+ */
+function rotationOf(ticked: string[], kept: string): string[] {
+  // No rotation the contract takes is longer: a longer one was never shown, so is not kept.
+  const stored = kept === '' || kept.length > 20 * MAX_ROUND_ROBIN ? [] : kept.split(',');
+  if (stored.length > MAX_ROUND_ROBIN) return ticked;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
+  return stored.length && same([...new Set(stored)], [...new Set(ticked)]) ? stored : ticked;
+}
+
 /** The rows of a submitted form (parsed with `all: true`), numbered `fields.0.key`, `flows.0.action`... */
 export function draftFromForm(form: Form): Draft {
   const rows = (prefix: string) => {
@@ -177,6 +200,7 @@ export function draftFromForm(form: Form): Draft {
       required: text(form, `fields.${i}.required`) !== '',
       target: text(form, `fields.${i}.target`),
       formats: text(form, `fields.${i}.formats`),
+      locale: text(form, `fields.${i}.locale`),
     })),
     flows: rows('flows')
       .map((i) => {
@@ -193,7 +217,10 @@ export function draftFromForm(form: Form): Draft {
             category: at('category'),
             description: at('description'),
             owner: at('owner'),
-            roundRobin: texts(form, `flows.${i}.round_robin`),
+            roundRobin: rotationOf(
+              texts(form, `flows.${i}.round_robin`),
+              text(form, `flows.${i}.round_robin.kept`),
+            ),
             whenField: at('when.field').trim(),
             whenOp: at('when.op'),
             whenValue: at('when.value'),
@@ -269,6 +296,7 @@ export function bodyOf(draft: Draft) {
       required: f.required,
       ...(f.target && { target: f.target }),
       ...(formats.length > 0 && { formats }),
+      ...(f.locale && { locale: f.locale }),
     };
   });
   const flows = flowRows.map((i) => actionOf(draft.flows[i] ?? blankFlow(), types));
@@ -361,7 +389,8 @@ export function errorsByControl(
 /** The control of a row that an error path inside it points at. */
 function controlOf(isField: boolean, rest: string[]): string {
   const [first = '', second] = rest;
-  if (isField) return ['key', 'type', 'required', 'target', 'formats'].includes(first) ? first : 'key';
+  if (isField)
+    return ['key', 'type', 'required', 'target', 'formats', 'locale'].includes(first) ? first : 'key';
   if (first === 'owner') return second === 'round_robin' ? 'round_robin' : 'owner';
   if (first === 'when') return `when.${second ?? 'field'}`;
   if (first === 'due') return `due.${second ?? 'from'}`;

@@ -266,6 +266,30 @@ const ptBR = {
   ovLastFailure: 'Última falha',
   ovNoFailure: 'Nenhum evento com falha ou recusado.',
   ovOpenEvent: 'Abrir o evento',
+  // t23-config: fields, flows, templates and the editable test send
+  fieldLocale: 'Formato brasileiro',
+  fieldLocaleHint:
+    'Formato brasileiro (só para número e sim/não): aceita 89.900,00, R$ 120.000 e 1.234 (= mil duzentos e trinta e quatro; 1.5 é recusado, escreva 1,5) e as respostas sim, não, s e n.',
+  formatsHint:
+    'Formatos de data (só para o tipo date): um por linha, tentados em ordem depois de 2024-03-05 e 2024-03-05T14:30:00-03:00. Use DD (dia), MM (mês), YYYY (ano), HH (hora), mm (minuto), ss (segundo) com / - . : , ou espaço; por exemplo DD/MM/YYYY ou DD/MM/YYYY HH:mm. A hora é lida em UTC.',
+  examples: 'Exemplos',
+  moveUp: 'Subir a ação',
+  moveDown: 'Descer a ação',
+  roundRobinTwice:
+    'Este rodízio foi salvo pela API e repete usuários: ele é mantido como está enquanto você não mudar as marcações. Aparecem mais de uma vez:',
+  templateHint:
+    'Nos nomes, {{campo}} põe o valor do campo e {{campo|texto}} põe o texto quando o campo falta ou vem vazio (ex.: {{veiculo.modelo|sem modelo}}). Um separador ( - , – , /, vírgula, |, :) ao lado de um campo vazio sai junto: "Lead site - {{veiculo}}" vira "Lead site".',
+  testSendTitle: 'Enviar um evento de teste',
+  testSendHint:
+    'O corpo abaixo foi montado com os campos do webhook e os exemplos dos últimos eventos de teste. Edite e envie: ele chega à URL do webhook como se viesse do remetente (assinado, se houver segredo).',
+  testSendTestMode: 'O webhook está em teste: nada é gravado no CRM; o evento mostra o que faria.',
+  testSendProduction:
+    'O webhook está em produção: antes de enviar, você confirma, porque o evento grava registros reais.',
+  testBody: 'Corpo (JSON)',
+  sendTest: 'Enviar',
+  invalidJson: 'JSON inválido, nada foi enviado:',
+  testRefused: 'O webhook recusou o evento:',
+  sampleEdited: 'Corpo que será enviado',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -534,6 +558,31 @@ const en: Messages = {
   ovLastFailure: 'Last failure',
   ovNoFailure: 'No failed or rejected event.',
   ovOpenEvent: 'Open the event',
+  // t23-config: fields, flows, templates and the editable test send
+  fieldLocale: 'Brazilian format',
+  fieldLocaleHint:
+    'Brazilian format (number and yes/no fields only): accepts 89.900,00, R$ 120.000 and 1.234 (= one thousand two hundred thirty-four; 1.5 is refused, write 1,5) and the answers sim, não, s and n.',
+  formatsHint:
+    'Date formats (date fields only): one per line, tried in order after 2024-03-05 and 2024-03-05T14:30:00-03:00. Use DD (day), MM (month), YYYY (year), HH (hour), mm (minute), ss (second) with / - . : , or a space; for example DD/MM/YYYY or DD/MM/YYYY HH:mm. The time is read as UTC.',
+  examples: 'Examples',
+  moveUp: 'Move action up',
+  moveDown: 'Move action down',
+  roundRobinTwice:
+    'This round robin was saved through the API and names users more than once: it is kept as it is while you do not change the ticks. Named more than once:',
+  templateHint:
+    'In names, {{field}} puts the field\'s value and {{field|text}} puts the text when the field is missing or empty (e.g. {{veiculo.modelo|no model}}). A separator ( - , – , /, comma, |, :) next to an empty field goes with it: "Lead site - {{veiculo}}" becomes "Lead site".',
+  testSendTitle: 'Send a test event',
+  testSendHint:
+    "The body below is built from the webhook's fields and the examples of its latest test events. Edit it and send: it reaches the webhook's URL as if its sender had posted it (signed, when there is a secret).",
+  testSendTestMode:
+    'The webhook is in test: nothing is written to the CRM; the event shows what it would do.',
+  testSendProduction:
+    'The webhook is in production: you confirm before it is sent, because the event writes real records.',
+  testBody: 'Body (JSON)',
+  sendTest: 'Send',
+  invalidJson: 'Invalid JSON, nothing was sent:',
+  testRefused: 'The webhook refused the event:',
+  sampleEdited: 'The body that will be sent',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -2,6 +2,7 @@ import type { MATCH_KEYS } from '../contracts/webhook-config';
 import type { eventStatuses, webhookModes } from '../core/statuses';
 import type { fixedTargets, whenOps } from '../core/webhook-config';
 import type { fieldTypes } from '../core/webhook-fields';
+import { actions } from '../webhooks/actions';
 import type { ActionName } from '../webhooks/actions/action';
 import type { Lang } from './i18n';
 
@@ -63,20 +64,9 @@ export const opLabels: Labels<Of<typeof whenOps>> = {
   en: { exists: 'Is filled in', equals: 'Equals', not_equals: 'Does not equal', contains: 'Contains' },
 };
 
-export const actionLabels: Labels<ActionName> = {
-  'pt-BR': {
-    upsert_contact: 'Criar ou atualizar contato',
-    upsert_company: 'Criar ou atualizar empresa',
-    create_deal: 'Criar negócio',
-    create_task: 'Criar tarefa',
-  },
-  en: {
-    upsert_contact: 'Create or update contact',
-    upsert_company: 'Create or update company',
-    create_deal: 'Create deal',
-    create_task: 'Create task',
-  },
-};
+/** The flow actions' labels are their modules' own (src/webhooks/actions/), in both languages. */
+const labelsOf = (lang: Lang) => Object.fromEntries(actions.map((m) => [m.name, m.labels[lang]]));
+export const actionLabels = { 'pt-BR': labelsOf('pt-BR'), en: labelsOf('en') } as Labels<ActionName>;
 
 export const matchKeyLabels: Labels<Of<typeof MATCH_KEYS>> = {
   'pt-BR': { phone: 'Telefone', email: 'E-mail' },

@@ -14,7 +14,7 @@ import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { eventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
-import { type Deliver, sendSample } from './pages/samples';
+import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
@@ -173,6 +173,7 @@ export function panelRouter(deliver: Deliver) {
     .get(`${hook}/rotate`, guarded('webhooks:update', rotateConfirmPageOf))
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
     .get(`${hook}/disable`, guarded('webhooks:update', disableConfirm))
+    .get(`${hook}/sample`, guarded('webhooks:update', testSendForm))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))

@@ -1,31 +1,11 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { MATCH_KEYS } from '../contracts/webhook-config';
 import type { Scope } from '../core/scopes';
 import { eventStatuses, type webhookModes } from '../core/statuses';
-import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
-import { fieldTypes } from '../core/webhook-fields';
-import { actions } from '../webhooks/actions';
-import type { panelOptions } from '../webhooks/actions/action';
-import {
-  BLANK_FIELDS,
-  BLANK_FLOWS,
-  blankField,
-  blankFlow,
-  type Draft,
-  type FieldDraft,
-  type FlowDraft,
-} from './form';
 import type { Lang, Messages } from './i18n';
 import {
-  actionLabel,
-  kindLabel,
-  matchKeyLabel,
   modeLabel,
-  opLabel,
   statusLabel,
-  targetLabel,
-  typeLabel,
 } from './labels';
 import { eventErrorText, issueText } from './problem-text';
 import { localTime } from './zone';
@@ -153,7 +133,7 @@ ${next ? html`<p><a href="/panel/webhooks?cursor=${encodeURIComponent(next)}">${
 }
 
 /** Error messages for a control, with the attributes that tie them to it. */
-function problems(p: Page, errors: Map<string, string[]>, name: string) {
+export function problems(p: Page, errors: Map<string, string[]>, name: string) {
   const list = errors.get(name)?.map((m) => issueText(p, m));
   const id = `err-${name.replaceAll('.', '-')}`;
   return {
@@ -162,153 +142,8 @@ function problems(p: Page, errors: Map<string, string[]>, name: string) {
   };
 }
 
-const option = (value: string, label: string, selected: boolean) =>
+export const option = (value: string, label: string, selected: boolean) =>
   html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
-
-function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[]>) {
-  const n = (c: string) => `fields.${i}.${c}`;
-  const e = (c: string) => problems(p, errors, n(c));
-  return html`<tr>
-<td data-label="${p.t.key}"><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
-<td data-label="${p.t.type}"><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
-<td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${f.required ? raw(' checked') : ''}></td>
-<td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
-<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="1" aria-label="${p.t.formats} ${i + 1}" placeholder="DD/MM/YYYY"${e('formats').attrs}>
-${f.formats}</textarea>${e('formats').note}</td>
-</tr>`;
-}
-
-/** A user of the account: live, or (`trashed`) in the trash, which a stored flow may still name. */
-export type UserOption = { id: number; name: string; trashed?: boolean };
-
-/** The users a flow block offers, by id: the live ones, then those only its own values name. */
-type Owners = { live: UserOption[]; named: Map<string, UserOption> };
-
-/** How an owner is shown: a user in the trash says so; an id that is no user any more, too. */
-const ownerLabel = (p: Page, owners: Owners, id: string) => {
-  const user = owners.named.get(id);
-  if (!user) return `${p.t.unknownUser} ${id}`;
-  return user.trashed ? `${user.name} (${p.t.inTrash})` : user.name;
-};
-
-/**
- * The options of an owner select: the chosen ids first, in their order and as often as chosen
- * (a round robin's rotation), then the other live users. A chosen user who is not live (in the
- * trash, or gone) stays chosen, so a save keeps them.
- */
-function ownerOptions(p: Page, owners: Owners, chosen: string[]) {
-  const rest = owners.live.filter((u) => !chosen.includes(String(u.id)));
-  return html`${chosen.map((id) => option(id, ownerLabel(p, owners, id), true))}${rest.map((u) => option(String(u.id), u.name, false))}`;
-}
-
-// A textarea's first line break is eaten by the HTML parser: each one starts with one to spare.
-
-/** A text box, or a text area once its value holds a line break (an input would drop it). */
-const textBox = (name: string, value: string, attrs: unknown) =>
-  value.includes('\n')
-    ? html`<textarea name="${name}" rows="2"${attrs}>
-${value}</textarea>`
-    : html`<input type="text" name="${name}" value="${value}"${attrs}>`;
-
-/** The actions that take an option, as a control's label names them. */
-const usedBy = (p: Page, option: (typeof panelOptions)[number]) =>
-  actions
-    .filter((m) => m.panel[option] !== undefined)
-    .map((m) => actionLabel(p, m.name))
-    .join(', ');
-
-function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Map<string, string[]>) {
-  const n = (c: string) => `flows.${i}.${c}`;
-  const e = (c: string) => problems(p, errors, n(c));
-  const input = (c: string, label: string, value: string) =>
-    html`<label>${label} ${textBox(n(c), value, e(c).attrs)}</label>${e(c).note}`;
-  // Ticked ones first, in their order (and as often) as stored: the order is kept on save.
-  const matchOn = [...a.matchOn, ...MATCH_KEYS.filter((m) => !a.matchOn.includes(m))];
-  const kinds: [string, string][] = [
-    ['', p.t.kindAuto],
-    ...(['string', 'number', 'boolean'] as const).map((k): [string, string] => [k, kindLabel(p, k)]),
-  ];
-  return html`<fieldset class="flow">
-<legend>${p.t.action} ${i + 1}</legend>
-<label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
-<label>${p.t.action} <select name="${n('action')}"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, actionLabel(p, m.name), a.action === m.name))}</select></label>${e('action').note}
-<fieldset class="inline-group"><legend>${p.t.matchOn} (${usedBy(p, 'match_on')})</legend>
-${matchOn.map((m, j) => html`<label><input type="checkbox" name="${n('match_on')}" value="${m}"${j < a.matchOn.length ? raw(' checked') : ''}> ${matchKeyLabel(p, m)}</label>`)}
-${e('match_on').note}</fieldset>
-${input('name', `${p.t.taskName} (${usedBy(p, 'name')})`, a.name)}
-${input('category', `${p.t.category} (${usedBy(p, 'category')})`, a.category)}
-<label>${p.t.description} (${usedBy(p, 'description')}) <textarea name="${n('description')}" rows="2"${e('description').attrs}>
-${a.description}</textarea></label>${e('description').note}
-<label>${p.t.owner} <select name="${n('owner')}"${e('owner').attrs}>${option('', p.t.noOwner, a.owner === '')}${ownerOptions(p, owners, a.owner ? [a.owner] : [])}</select></label>${e('owner').note}
-<label>${p.t.roundRobin} <select multiple name="${n('round_robin')}"${e('round_robin').attrs}>${ownerOptions(p, owners, a.roundRobin)}</select></label>${e('round_robin').note}
-<fieldset class="inline-group"><legend>${p.t.when}</legend>
-${input('when.field', p.t.whenField, a.whenField)}
-<label>${p.t.whenOp} <select name="${n('when.op')}"${e('when.op').attrs}>${whenOps.map((o) => option(o, opLabel(p, o), a.whenOp === o))}</select></label>
-${input('when.value', p.t.whenValue, a.whenValue)}
-<label>${p.t.whenKind} <select name="${n('when.kind')}"${e('when.kind').attrs}>${kinds.map(([k, label]) => option(k, label, a.whenKind === k))}</select></label>
-</fieldset>
-<fieldset class="inline-group"><legend>${p.t.due} (${usedBy(p, 'due')})</legend>
-${input('due.from', p.t.due, a.dueFrom)}
-${input('due.days', p.t.days, a.dueDays)}
-${input('due.hours', p.t.hours, a.dueHours)}
-</fieldset>
-</fieldset>`;
-}
-
-/** Blank rows after the last filled one, up to `wanted`: a form shown again does not grow. */
-const topUp = <T>(rows: T[], blank: (row: T) => boolean, wanted: number, make: () => T): T[] => {
-  let trailing = 0;
-  while (trailing < rows.length && blank(rows[rows.length - 1 - trailing] as T)) trailing++;
-  return [...rows, ...Array.from({ length: Math.max(0, wanted - trailing) }, make)];
-};
-
-/**
- * The configuration form: name, fields table and flows, each error next to its control. `users`
- * are the live users to offer as owners (the first 500 by name); `named`, the users the stored flows
- * name, live or in the trash.
- * `was` (the edit page) holds the digests of the stored halves, for a save to leave them alone.
- */
-export function configForm(
-  p: Page,
-  action: string,
-  draft: Draft,
-  users: { live: UserOption[]; named: UserOption[] },
-  errors: Map<string, string[]>,
-  submit: string,
-  was?: { fields: string; flows: string },
-) {
-  const fields = topUp(draft.fields, (f) => f.key === '', BLANK_FIELDS, blankField);
-  const flows = topUp(draft.flows, (a) => a.action === '', BLANK_FLOWS, blankFlow);
-  const owners: Owners = {
-    live: users.live,
-    named: new Map([...users.named, ...users.live].map((u) => [String(u.id), u])),
-  };
-  const general = errors.get('');
-  const name = problems(p, errors, 'name');
-  const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
-  // A key that may not save sees the configuration with every control disabled, and no save button.
-  return html`<form method="post" action="${action}" class="card" novalidate>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${issueText(p, m)}</li>`)}</ul>` : ''}
-<label for="name">${p.t.name}</label>
-${
-  draft.name.includes('\n')
-    ? html`<textarea id="name" name="name" rows="2" required${name.attrs}>
-${draft.name}</textarea>`
-    : html`<input id="name" name="name" value="${draft.name}" required${name.attrs}>`
-}${name.note}
-${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
-<h2>${p.t.fields}</h2>
-<p class="hint">${p.t.fieldsHint}</p>
-<datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}" label="${targetLabel(p, t)}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
-<div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
-<thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.formats}</th></tr></thead>
-<tbody>${fields.map((f, i) => fieldRow(p, f, i, errors))}</tbody></table></div>
-<h2>${p.t.flows}</h2>
-<p class="hint">${p.t.flowsHint}</p>
-${flows.map((a, i) => flowRow(p, a, i, owners, errors))}
-${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
-</form>`;
-}
 
 export type WebhookView = {
   id: number;
@@ -348,7 +183,7 @@ export function editPage(
 ${post(`${base}/mode`, h.mode === 'test' ? p.t.toProduction : p.t.toTest, html`<input type="hidden" name="mode" value="${h.mode === 'test' ? 'production' : 'test'}">`)}
 ${h.enabled ? danger(`${base}/disable`, p.t.disable) : post(`${base}/enabled`, p.t.enable, html`<input type="hidden" name="enabled" value="true">`)}
 ${danger(`${base}/rotate`, p.t.rotate)}
-${post(`${base}/sample`, p.t.sendSample)}
+<a class="button" href="${base}/sample">${p.t.sendSample}</a>
 <a class="button" href="${base}/events">${p.t.events}</a>
 <a class="button" href="${base}?sample=1">${p.t.fillFromSamples}</a>
 </div>

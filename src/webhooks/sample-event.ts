@@ -1,6 +1,7 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { signatureOf } from '../auth/signatures';
 import { notFound } from '../core/errors';
+import { leaves } from '../core/json-paths';
 import {
   pickSample,
   type SampleCandidates,
@@ -11,6 +12,7 @@ import {
 import type { Db } from '../db/client';
 import { companies, contacts } from '../db/schema';
 import { accountOf, type KeyRef, scoped } from '../db/tenant';
+import { sampleEvents } from './event-reads';
 import { type WebhookRow, webhookQuery } from './resource';
 
 /**
@@ -28,19 +30,33 @@ export type SampleEvent = {
  * A sample event for the caller's webhook `id`, in one round trip: a body built from its declared
  * fields, whose phone, email and CNPJ no contact or company of the account holds (trash included),
  * so that a sample never matches, and so never renames, a real record. Drawn afresh on each call,
- * and signed now. not_found when the webhook is not theirs.
+ * and signed now. With `withExamples`, a field that is not a phone, email or CNPJ takes the newest
+ * value its key has in the webhook's latest test events (read in the same round trip). not_found
+ * when the webhook is not theirs.
  */
-export async function sampleEvent(db: Db, keyHash: KeyRef, id: number): Promise<SampleEvent> {
+export async function sampleEvent(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  withExamples = false,
+): Promise<SampleEvent> {
   const candidates = sampleCandidates();
-  const [, hooks, ...taken] = await scoped(
+  const [, hooks, samples, ...taken] = await scoped(
     db,
     keyHash,
     webhookQuery(db, keyHash, id),
+    sampleEvents(db, keyHash, id, withExamples ? undefined : 0),
     ...takenValues(db, keyHash, candidates),
   );
   const webhook = hooks[0];
   if (!webhook) throw notFound();
-  const body = JSON.stringify(samplePayload(webhook.fields, pickSample(candidates, takenSet(...taken))));
+  const examples = new Map<string, unknown>();
+  for (const { payload } of samples) {
+    for (const [key, value] of leaves(JSON.parse(payload) as unknown))
+      if (!examples.has(key)) examples.set(key, value);
+  }
+  const values = pickSample(candidates, takenSet(...taken));
+  const body = JSON.stringify(samplePayload(webhook.fields, values, new Date(), examples));
   return {
     webhook,
     body,
@@ -51,7 +67,7 @@ export async function sampleEvent(db: Db, keyHash: KeyRef, id: number): Promise<
 }
 
 /** The headers a sender posts `body` with: JSON, and signed at this second when there is a secret. */
-async function senderHeaders(secret: string | null, body: string): Promise<Record<string, string>> {
+export async function senderHeaders(secret: string | null, body: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (secret) {
     const timestamp = String(Math.floor(Date.now() / 1000));

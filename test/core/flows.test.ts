@@ -106,8 +106,8 @@ describe('planFlows: bodies', () => {
       'Ana – 2024 (vip: false)',
       'Recebido em 2026-01-10T12:00:00.000Z',
     ]);
-    // Trimmed: a category template whose tail is absent does not end in a space.
-    expect(steps[1]?.body.category).toBe('Retorno:');
+    // A category template whose tail is absent ends neither in a space nor in the dangling `:`.
+    expect(steps[1]?.body.category).toBe('Retorno');
   });
 
   it('renders a template whose every key is absent to an empty name, for validation to refuse', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileFormat,
   type FieldSpec,
+  guessBrazilian,
   guessType,
   parseFieldDate,
   readFields,
@@ -300,6 +301,107 @@ describe('readFields', () => {
 
   it('has nothing to report without declared fields', () => {
     expect(readFields({ anything: [1, 2] }, [])).toEqual({ values: new Map(), errors: [], warnings: [] });
+  });
+});
+
+describe('readFields: pt-BR numbers and booleans', () => {
+  const br = (type: FieldSpec['type'], required = false): FieldSpec[] => [
+    { key: 'v', type, required, locale: 'pt-BR' },
+  ];
+  const read = (v: unknown, type: FieldSpec['type'], required = false) =>
+    readFields({ v }, br(type, required));
+
+  it.each([
+    ['89.900,00', 89900],
+    ['R$ 120.000', 120000],
+    ['R$\u00a0120.000,50', 120000.5],
+    ['r$1,5', 1.5],
+    ['1.234', 1234],
+    ['1.234.567,89', 1234567.89],
+    ['-R$ 10,00', -10],
+    ['R$ -10,00', -10],
+    ['0,5', 0.5],
+    ['12', 12],
+    [' 7 ', 7],
+    [89900.5, 89900.5],
+  ])('reads %j as %j', (sent, value) => {
+    expect(read(sent, 'number').values.get('v')).toBe(value);
+  });
+
+  it.each([
+    '1.5',
+    '1.23',
+    '12.34,5',
+    '1,234.5',
+    '1.2345',
+    '--1',
+    '- R$ -1',
+    'R$',
+    '1e3',
+    'R$ 1 000',
+    'US$ 10',
+  ])('refuses %j, with the Brazilian way in the message', (sent) => {
+    const { values, errors, warnings } = read(sent, 'number');
+    expect(values.has('v')).toBe(false);
+    expect(errors).toEqual([]);
+    expect(warnings[0]?.message).toContain('Brazilian way');
+  });
+
+  it('refuses a wrong Brazilian number with a 422-worthy error when the field is required', () => {
+    expect(read('1.5', 'number', true).errors).toMatchObject([{ path: 'v', code: 'invalid_type' }]);
+  });
+
+  it.each([
+    ['sim', true],
+    ['SIM', true],
+    ['s', true],
+    [' S ', true],
+    ['não', false],
+    ['Não', false],
+    ['na\u0303o', false],
+    ['nao', false],
+    ['n', false],
+    ['true', true],
+    [0, false],
+    [true, true],
+  ])('reads the boolean %j as %j', (sent, value) => {
+    expect(read(sent, 'boolean').values.get('v')).toBe(value);
+  });
+
+  it.each(['talvez', 'yes', 'si', 'nã', '', 'constructor', '__proto__', 'toString'])(
+    'refuses the boolean %j',
+    (sent) => {
+      const { values, warnings } = read(sent, 'boolean');
+      expect(values.has('v')).toBe(false);
+      if (sent) expect(warnings[0]?.message).toContain('sim, não');
+    },
+  );
+
+  it('reads as before without the locale: sim and 89.900,00 are refused, 1.5 is one and a half', () => {
+    const plain = (v: unknown, type: FieldSpec['type']) =>
+      readFields({ v }, [{ key: 'v', type, required: false }]);
+    expect(plain('sim', 'boolean').values.has('v')).toBe(false);
+    expect(plain('89.900,00', 'number').values.has('v')).toBe(false);
+    expect(plain('1.5', 'number').values.get('v')).toBe(1.5);
+    expect(plain('1.234', 'number').values.has('v')).toBe(false);
+  });
+});
+
+describe('guessBrazilian', () => {
+  it.each([
+    ['89.900,00', { type: 'number', locale: 'pt-BR' }],
+    ['R$ 120.000', { type: 'number', locale: 'pt-BR' }],
+    ['1,5', { type: 'number', locale: 'pt-BR' }],
+    ['Sim', { type: 'boolean', locale: 'pt-BR' }],
+    ['não', { type: 'boolean', locale: 'pt-BR' }],
+    ['s', undefined],
+    ['Ana', undefined],
+    ['89900', undefined],
+    ['1.5', undefined],
+    [89900, undefined],
+    ['2024-03-05', undefined],
+  ])('guesses %j as %j', (value, guess) => {
+    expect(guessBrazilian(value)).toEqual(guess);
   });
 });
 

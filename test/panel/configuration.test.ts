@@ -93,7 +93,10 @@ describe('saving the edit page', () => {
     expect(english).toContain(`<option value="${bia.id}" selected>Bia (in the trash)</option>`);
     const form = await browserForm(cookie, hook.id);
     expect(form['flows.0.match_on']).toEqual(['email', 'phone']);
-    expect(form['flows.1.round_robin']).toEqual([bia.id, ana.id, bia.id].map(String));
+    // Boxes cannot hold Bia twice: the rotation travels whole, and the page says so.
+    expect(form['flows.1.round_robin']).toEqual([bia.id, ana.id].map(String));
+    expect(form['flows.1.round_robin.kept']).toEqual([[bia.id, ana.id, bia.id].join(',')]);
+    expect(edit).toContain('Aparecem mais de uma vez: Bia (na lixeira).');
     expect(
       (await panel(`/panel/webhooks/${hook.id}`, { cookie, form: { ...form, name: ['Leads 2'] } })).status,
     ).toBe(303);

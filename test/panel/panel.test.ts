@@ -297,7 +297,7 @@ describe('pages', () => {
     // The stored flows come back into the form as they were.
     const edit = await page(await panel(`/panel/webhooks/${id}`, { cookie }));
     expect(edit).toContain('name="flows.2.due.hours" value="-3"');
-    expect(edit).toMatch(/name="flows\.2\.round_robin">(<option value="\d+" selected>[^<]+<\/option>){2}/);
+    expect(edit.match(/name="flows\.2\.round_robin" value="\d+" checked>/g)).toHaveLength(2);
     expect(await page(await panel(`/panel/webhooks/${id}?done=saved`, { cookie }))).toContain('Salvo.');
   });
 

@@ -5,7 +5,7 @@ import { compileFormat, fieldTypes } from '../../src/core/webhook-fields';
 /**
  * Webhook configurations the API accepts, built from the contract of
  * src/contracts/webhook-config.ts and the rules of `configIssues`: every member (field types,
- * `required`, targets fixed and custom, date `formats`, every action and its options, `when` with
+ * `required`, targets fixed and custom, date `formats`, `locale`, every action and its options, `when` with
  * each operator and value kind, templates, descriptions, due offsets, owners and round robins with
  * repeats) in every combination the rules allow.
  *
@@ -47,7 +47,14 @@ const dateFormat: Arbitrary<string> = fc
   .map((parts) => parts.join(''))
   .filter((format) => format.length <= 40 && !('error' in compileFormat(format)));
 
-type Field = { key: string; type: string; required?: boolean; target?: string; formats?: string[] };
+type Field = {
+  key: string;
+  type: string;
+  required?: boolean;
+  target?: string;
+  formats?: string[];
+  locale?: string;
+};
 
 /** The fixed targets and the field types that fill each: the contract's own table. */
 const FIXED: Readonly<Record<string, readonly string[]>> = fixedTargets;
@@ -76,7 +83,12 @@ const fieldsArb: Arbitrary<Field[]> = fc
             .map(([on, name]) => `${on}.custom_fields.${name}`),
         ),
         formats: fc.array(dateFormat, { minLength: 1, maxLength: 5 }),
-        keep: fc.record({ required: fc.boolean(), target: fc.boolean(), formats: fc.boolean() }),
+        keep: fc.record({
+          required: fc.boolean(),
+          target: fc.boolean(),
+          formats: fc.boolean(),
+          locale: fc.boolean(),
+        }),
       },
       { requiredKeys: ['key', 'type', 'keep'] },
     ),
@@ -97,6 +109,7 @@ const fieldsArb: Arbitrary<Field[]> = fc
           field.target = target;
         }
         if (keep.formats && type === 'date' && formats) field.formats = formats;
+        if (keep.locale && (type === 'number' || type === 'boolean')) field.locale = 'pt-BR';
         return field;
       });
     return [...base.map((f) => ({ ...f, required })), ...extra];
@@ -104,11 +117,15 @@ const fieldsArb: Arbitrary<Field[]> = fc
 
 /** A template naming some declared keys (those a placeholder can hold) among free text. */
 const template = (keys: string[]): Arbitrary<string> => {
-  const usable = keys.filter((k) => !/[{}\s]/.test(k));
+  const usable = keys.filter((k) => !/[{}|\s]/.test(k));
   const piece = usable.length
     ? fc.oneof(
         formText(1, 12),
         fc.constantFrom(...usable).map((k) => `{{${k}}}`),
+        fc
+          .tuple(fc.constantFrom(...usable), formText(0, 8))
+          .filter(([, fallback]) => !/[{}]/.test(fallback))
+          .map(([k, fallback]) => `{{${k}|${fallback}}}`),
       )
     : formText(1, 12);
   return fc

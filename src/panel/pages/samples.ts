@@ -1,20 +1,24 @@
 import type { FieldError } from '../../core/errors';
-import type { KeyRef } from '../../db/tenant';
+import { notFound } from '../../core/errors';
+import { type KeyRef, scoped } from '../../db/tenant';
 import type { AppEnv } from '../../env';
-import { hookPath } from '../../webhooks/resource';
-import { type SampleEvent, sampleEvent } from '../../webhooks/sample-event';
+import { hookPath, type WebhookRow, webhookQuery } from '../../webhooks/resource';
+import { sampleEvent, senderHeaders } from '../../webhooks/sample-event';
 import { type C, idOf, pageOf, type SessionPage, saved, viewOf } from '../page';
 import { sampleConfirmPage } from '../views';
+import { testConfirmPage, testSendPage } from '../views/test-send';
 import { renderWebhook } from './webhook';
 
 /** Hands a request to the whole Worker, as if a sender had posted it. */
 export type Deliver = (request: Request, env: AppEnv['Bindings']) => Promise<Response>;
 
+type Outgoing = { webhook: WebhookRow; body: string; headers: Record<string, string> };
+
 /**
- * Posts the sample to the webhook's own URL with the headers its sender would send, from the
+ * Posts a body to the webhook's own URL with the headers its sender would send, from the
  * configurer's address.
  */
-function post(c: C, deliver: Deliver, sample: SampleEvent): Promise<Response> {
+function post(c: C, deliver: Deliver, sample: Outgoing): Promise<Response> {
   const { webhook, body } = sample;
   const headers = new Headers(sample.headers);
   // Counted against the configurer's own address, as their own call would be: a request made here
@@ -26,26 +30,69 @@ function post(c: C, deliver: Deliver, sample: SampleEvent): Promise<Response> {
 }
 
 /** Why the webhook's URL refused the sample, from its problem. */
-async function refusal(c: C, sample: SampleEvent, res: Response): Promise<string> {
+async function refusal(c: C, webhook: WebhookRow, res: Response): Promise<string> {
   // A disabled webhook's URL answers a bare 404, as if it did not exist: only a problem has a body.
   const problem: { detail?: string; errors?: FieldError[] } = res.headers
     .get('Content-Type')
     ?.startsWith('application/problem+json')
     ? await res.json()
-    : { detail: sample.webhook.enabled ? `HTTP ${res.status}` : pageOf(c, true).t.disabledBanner };
+    : { detail: webhook.enabled ? `HTTP ${res.status}` : pageOf(c, true).t.disabledBanner };
   return [problem.detail, ...(problem.errors ?? []).map((e) => `${e.path}: ${e.message}`)].join(' ');
 }
 
 /**
- * Sends a sample event (`sampleEvent`) through the Worker's own `/hooks` route. One that would
- * write real records (production) is only shown, with a page to confirm; the confirming POST
- * (`confirm=yes`) draws its values afresh and sends.
+ * The test send's page: a body built by `sampleEvent` from the declared fields and the examples of
+ * the latest test events, to edit and send. Reads only (one round trip); nothing is sent.
+ */
+export async function testSendForm(c: C, key: KeyRef): Promise<Response> {
+  const sample = await sampleEvent(c.get('db'), key, idOf(c), true);
+  const body = JSON.stringify(JSON.parse(sample.body), null, 2);
+  return c.html(testSendPage(pageOf(c, true), viewOf(sample.webhook, c), body));
+}
+
+/**
+ * Sends the body the configurer edited. Text that is not JSON comes back beside the text area,
+ * nothing sent; a webhook in production asks to confirm first (`confirm=yes`), since the event
+ * writes real records; a refusal of the webhook's URL comes back beside the text area too.
+ */
+async function sendEdited(c: C, key: KeyRef, deliver: Deliver, body: string, confirmed: boolean) {
+  const id = idOf(c);
+  const [, hooks] = await scoped(c.get('db'), key, webhookQuery(c.get('db'), key, id));
+  const webhook = hooks[0];
+  if (!webhook) throw notFound();
+  const p = pageOf(c, true);
+  const view = viewOf(webhook, c);
+  try {
+    JSON.parse(body);
+  } catch (err) {
+    return c.html(testSendPage(p, view, body, `${p.t.invalidJson} ${(err as Error).message}`), 422);
+  }
+  if (webhook.enabled && webhook.mode === 'production' && !confirmed)
+    return c.html(testConfirmPage(p, view, body));
+  const res = await post(c, deliver, { webhook, body, headers: await senderHeaders(webhook.secret, body) });
+  if (res.ok) return saved(c, id, 'sample');
+  return c.html(testSendPage(p, view, body, `${p.t.testRefused} ${await refusal(c, webhook, res)}`), 422);
+}
+
+/**
+ * Sends a sample event through the Worker's own `/hooks` route: the edited `body` of the test send
+ * page, or without one a sample (`sampleEvent`) drawn afresh. One that would write real records
+ * (production) is only shown, with a page to confirm; the confirming POST (`confirm=yes`) sends.
  */
 export const sendSample =
   (deliver: Deliver): SessionPage =>
   async (c: C, key: KeyRef) => {
-    const id = idOf(c);
     const form = await c.req.parseBody();
+    // A file where the text area's text belongs is no JSON text: refused beside the text area.
+    if (form.body !== undefined)
+      return sendEdited(
+        c,
+        key,
+        deliver,
+        typeof form.body === 'string' ? form.body : '',
+        form.confirm === 'yes',
+      );
+    const id = idOf(c);
     const sample = await sampleEvent(c.get('db'), key, id);
     if (sample.writesRecords && form.confirm !== 'yes') {
       const example = JSON.stringify(JSON.parse(sample.body), null, 2);
@@ -53,5 +100,11 @@ export const sendSample =
     }
     const res = await post(c, deliver, sample);
     if (res.ok) return saved(c, id, 'sample');
-    return renderWebhook(c, key, id, { flash: { kind: 'error', text: await refusal(c, sample, res) } }, 422);
+    return renderWebhook(
+      c,
+      key,
+      id,
+      { flash: { kind: 'error', text: await refusal(c, sample.webhook, res) } },
+      422,
+    );
   };

@@ -1,15 +1,18 @@
 import { notFound } from '../../core/errors';
+import { guessBrazilian } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
 import { MAX_FIELDS } from '../../webhooks/contract';
 import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/event-overview';
 import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
 import { graceEnd, webhookQuery } from '../../webhooks/resource';
+import { examplesByKey } from '../examples';
 import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { configForm, editPage, type Page } from '../views';
+import { editPage, type Page } from '../views';
+import { configForm } from '../views/config-form';
 import { overviewSection } from '../views/overview';
 
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */
@@ -22,9 +25,9 @@ export type EditState = {
 
 /**
  * The webhook's page in one round trip: the session, the webhook, the account's users, the storage
- * notice, its overview (events per hour over 7 days, its last failed and rejected events) and, when
- * asked (`?sample=1`), its latest test events, whose keys not yet declared are added as rows to
- * review.
+ * notice, its overview (events per hour over 7 days, its last failed and rejected events) and its
+ * latest test events, whose values the fields table shows as examples and, when asked
+ * (`?sample=1`), whose keys not yet declared are added as rows to review.
  */
 export async function renderWebhook(
   c: C,
@@ -42,7 +45,7 @@ export async function renderWebhook(
     webhookQuery(db, key, id),
     usersOf(db, key),
     namedUsers(db, key, id),
-    sampleEvents(db, key, id, wantSamples ? undefined : 0),
+    sampleEvents(db, key, id),
     eventStorageQuery(db, accountOf(key)),
     hourlyQuery(db, key, id, now),
     latestQuery(db, key, id, 'failed'),
@@ -57,6 +60,7 @@ export async function renderWebhook(
   const users = {
     live: people,
     named: named.map((u) => ({ id: u.id, name: u.name, trashed: u.deletedAt !== null })),
+    examples: examplesByKey(samples),
   };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
   const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
@@ -66,14 +70,24 @@ export async function renderWebhook(
 }
 
 /** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
-function addSampleFields(p: Page, draft: Draft, found: { key: string; type: string }[]): Flash {
+function addSampleFields(
+  p: Page,
+  draft: Draft,
+  found: { key: string; type: string; example: unknown }[],
+): Flash {
   const declared = new Set(draft.fields.map((f) => f.key));
   const fresh = found.filter((s) => !declared.has(s.key));
   const room = Math.max(0, MAX_FIELDS - draft.fields.filter((f) => f.key).length);
   draft.fields.push(
-    ...fresh
-      .slice(0, room)
-      .map((s) => ({ key: s.key, type: s.type, required: false, target: '', formats: '' })),
+    ...fresh.slice(0, room).map((s) => ({
+      key: s.key,
+      type: s.type,
+      required: false,
+      target: '',
+      formats: '',
+      locale: '',
+      ...guessBrazilian(s.example),
+    })),
   );
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
   return fresh.length > room

@@ -54,5 +54,5 @@ export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid
     out.deal = { action: 'create', fields: { ...step.body, ...owner } };
   },
   panel: { name: 'optional' },
-  labels: { 'pt-BR': 'Novo negócio', en: 'New deal' },
+  labels: { 'pt-BR': 'Criar negócio', en: 'Create deal' },
 };

@@ -113,5 +113,5 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
     });
   },
   panel: { name: 'required', category: 'required', description: 'optional', due: 'optional' },
-  labels: { 'pt-BR': 'Nova tarefa', en: 'New task' },
+  labels: { 'pt-BR': 'Criar tarefa', en: 'Create task' },
 };

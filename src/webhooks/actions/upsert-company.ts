@@ -91,5 +91,5 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
         : { action: 'create', fields: { ...step.body, ...owner } };
   },
   panel: {},
-  labels: { 'pt-BR': 'Empresa', en: 'Company' },
+  labels: { 'pt-BR': 'Criar ou atualizar empresa', en: 'Create or update company' },
 };

@@ -167,5 +167,5 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
         : { action: 'create', fields: { name: target.name, ...step.body, ...owner } };
   },
   panel: { match_on: 'optional' },
-  labels: { 'pt-BR': 'Contato', en: 'Contact' },
+  labels: { 'pt-BR': 'Criar ou atualizar contato', en: 'Create or update contact' },
 };
