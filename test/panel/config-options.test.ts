@@ -142,7 +142,7 @@ describe('the flow blocks', () => {
     });
     expect(optionBoxes(html, 2)).toEqual({ ...all, match_on: true });
     expect(optionBoxes(html, 3)).toEqual(all);
-    expect(html).toContain('Nome (modelo) (Novo negócio, Nova tarefa)');
+    expect(html).toContain('Nome (modelo) (Criar negócio, Criar tarefa)');
     expect(html.match(/class="js-move" data-step="-1"/g)).toHaveLength(5);
   });
 
