@@ -121,6 +121,28 @@ const ptBR = {
     'Exemplo do corpo: o envio sorteia de novo o telefone, o e-mail e o CNPJ (também conferidos contra a conta), então os registros gravados terão outros valores nesses campos',
   sendForReal: 'Enviar e gravar registros',
   cancel: 'Cancelar',
+  // t23-search: find a lead, the list's columns, replay all failed of a filter.
+  findLead: 'Buscar um lead',
+  findLeadHint: 'Nome, telefone (em qualquer formato) ou e-mail; ao menos 3 caracteres.',
+  dateFrom: 'Recebido de',
+  dateTo: 'até',
+  withWarnings: 'Com avisos',
+  clearFilter: 'Limpar filtro',
+  noMatches: 'Nenhum evento encontrado com este filtro.',
+  lead: 'Lead',
+  warningsCol: 'Avisos',
+  warningsCount: '{n} aviso(s)',
+  evPending: 'pendente',
+  evProcessed: 'processado',
+  evFailed: 'falhou',
+  evRejected: 'recusado',
+  evTest: 'teste',
+  replayAll: 'Reprocessar todas as falhas deste filtro',
+  replayAllConfirm:
+    '{n} evento(s) com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
+  replayAllDo: 'Sim, reprocessar {k} agora',
+  replayAllDone: '{n} reenviados; {m} ainda restam: clique de novo.',
+  replayAllFinished: '{n} reenviados; nenhuma falha resta neste filtro.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -245,6 +267,28 @@ const en: Messages = {
     'An example of the body: the send draws its phone, email and CNPJ again (checked against the account too), so the records written will hold other values in those fields',
   sendForReal: 'Send and write records',
   cancel: 'Cancel',
+  // t23-search: find a lead, the list's columns, replay all failed of a filter.
+  findLead: 'Find a lead',
+  findLeadHint: 'Name, phone (in any format) or email; at least 3 characters.',
+  dateFrom: 'Received from',
+  dateTo: 'to',
+  withWarnings: 'With warnings',
+  clearFilter: 'Clear filter',
+  noMatches: 'No event matches this filter.',
+  lead: 'Lead',
+  warningsCol: 'Warnings',
+  warningsCount: '{n} warning(s)',
+  evPending: 'pending',
+  evProcessed: 'processed',
+  evFailed: 'failed',
+  evRejected: 'refused',
+  evTest: 'test',
+  replayAll: 'Replay all failed events of this filter',
+  replayAllConfirm:
+    "{n} failed event(s) match this filter. They will be processed again with the webhook's current configuration, at most 100 per click.",
+  replayAllDo: 'Yes, replay {k} now',
+  replayAllDone: '{n} queued again; {m} still remain: click again.',
+  replayAllFinished: '{n} queued again; no failed event remains in this filter.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

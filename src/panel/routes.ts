@@ -12,7 +12,7 @@ import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, replayEventPage } from './pages/event';
-import { eventsPage } from './pages/events';
+import { eventsPage, replayEventsPage } from './pages/events';
 import { type Deliver, sendSample } from './pages/samples';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
@@ -167,6 +167,7 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
+    .post(`${hook}/events/replay`, guarded('webhooks:update', replayEventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
     .get('*', (c) => {

@@ -96,7 +96,7 @@ export type WebhookSummary = {
   counts: Partial<Record<string, number>>;
 };
 
-const when = (iso: string | null, p: Page) =>
+export const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time>` : p.t.none;
 
 /** The ingest URL with a copy button; a session that may not see it is told which scope would. */
@@ -146,7 +146,7 @@ function problems(errors: Map<string, string[]>, name: string) {
   };
 }
 
-const option = (value: string, label: string, selected: boolean) =>
+export const option = (value: string, label: string, selected: boolean) =>
   html`<option value="${value}"${selected ? raw(' selected') : ''}>${label}</option>`;
 
 function fieldRow(p: Page, f: FieldDraft, i: number, errors: Map<string, string[]>) {
@@ -305,7 +305,7 @@ export type WebhookView = {
   hasSecret: boolean;
 };
 
-const post = (action: string, label: string, extra: Html | string = '') =>
+export const post = (action: string, label: string, extra: Html | string = '') =>
   html`<form method="post" action="${action}" class="inline">${extra}<button type="submit">${label}</button></form>`;
 
 /** The banner that says what an event sent now will do. */
@@ -364,42 +364,6 @@ export type EventSummary = {
   error: string | null;
   receivedAt: string;
 };
-
-export function eventsPage(
-  p: Page,
-  h: WebhookView,
-  events: EventSummary[],
-  status: string | undefined,
-  next: string | null,
-) {
-  const base = `/panel/webhooks/${h.id}/events`;
-  return layout(
-    p,
-    `${p.t.events}: ${h.name}`,
-    html`${modeBanner(p, h)}
-<p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
-<form method="get" action="${base}" class="inline">
-<label for="status">${p.t.status}</label>
-<select id="status" name="status">${option('', p.t.all, !status)}${eventStatuses.map((s) => option(s, s, status === s))}</select>
-<button type="submit">${p.t.filter}</button>
-</form>
-${
-  events.length
-    ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.events}"><table>
-<thead><tr><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th><th scope="col">${p.t.attempts}</th><th scope="col">${p.t.error}</th></tr></thead>
-<tbody>${events.map(
-        (e) =>
-          html`<tr><td><a href="${base}/${e.id}">#${e.id}</a></td><td>${when(e.receivedAt, p)}</td><td><span class="badge ${e.status}">${e.status}</span></td><td>${e.attempts}</td><td>${e.error ?? ''}</td></tr>`,
-      )}</tbody></table></div>`
-    : html`<p>${p.t.noEvents}</p>`
-}
-${
-  next
-    ? html`<p><a href="${base}?${new URLSearchParams({ ...(status && { status }), cursor: next }).toString()}">${p.t.more}</a></p>`
-    : ''
-}`,
-  );
-}
 
 export type EventDetail = EventSummary & {
   payload: unknown;
