@@ -66,7 +66,9 @@ describe('event reads: shared by /v1 and the panel', () => {
       secret: null,
     });
     expect(listed.events.map((e) => e.id)).toEqual(events.map((e: { id: number }) => e.id));
-    expect(await listEvents(db(), a.hash, hook.id, firstPage(), { status: 'failed' })).toMatchObject({ events: [] });
+    expect(await listEvents(db(), a.hash, hook.id, firstPage(), { status: 'failed' })).toMatchObject({
+      events: [],
+    });
     const read = await readEvent(db(), a.hash, hook.id, events[0].id);
     expect(read.webhook.id).toBe(hook.id);
     expect(read.event).toMatchObject({ id: events[0].id, webhookId: hook.id });
