@@ -25,15 +25,26 @@ function offsetAt(ms: number, zone: string): number {
   return wall - Math.floor(ms / 1000) * 1000;
 }
 
+/** The date (YYYY-MM-DD) `zone`'s clock shows at instant `ms`. */
+const dateAt = (ms: number, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(ms);
+
 /**
- * The instant day `date` (YYYY-MM-DD) starts in `zone`, or undefined when it is no real date. Read
- * twice, so a day that starts at a change of offset (DST) still starts at its first instant.
+ * The instant day `date` (YYYY-MM-DD) starts in `zone`, or undefined when it is no real date: its
+ * midnight at the offset of the hours around it, or, on a day whose midnight the clock skips (DST
+ * starting at 00:00), the first instant that is that day.
  */
 export function zoneDayStart(date: string, zone: string = PANEL_ZONE): number | undefined {
   const midnight = parseDate(date);
   if (midnight === undefined) return undefined;
-  const first = midnight - offsetAt(midnight, zone);
-  return midnight - offsetAt(first, zone);
+  const before = midnight - offsetAt(midnight, zone);
+  const after = midnight - offsetAt(before, zone);
+  return [Math.min(before, after), Math.max(before, after)].find((ms) => dateAt(ms, zone) === date) ?? before;
 }
 
 /** The instant the day after `date` starts in `zone`: the end (excluded) of a range that ends on it. */
