@@ -208,7 +208,7 @@ describe('received_at__*, has_warnings and status, combined', () => {
   it('bounds the arrival time, with a bare date as a whole UTC day', async () => {
     const s = await withLeads();
     const [joao, ana, bia] = s.ids;
-    const at = (id: number, iso: string) =>
+    const at = (id: number | undefined, iso: string) =>
       env.DB.prepare('update inbound_events set received_at = ? where id = ?')
         .bind(Date.parse(iso), id)
         .run();
