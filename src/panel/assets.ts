@@ -54,6 +54,15 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;overflow:a
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
+.filters{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
+.filters p{margin:.25rem 0}
+.filters .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+#q{display:block;width:100%;max-width:28rem}
+.badge.warned{background:#fffaeb;border-color:#b54708}
+.danger,button.danger{background:#b42318;border-color:#b42318;color:#fff}
+details.confirm{margin:0 0 1rem}
+details.confirm summary{display:inline-block;cursor:pointer;padding:.4rem .6rem;border-radius:6px}
+details.confirm[open]{background:#fef3f2;border:1px solid #b42318;border-radius:8px;padding:.5rem .75rem}
 `;
 
 export const js = `"use strict";
