@@ -153,3 +153,42 @@ describe('the event list: replay every failed event of the filter', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe('the attacker’s pass on the event list', () => {
+  it('escapes what was typed, refuses a cross-site or foreign replay, and takes odd encodings without a 500', async () => {
+    const s = await setup();
+    const typed = '"><script>alert(1)</script>';
+    const { html } = await list(s, `q=${encodeURIComponent(typed)}`);
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    for (const query of ['q=%FF%FE%FD', 'q=%C3%28abc', 'q=caf%E9', 'from=%FF', 'status=%00']) {
+      const res = await panel(`${s.base}?${query}`, { cookie: s.cookie });
+      expect(res.status, query).toBeLessThan(500);
+      await res.text();
+    }
+    for (const query of ['q=%FF%FE%FD', 'q=caf%E9', 'q=%00%00%00']) {
+      const res = await call(`/v1/inbound-webhooks/${s.hook.id}/events?${query}`, { key: s.key });
+      expect(res.status, query).toBeLessThan(500);
+      await res.text();
+    }
+    await env.DB.prepare("update inbound_events set status = 'failed' where webhook_id = ?")
+      .bind(s.hook.id)
+      .run();
+    const crossSite = await panel(`${s.base}/replay`, {
+      cookie: s.cookie,
+      form: {},
+      origin: 'https://evil.example',
+    });
+    expect(crossSite.status).toBe(403);
+    const other = await newAccount('Outra');
+    const otherCookie = await signIn(other.key);
+    const foreign = await panel(`${s.base}/replay`, { cookie: otherCookie, form: {} });
+    expect(foreign.status).toBe(404);
+    const { n } = (await env.DB.prepare(
+      "select count(*) as n from inbound_events where webhook_id = ? and status = 'failed'",
+    )
+      .bind(s.hook.id)
+      .first<{ n: number }>()) ?? { n: -1 };
+    expect(n).toBe(3);
+  });
+});
