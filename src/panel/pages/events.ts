@@ -83,6 +83,7 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
   const p = pageOf(c, true);
   return c.html(
     eventsView(p, viewOf(webhook, c), rows, {
+      zone: PANEL_ZONE,
       form,
       next: shown.meta.next_cursor,
       offer: { failed: failed ?? 0, max: MAX_BULK_REPLAY },

@@ -18,6 +18,8 @@ export type EventListRow = {
 
 /** The list's filter as the form holds it (the panel's own names; pages/events.ts maps them). */
 export type EventListForm = { q: string; status: string; from: string; to: string };
+/** The zone the form's days are read in (pages/events.ts). */
+type Zone = { zone: string };
 
 /** What the bulk replay offers: how many failed events the filter finds (counted in the page's read). */
 export type BulkOffer = { failed: number; max: number };
@@ -32,21 +34,22 @@ const statusKeys: Record<(typeof eventStatuses)[number], keyof Messages> = {
 
 export const statusLabel = (p: Page, status: (typeof eventStatuses)[number]) => p.t[statusKeys[status]];
 
-const fill = (text: string, values: Record<string, number>) =>
+const fill = (text: string, values: Record<string, number | string>) =>
   text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 
 /** The filter's fields as hidden inputs (the replay form) or a query string (the next page). */
 const filled = (f: EventListForm) => Object.entries(f).filter(([, v]) => v !== '');
 
-function filterForm(p: Page, base: string, f: EventListForm) {
+function filterForm(p: Page, base: string, f: EventListForm, { zone }: Zone) {
   return html`<form method="get" action="${base}" class="filters" role="search">
 <p><label for="q">${p.t.findLead}</label>
 <input id="q" name="q" type="search" value="${f.q}" minlength="3" maxlength="200" aria-describedby="q-hint" autocomplete="off">
 <span class="hint" id="q-hint">${p.t.findLeadHint}</span></p>
-<p class="row"><span><label for="from">${p.t.dateFrom}</label> <input id="from" name="from" type="date" value="${f.from}"></span>
-<span><label for="to">${p.t.dateTo}</label> <input id="to" name="to" type="date" value="${f.to}"></span>
+<p class="row"><span><label for="from">${p.t.dateFrom}</label> <input id="from" name="from" type="date" value="${f.from}" aria-describedby="days-hint"></span>
+<span><label for="to">${p.t.dateTo}</label> <input id="to" name="to" type="date" value="${f.to}" aria-describedby="days-hint"></span>
 <span><label for="status">${p.t.status}</label>
 <select id="status" name="status">${option('', p.t.all, !f.status)}${eventStatuses.map((s) => option(s, statusLabel(p, s), f.status === s))}${option('warnings', p.t.withWarnings, f.status === 'warnings')}</select></span></p>
+<p class="hint" id="days-hint">${fill(p.t.daysInZone, { zone })}</p>
 <p class="row"><button type="submit">${p.t.filter}</button>${filled(f).length ? html` <a href="${base}">${p.t.clearFilter}</a>` : ''}</p>
 </form>`;
 }
@@ -80,7 +83,7 @@ export function eventsPage(
   p: Page,
   h: WebhookView,
   events: EventListRow[],
-  view: {
+  view: Zone & {
     form: EventListForm;
     next: string | null;
     offer: BulkOffer;
@@ -95,7 +98,7 @@ export function eventsPage(
     `${p.t.events}: ${h.name}`,
     html`${modeBanner(p, h)}
 <p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
-${filterForm(p, base, form)}
+${filterForm(p, base, form, view)}
 ${bulkReplay(p, base, form, offer)}
 ${
   events.length
