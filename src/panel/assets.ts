@@ -27,6 +27,9 @@ form.inline{display:inline-flex;flex-wrap:wrap;gap:.5rem;align-items:center;marg
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}
 .scroll{overflow-x:auto;margin:0 0 1rem}
 table{border-collapse:collapse;width:100%;background:#fff}
+/* A table of controls fits its page: a control takes its cell's width, and long text wraps. */
+td>input:not([type=checkbox]),td>select,td>textarea{width:100%}
+td{overflow-wrap:anywhere}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
 .copy{display:inline-flex;flex-wrap:wrap;gap:.25rem;align-items:center}
 code{overflow-wrap:anywhere;font-size:.85rem}
@@ -147,6 +150,7 @@ if (watched && window.fetch && window.DOMParser) {
     setTimeout(look, 4000);
   };
   setTimeout(look, 4000);
+}
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {
   const chosen = block.querySelector("select.js-action")?.value ?? "";

@@ -26,7 +26,7 @@ export type Page = {
   notice?: Html;
 };
 
-export const ASSET_VERSION = '3';
+export const ASSET_VERSION = '4';
 
 export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';

@@ -1,4 +1,3 @@
-
 import { valueAt } from '../../core/json-paths';
 import type { Target } from '../../core/webhook-config';
 import { dayRange } from '../../core/zones';
