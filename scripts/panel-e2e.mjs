@@ -276,7 +276,8 @@ async function configureFlows(page) {
   await name.fill('Lead site - {{email|sem e-mail}}');
   await page.locator('input[name="flows.1.round_robin"]').first().check();
   await page.getByRole('button', { name: 'Descer a ação 1' }).click();
-  const position = (/** @type {number} */ i) => page.locator(`input[name="flows.${i}.position"]`).inputValue();
+  const position = (/** @type {number} */ i) =>
+    page.locator(`input[name="flows.${i}.position"]`).inputValue();
   check((await position(1)) === '1' && (await position(0)) === '2', 'moving down did not renumber');
   await page.getByRole('button', { name: 'Subir a ação 2' }).first().click();
   check((await position(0)) === '1' && (await position(1)) === '2', 'moving up did not renumber');
