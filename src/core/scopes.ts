@@ -87,6 +87,8 @@ const ACTIONS: Record<string, Operation> = {
   replay: 'update',
   // Processing a test event for real is a replay of it in production.
   process: 'update',
+  // Recovering replays the failed events a filter finds.
+  recover: 'update',
 };
 
 /**

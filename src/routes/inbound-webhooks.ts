@@ -220,10 +220,10 @@ const processForReal = webhookRoute({
 
 const replayAll = webhookRoute({
   method: 'post',
-  path: '/{id}/events/replay',
+  path: '/{id}/recover',
   operationId: 'replayInboundWebhookEvents',
   summary: 'Run again the failed events a filter finds',
-  description: `Queues again, with the webhook's current configuration, the \`failed\` events that the list's filters (the same query parameters as \`GET …/events\`: \`q\`, \`received_at__*\`, \`has_warnings\`, \`status\`) find, oldest first, at most ${MAX_BULK_REPLAY} per call. Answers how many were queued and how many failed events still match: call again until \`remaining\` is 0. No filter: every failed event of the webhook. Nothing failed: 200 with \`replayed: 0\`.`,
+  description: `Queues again, with the webhook's current configuration, the \`failed\` events that the list's filters (the same query parameters as \`GET …/events\`: \`q\`, \`received_at__*\`, \`has_warnings\`, \`status\`) find, oldest first, at most ${MAX_BULK_REPLAY} per call. Answers how many were queued and how many failed events still match: call again until \`remaining\` is 0. No filter: every failed event of the webhook. Nothing failed: 200 with \`replayed: 0\`. A path of its own, like Svix's \`recover\`: \`…/events/replay\` would read as the event \`replay\`.`,
   request: { params: WebhookParam, query: WebhookEventFilter },
   responses: {
     200: jsonContent(
@@ -231,7 +231,7 @@ const replayAll = webhookRoute({
       'Queued again',
       replayedHeader,
     ),
-    ...errorResponses(400, 404, 413, 422, 429),
+    ...errorResponses(400, 404, 409, 413, 422, 429),
   },
 });
 

@@ -17,7 +17,7 @@ import {
 
 // "Find a lead" on GET /v1/inbound-webhooks/{id}/events: `q` (any text of the payload, a phone in
 // any format), `received_at__*`, `has_warnings`, combined with `status`; and the bulk replay,
-// POST /v1/inbound-webhooks/{id}/events/replay, with the same filter. Real D1: the FTS5 index
+// POST /v1/inbound-webhooks/{id}/recover, with the same filter. Real D1: the FTS5 index
 // inbound_event_text is kept by triggers on inbound_events (drizzle/0015_event_search.sql).
 
 type Lead = Record<string, unknown>;
@@ -276,7 +276,7 @@ describe('the query plan of a search', () => {
   });
 });
 
-describe('POST /v1/inbound-webhooks/{id}/events/replay: every failed event of a filter', () => {
+describe('POST /v1/inbound-webhooks/{id}/recover: every failed event of a filter', () => {
   async function failed(n: number) {
     const s = await withLeads([]);
     // n failed events, inserted at once (the insert trigger indexes each).
@@ -290,7 +290,7 @@ describe('POST /v1/inbound-webhooks/{id}/events/replay: every failed event of a 
     return s;
   }
   const replay = (s: Setup, query: Record<string, string> = {}) =>
-    call(`/v1/inbound-webhooks/${s.hook.id}/events/replay?${qs(query)}`, { method: 'POST', key: s.key });
+    call(`/v1/inbound-webhooks/${s.hook.id}/recover?${qs(query)}`, { method: 'POST', key: s.key });
 
   it('queues at most 100 per call, oldest first, and says how many remain', async () => {
     const s = await failed(130);
@@ -324,7 +324,7 @@ describe('POST /v1/inbound-webhooks/{id}/events/replay: every failed event of a 
     const a = await failed(3);
     const b = await failed(3);
     await expectProblem(
-      await call(`/v1/inbound-webhooks/${a.hook.id}/events/replay`, { method: 'POST', key: b.key }),
+      await call(`/v1/inbound-webhooks/${a.hook.id}/recover`, { method: 'POST', key: b.key }),
       404,
       'not_found',
     );
