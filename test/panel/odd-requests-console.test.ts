@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, json, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, ingest, recordCounts } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
+import { asForm, submitForm } from './form-submit';
 
 // The attacker's pass over the webhook console's pages (issue 23): another account's ids in every
 // new path, every new write from another origin, hostile zone cookies on every new page, and
@@ -111,6 +112,31 @@ describe("the console's pages under attack", () => {
           expect(html, `${path} ${tz}`).toContain('(Horário Padrão de Brasília)</time>');
       }
     }
+  });
+
+  it("a sender's value that closes the test send's text area stays text, and round-trips unchanged through its confirmation", async () => {
+    const { key } = await newAccount();
+    const hostile = '</textarea><script>alert(1)</script>"><img src=x onerror=alert(2)>&amp;';
+    const hook = await newWebhook(key, { mode: 'test', fields, flows });
+    await ingest(hook, { ...lead, nome: hostile });
+    const cookie = await signIn(key);
+    const action = `/panel/webhooks/${hook.id}/sample`;
+    const form = await page(await panel(action, { cookie }));
+    expect(form).not.toMatch(/<script>alert|<img src=x/);
+    const body = asForm(submitForm(form, action)).body?.[0] ?? '';
+    expect(JSON.parse(body).nome).toBe(hostile);
+
+    const put = await call(`/v1/inbound-webhooks/${hook.id}`, {
+      method: 'PUT',
+      key,
+      body: { mode: 'production' },
+    });
+    expect(put.status).toBe(200);
+    const ask = await page(await panel(action, { cookie, form: { body } }));
+    expect(ask).not.toMatch(/<script>alert|<img src=x/);
+    const confirmed = asForm(submitForm(ask, action));
+    expect(confirmed.body).toEqual([body]);
+    expect(confirmed.confirm).toEqual(['yes']);
   });
 
   it('processing a test event for real twice at once queues it once and writes its records once', async () => {
