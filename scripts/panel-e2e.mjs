@@ -398,7 +398,7 @@ async function browseEvents(page) {
   await audit(page, 'events');
   await page.getByLabel('Status').selectOption('rejected');
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await page.getByText('Nenhum evento.').waitFor();
+  await page.getByText('Nenhum evento encontrado com este filtro.').waitFor();
   await page.getByLabel('Status').selectOption('');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await shot(page, 'events');
@@ -498,6 +498,47 @@ async function phoneAndZone(page, editUrl) {
   await page.waitForURL(/\/events$/);
   const shown = (await page.locator('time').first().textContent()) ?? '';
   check(!shown.includes('Brasília'), `the zone setting did not change the times: ${shown}`);
+}
+
+/**
+ * Find a lead (issue 23): a sender's lead found by its phone typed in another format, then every
+ * failed event of the "failed" filter replayed at once, after the confirmation that counts them.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function findALeadAndReplayAll(page, editUrl) {
+  const hookUrl = (await page.locator('#url').textContent()) ?? '';
+  for (const body of [
+    { nome: 'Joana Prado', telefone: '(11) 91234-5678', email: 'joana.prado@example.com' },
+    { origem: 'instagram' },
+  ]) {
+    const posted = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    check(posted.status === 204, `the sender's post answered ${posted.status}`);
+  }
+  await page.goto(`${editUrl}/events`);
+  await page.getByLabel('Buscar um lead').fill('+55 11 91234 5678');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.waitForURL(/q=/);
+  check((await page.locator('td a[href*="/events/"]').count()) === 1, 'the phone did not find its one lead');
+  await audit(page, 'events (find a lead)');
+  await shot(page, 'events-search');
+  await shot(page, 'events-search-375', 375);
+  // Both failures (the earlier one failed again after its replay, and the new one) settle as failed.
+  const failedLog = `${editUrl}/events?status=failed`;
+  for (let tries = 0; tries < 40; tries++) {
+    await page.goto(failedLog);
+    if ((await page.locator('td a[href*="/events/"]').count()) >= 2) break;
+    await page.waitForTimeout(500);
+  }
+  await page.locator('details.confirm summary').click();
+  await page.getByText('correspondem a este filtro').waitFor();
+  await audit(page, 'events (replay all failed)');
+  await page.getByRole('button', { name: /Sim, reprocessar \d+ agora/ }).click();
+  await page.getByText(/\d+ reenviados; nenhuma falha resta neste filtro\./).waitFor();
+  await page.goto(editUrl);
 }
 
 /**
@@ -603,6 +644,7 @@ async function main() {
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await checkOverview(page, editUrl);
+  await findALeadAndReplayAll(page, editUrl);
   await browseEvents(page);
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);

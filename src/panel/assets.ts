@@ -76,7 +76,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td:empty{display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
 }
-button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
+.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
 .button.secondary{background:#fff;color:#0b57b0}
 .choices label{display:block}
 .chart{margin:0 0 .5rem}
@@ -90,6 +90,14 @@ button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;
 .move{display:inline-flex;gap:.25rem}
 .move button{padding:.1rem .6rem}
 .test-body{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
+.filters{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
+.filters p{margin:.25rem 0}
+.filters .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+#q{display:block;width:100%;max-width:28rem}
+.badge.warned{background:#fffaeb;border-color:#b54708}
+details.confirm{margin:0 0 1rem}
+details.confirm summary{display:inline-block;cursor:pointer;padding:.4rem .6rem;border-radius:6px}
+details.confirm[open]{background:#fef3f2;border:1px solid #b42318;border-radius:8px;padding:.5rem .75rem}
 `;
 
 export const js = `"use strict";

@@ -290,6 +290,24 @@ const ptBR = {
   invalidJson: 'JSON inválido, nada foi enviado:',
   testRefused: 'O webhook recusou o evento:',
   sampleEdited: 'Corpo que será enviado',
+  // t23-search: find a lead, the list's columns, replay all failed of a filter.
+  findLead: 'Buscar um lead',
+  findLeadHint: 'Nome, telefone (em qualquer formato) ou e-mail; ao menos 3 caracteres.',
+  dateFrom: 'Recebido de',
+  dateTo: 'até',
+  daysInZone: 'Dias inteiros no fuso {zone}.',
+  withWarnings: 'Com avisos',
+  clearFilter: 'Limpar filtro',
+  noMatches: 'Nenhum evento encontrado com este filtro.',
+  lead: 'Lead',
+  warningsCol: 'Avisos',
+  warningsCount: '{n} aviso(s)',
+  replayAll: 'Reprocessar todas as falhas deste filtro',
+  replayAllConfirm:
+    '{n} evento(s) com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
+  replayAllDo: 'Sim, reprocessar {k} agora',
+  replayAllDone: '{n} reenviados; {m} ainda restam: clique de novo.',
+  replayAllFinished: '{n} reenviados; nenhuma falha resta neste filtro.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -583,6 +601,24 @@ const en: Messages = {
   invalidJson: 'Invalid JSON, nothing was sent:',
   testRefused: 'The webhook refused the event:',
   sampleEdited: 'The body that will be sent',
+  // t23-search: find a lead, the list's columns, replay all failed of a filter.
+  findLead: 'Find a lead',
+  findLeadHint: 'Name, phone (in any format) or email; at least 3 characters.',
+  dateFrom: 'Received from',
+  dateTo: 'to',
+  daysInZone: 'Whole days in the {zone} time zone.',
+  withWarnings: 'With warnings',
+  clearFilter: 'Clear filter',
+  noMatches: 'No event matches this filter.',
+  lead: 'Lead',
+  warningsCol: 'Warnings',
+  warningsCount: '{n} warning(s)',
+  replayAll: 'Replay all failed events of this filter',
+  replayAllConfirm:
+    "{n} failed event(s) match this filter. They will be processed again with the webhook's current configuration, at most 100 per click.",
+  replayAllDo: 'Yes, replay {k} now',
+  replayAllDone: '{n} queued again; {m} still remain: click again.',
+  replayAllFinished: '{n} queued again; no failed event remains in this filter.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };
