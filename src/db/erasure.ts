@@ -79,8 +79,9 @@ function answersHolding(account: SQL, id: number, events: SQL): SQL {
  * LGPD erasure, one round trip and one batch: contact `id` of the account (live or in the trash)
  * is deleted for good, and with it every copy of its personal data the service keeps: the search
  * index (by the delete trigger), every stored Idempotency-Key answer that holds it, and the
- * payloads, headers, kept bodies, problem details, previews, errors and history errors of the webhook events that
- * hold it (eventsHolding). Deals and event results that pointed at it keep existing without it.
+ * payloads, headers, kept bodies, problem details, previews, errors, warnings and history errors of
+ * the webhook events that hold it (eventsHolding). Deals and event results that pointed at it keep
+ * existing without it.
  * 404 if absent.
  */
 export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise<void> {
@@ -113,6 +114,9 @@ export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise
         headers: {},
         preview: null,
         error: sql`case when ${e.error} is null then null else ${ERASED} end`,
+        // A warning may quote a value (the email a contact was named after) or a key of the body
+        // (a reserved key's path, a Latin-1 form key): only its code stays.
+        warnings: sql`(select coalesce(json_group_array(json_set(w.value, '$.path', '', '$.message', ${ERASED})), '[]') from json_each(${e.warnings}) w)`,
         // A mark's error may quote a value of the body, as the event's error may.
         history: sql`(select coalesce(json_group_array(json_set(h.value, '$.error', case when json_extract(h.value, '$.error') is null then null else ${ERASED} end)), '[]') from json_each(${e.history}) h)`,
         // The key, when it is the person's email or phone; another key keeps deduplicating.

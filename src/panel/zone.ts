@@ -17,26 +17,44 @@ export function chooseZone(cookie: string | undefined, lang: Lang, located: unkn
   return validZone(typeof located === 'string' ? located : undefined) ?? 'UTC';
 }
 
-const formats = new Map<string, { date: Intl.DateTimeFormat; name: Intl.DateTimeFormat }>();
+type Formatters = { date: Intl.DateTimeFormat; name: Intl.DateTimeFormat };
 
-/** The two formatters of a language and zone, made once per isolate (a zone is no account's data). */
-function formatters(lang: Lang, zone: string) {
+/**
+ * How many language-and-zone pairs keep their formatters. Any request picks its zone by a cookie
+ * (the preferences page needs no session), and each pair's two ICU formatters weigh some 30 KB
+ * outside the JS heap: unbounded, ~1,200 requests could make the shared isolate hold every pair
+ * of Intl's list (tens of MB). A person's pages use one pair; a few dozen cover every reader.
+ */
+export const MAX_CACHED_ZONES = 32;
+
+const formats = new Map<string, Formatters>();
+
+/** The pairs held now (for the test of the bound). */
+export const cachedZones = () => formats.size;
+
+/** The two formatters of a language and zone, the least recently used pair dropped past the bound. */
+function formatters(lang: Lang, zone: string): Formatters {
   const id = `${lang} ${zone}`;
   let found = formats.get(id);
-  if (!found) {
-    found = {
-      date: new Intl.DateTimeFormat(lang, {
-        timeZone: zone,
-        ...(lang === 'en'
-          ? { dateStyle: 'medium', timeStyle: 'short' }
-          : { dateStyle: 'short', timeStyle: 'short' }),
-      }),
-      // Portuguese names a zone in words ("Horário Padrão de Brasília"); English by its short name
-      // ("UTC", "EST"), which is what English speakers read on a clock.
-      name: new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName: lang === 'en' ? 'short' : 'long' }),
-    };
+  if (found) {
+    // Moved to the end: the Map's order is its use order.
+    formats.delete(id);
     formats.set(id, found);
+    return found;
   }
+  found = {
+    date: new Intl.DateTimeFormat(lang, {
+      timeZone: zone,
+      ...(lang === 'en'
+        ? { dateStyle: 'medium', timeStyle: 'short' }
+        : { dateStyle: 'short', timeStyle: 'short' }),
+    }),
+    // Portuguese names a zone in words ("Horário Padrão de Brasília"); English by its short name
+    // ("UTC", "EST"), which is what English speakers read on a clock.
+    name: new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName: lang === 'en' ? 'short' : 'long' }),
+  };
+  formats.set(id, found);
+  if (formats.size > MAX_CACHED_ZONES) formats.delete(formats.keys().next().value as string);
   return found;
 }
 

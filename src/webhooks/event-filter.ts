@@ -13,9 +13,10 @@ import type { WebhookEventFilter } from './contract';
 export type EventFilter = z.infer<typeof WebhookEventFilter>;
 
 const e = inboundEvents;
-// inbound_event_text's rowids are account_id * 2^32 + id (drizzle/0015_event_search.sql).
-const SPAN = sql.raw('4294967296');
-const LOW_BITS = sql.raw('4294967295');
+// inbound_event_text's rowids are account_id * 2^40 + id (drizzle/0016_event_search_rowids.sql):
+// event ids are one sequence for every account, and must stay below the span.
+const SPAN = sql.raw('1099511627776');
+const LOW_BITS = sql.raw('1099511627775');
 
 /**
  * The ids of the account's events whose text matches `q`: the FTS5 index read within the account's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayRange, validZone, zoneNames } from '../../src/core/zones';
-import { chooseZone, localTime } from '../../src/panel/zone';
+import { cachedZones, chooseZone, localTime, MAX_CACHED_ZONES } from '../../src/panel/zone';
 import { insertRow, newAccount, newWebhook } from '../helpers';
 import { page, panel, signIn } from './browser';
 
@@ -41,6 +41,20 @@ describe('times in the person’s zone', () => {
     expect(chooseZone(undefined, 'en', 'Nowhere/Else')).toBe('UTC');
     expect(chooseZone('Asia/Tokyo', 'pt-BR', undefined)).toBe('Asia/Tokyo');
     expect(chooseZone('Mars/Base', 'en', 42)).toBe('UTC');
+  });
+
+  it('holds the formatters of a bounded number of zones, whatever zones the requests name', async () => {
+    // The zone is a cookie any request sets (the preferences page needs no session): one request
+    // per zone must not make the shared isolate keep formatters for every zone of Intl's list.
+    const at = '2026-11-24T19:41:00.000Z';
+    for (const zone of zoneNames()) {
+      for (const lang of ['pt-BR', 'en'] as const) localTime(at, lang, zone);
+    }
+    expect(cachedZones()).toBeLessThanOrEqual(MAX_CACHED_ZONES);
+    // A zone dropped from the cache reads as before.
+    expect(localTime(at, 'pt-BR', 'America/Sao_Paulo')).toBe('24/11/2026 16:41 (Horário Padrão de Brasília)');
+    const settings = await page(await panel('/panel/settings', { cookie: 'tz=Asia/Tokyo; lang=en' }));
+    expect(settings).toMatch(/\(GMT\+9\)<\/time>/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, create, expectProblem, type Json, json, newAccount, newWebhook, roundTrips } from '../helpers';
-import { ingest } from './webhook-support';
+import { deliver, ingest } from './webhook-support';
 
 // The person every test erases, and texts that must be gone from D1 afterwards.
 const EMAIL = 'zoe.quintela@x.co';
@@ -163,6 +163,31 @@ describe('LGPD erasure: the person wherever an event keeps a sender’s text', (
         `select id, payload, headers, rejection, idempotency_key from inbound_events where id in (${Object.values(unrelated).join(',')}) order by id`,
       ),
     ).toEqual(before);
+    await expectNoTrace(accountId);
+  });
+});
+
+describe('LGPD erasure: what the run of the flows wrote of the person', () => {
+  it('blanks the warnings of the events that hold the person, keeping their codes', async () => {
+    const { id: accountId, key } = await newAccount();
+    const hook = await newWebhook(key, {
+      mode: 'production',
+      fields: [{ key: 'email', type: 'email', target: 'contact.email' }],
+      flows: [{ action: 'upsert_contact', match_on: ['email'] }],
+    });
+    // No name: the contact is named after its email, and the event's warning says which.
+    const id = await ingest(hook, { email: EMAIL, __fault: 'send' });
+    await deliver([id]);
+    const [event] = await rows('select warnings from inbound_events where id = ?', id);
+    expect(event.warnings).toContain(EMAIL);
+    const [contact] = await rows('select id from contacts where account_id = ?', accountId);
+
+    expect((await erase(key, contact.id)).status).toBe(204);
+
+    const [after] = await rows('select warnings from inbound_events where id = ?', id);
+    expect(JSON.parse(after.warnings)).toEqual([
+      { path: '', code: 'contact_named_from', message: 'Erased on request (LGPD).' },
+    ]);
     await expectNoTrace(accountId);
   });
 });

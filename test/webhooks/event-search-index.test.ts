@@ -3,13 +3,13 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
 import { purgeExpiredEvents, trimRejections } from '../../src/webhooks/event-log';
-import { newAccount, newWebhook, postEvent } from '../helpers';
+import { call, json, newAccount, newWebhook, postEvent } from '../helpers';
 
 // The event log's search index (inbound_event_text, drizzle/0015_event_search.sql) through the
 // real writers: the migration's backfill of the events already there, the cron's purge and the
 // ingest's trim of rejections. What the list finds through it is in event-search.test.ts.
 
-const SPAN = 2 ** 32;
+const SPAN = 2 ** 40;
 
 /** The rowids of `account`'s slice of the index that `match` finds, in `db`. */
 async function indexed(db: D1Database, account: number, match: string): Promise<number[]> {
@@ -46,6 +46,30 @@ describe('the event search index', () => {
     expect(await indexed(db, 7, '{digits} : "11912345678"')).toEqual([11]);
     expect(await indexed(db, 8, '{body} : "julia"')).toEqual([12]);
     expect(await indexed(db, 8, '{digits} : "11912345678"')).toEqual([]);
+  });
+
+  it("keeps an account's events in its own slice once event ids pass 2^32 (one sequence for every account)", async () => {
+    const a = await newAccount('Primeira');
+    const b = await newAccount('Segunda');
+    const [hookA, hookB] = [
+      await newWebhook(a.key, { mode: 'test' }),
+      await newWebhook(b.key, { mode: 'test' }),
+    ];
+    expect((await postEvent(hookB.path, { nome: 'Zebra Listrada' })).status).toBe(204);
+    const [theirs] = await indexed(env.DB, b.id, '{body} : "Zebra Listrada"');
+    // The sequence as millions of calls would leave it: A's next event id is B's event's id plus
+    // 2^32 times the distance between the accounts, the id that used to share B's event's rowid.
+    await env.DB.prepare("update sqlite_sequence set seq = ? where name = 'inbound_events'")
+      .bind((b.id - a.id) * 2 ** 32 + Number(theirs) - 1)
+      .run();
+    expect((await postEvent(hookA.path, { nome: 'Segredo Guardado' })).status).toBe(204);
+    const search = async (key: string, id: number, q: string) =>
+      (
+        await json(await call(`/v1/inbound-webhooks/${id}/events?q=${encodeURIComponent(q)}`, { key }))
+      ).data.map((e: { payload: { nome: string } }) => e.payload.nome);
+    expect(await search(b.key, hookB.id, 'Segredo')).toEqual([]);
+    expect(await search(b.key, hookB.id, 'Zebra')).toEqual(['Zebra Listrada']);
+    expect(await search(a.key, hookA.id, 'Segredo')).toEqual(['Segredo Guardado']);
   });
 
   it("loses an event the cron's retention purge deletes, and a rejection the trim deletes", async () => {

@@ -128,7 +128,7 @@ describe('GET /v1/inbound-webhooks/{id}/events?q=: find a lead by any text of th
     expect(await found(s, { q: 'Ana Souza' })).toEqual([]);
     const { n } = (await env.DB.prepare(
       `select count(*) as n from inbound_event_text where inbound_event_text match '"ana souza"'
-       and rowid between ? * 4294967296 and ? * 4294967296 + 4294967295`,
+       and rowid between ? * 1099511627776 and ? * 1099511627776 + 1099511627775`,
     )
       .bind(s.id, s.id)
       .first<{ n: number }>()) ?? { n: -1 };
