@@ -139,6 +139,7 @@ if (watched && window.fetch && window.DOMParser) {
     setTimeout(look, 4000);
   };
   setTimeout(look, 4000);
+}
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {
   const chosen = block.querySelector("select.js-action")?.value ?? "";
