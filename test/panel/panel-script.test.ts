@@ -24,7 +24,9 @@ function unbalanced(source: string): string | null {
     }
   }
   const left = open.pop();
-  return left ? `${left.char} at ${left.at} (${source.slice(left.at - 40, left.at + 1)}) is never closed` : null;
+  return left
+    ? `${left.char} at ${left.at} (${source.slice(left.at - 40, left.at + 1)}) is never closed`
+    : null;
 }
 
 describe('panel.js', () => {
