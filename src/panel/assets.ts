@@ -86,6 +86,9 @@ button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;
 .legend svg{vertical-align:middle}
 .error-text{color:#b42318}
 .examples{margin:0;padding-left:1rem;font-size:.85rem}
+/* newcomer: the fields table fits a 1440 px desktop (its Examples column was cut off): its inputs take
+   the column's width instead of 20 characters each. */
+.scroll td>input:not([type=checkbox]),.scroll td>textarea{width:100%;min-width:6rem}
 .round-robin .checks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;max-height:12rem;overflow:auto}
 .move{display:inline-flex;gap:.25rem}
 .move button{padding:.1rem .6rem}
