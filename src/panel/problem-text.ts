@@ -308,6 +308,17 @@ const expected: [RegExp, string, string][] = [
     'nenhum separador de milhar: 1.500 e 1,500 são ambíguos',
     'no thousands separator',
   ],
+  // The Brazilian-format rules (a field with "Formato brasileiro" ticked) before the default ones.
+  [
+    /^a number written the Brazilian way/,
+    'um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5',
+    'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
+  ],
+  [
+    /^a boolean: sim, não/,
+    'sim ou não: sim, não, s, n, true, false, 1 ou 0',
+    'yes or no: sim, não, s, n, true, false, 1 or 0',
+  ],
   [/^a boolean/, 'sim ou não: true, false, "true", "false", 1, 0, "1" ou "0"', 'yes or no (true or false)'],
   [
     /^a string for a whole number over 2\^53/,
