@@ -290,6 +290,12 @@ const ptBR = {
   invalidJson: 'JSON inválido, nada foi enviado:',
   testRefused: 'O webhook recusou o evento:',
   sampleEdited: 'Corpo que será enviado',
+  // newcomer: what a one-click setting did, said in the flash after it.
+  nowProduction: 'Webhook em produção: cada evento novo grava registros no CRM.',
+  nowTest: 'Webhook em teste: os eventos novos são só pré-visualizados, nada é gravado.',
+  enabledDone: 'Webhook ativado: a URL volta a receber eventos.',
+  secretSaved: 'Segredo de assinatura salvo.',
+  secretRemoved: 'Segredo de assinatura removido: as chamadas não precisam mais de X-Signature.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -583,6 +589,12 @@ const en: Messages = {
   invalidJson: 'Invalid JSON, nothing was sent:',
   testRefused: 'The webhook refused the event:',
   sampleEdited: 'The body that will be sent',
+  // newcomer: what a one-click setting did, said in the flash after it.
+  nowProduction: 'Webhook in production: each new event writes records to the CRM.',
+  nowTest: 'Webhook in test mode: new events are only previewed, nothing is written.',
+  enabledDone: 'Webhook enabled: its URL takes events again.',
+  secretSaved: 'Signing secret saved.',
+  secretRemoved: 'Signing secret removed: calls no longer need X-Signature.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
+import { create, newAccount, postEvent } from '../helpers';
+import { page, panel, signIn } from './browser';
 
 // Found walking the panel as a dealership's configurer (pt-BR, phone and desktop) from
 // docs/panel.md alone.
@@ -24,5 +26,48 @@ describe('the Brazilian format’s messages, on the event page', () => {
       'Ignorado: Esperado sim ou não: sim, não, s, n, true, false, 1 ou 0.',
     );
     expect(issueText({ lang: 'en' }, warnings[1] ?? '')).toContain('sim, não');
+  });
+});
+
+describe('the one-click settings say what they did', () => {
+  it('names the mode, enable and the secret in the flash, not a bare "Salvo."', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site', mode: 'test' });
+    const cookie = await signIn(key);
+    const base = `/panel/webhooks/${hook.id}`;
+    const flashAfter = async (path: string, form: Record<string, string>) => {
+      const res = await panel(`${base}/${path}`, { cookie, form });
+      expect(res.status, path).toBe(303);
+      const html = await page(await panel(res.headers.get('Location') ?? '', { cookie }));
+      return /<p class="flash ok"[^>]*>([^<]*)</.exec(html)?.[1];
+    };
+    expect(await flashAfter('mode', { mode: 'production' })).toBe(
+      'Webhook em produção: cada evento novo grava registros no CRM.',
+    );
+    expect(await flashAfter('mode', { mode: 'test' })).toContain('Webhook em teste');
+    expect(await flashAfter('enabled', { enabled: 'false', confirm: 'yes' })).toContain('desativado');
+    expect(await flashAfter('enabled', { enabled: 'true' })).toBe(
+      'Webhook ativado: a URL volta a receber eventos.',
+    );
+    expect(await flashAfter('secret', { secret: 'x'.repeat(32) })).toBe('Segredo de assinatura salvo.');
+    expect(await flashAfter('secret', { secret: '' })).toContain('Segredo de assinatura removido');
+  });
+});
+
+describe('a disabled webhook in its grace period', () => {
+  it('does not claim the previous URL still works: both URLs answer 404', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const cookie = await signIn(key);
+    const base = `/panel/webhooks/${hook.id}`;
+    expect((await panel(`${base}/rotate`, { cookie, form: { grace: '86400', confirm: 'yes' } })).status).toBe(
+      303,
+    );
+    expect(await page(await panel(base, { cookie }))).toContain('id="grace-end"');
+    expect(
+      (await panel(`${base}/enabled`, { cookie, form: { enabled: 'false', confirm: 'yes' } })).status,
+    ).toBe(303);
+    expect((await postEvent(hook.url, { nome: 'Ana' })).status).toBe(404);
+    expect(await page(await panel(base, { cookie }))).not.toContain('id="grace-end"');
   });
 });
