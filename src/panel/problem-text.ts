@@ -34,6 +34,13 @@ const config: Rule[] = [
     en: (p) => `Only a field of type ${typeLabel(p, 'date')} takes formats.`,
   },
   {
+    re: /^Only a field of type number or boolean takes a locale\.$/,
+    pt: (p) =>
+      `Só um campo do tipo ${typeLabel(p, 'number')} ou ${typeLabel(p, 'boolean')} aceita o formato brasileiro.`,
+    en: (p) =>
+      `Only a field of type ${typeLabel(p, 'number')} or ${typeLabel(p, 'boolean')} takes the Brazilian format.`,
+  },
+  {
     re: /^Another field already fills (.*)\.$/s,
     pt: (p, m) => `Outro campo já preenche ${target(p, m[1])}.`,
     en: (p, m) => `Another field already fills ${target(p, m[1])}.`,

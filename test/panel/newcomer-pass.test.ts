@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
+import { configIssues } from '../../src/webhooks/actions';
 import { create, newAccount, postEvent } from '../helpers';
 import { page, panel, signIn } from './browser';
 
@@ -26,6 +27,18 @@ describe('the Brazilian format’s messages, on the event page', () => {
       'Ignorado: Esperado sim ou não: sim, não, s, n, true, false, 1 ou 0.',
     );
     expect(issueText({ lang: 'en' }, warnings[1] ?? '')).toContain('sim, não');
+  });
+});
+
+describe('the Brazilian format ticked on a text field', () => {
+  it('is refused in the page’s language, naming the types that take it', () => {
+    const [issue] = configIssues([{ key: 'nome', type: 'string', required: false, locale: 'pt-BR' }], []);
+    expect(issueText({ lang: 'pt-BR' }, issue?.message ?? '')).toBe(
+      'Só um campo do tipo Número ou Sim/não aceita o formato brasileiro.',
+    );
+    expect(issueText({ lang: 'en' }, issue?.message ?? '')).toBe(
+      'Only a field of type Number or Yes/no takes the Brazilian format.',
+    );
   });
 });
 
