@@ -45,7 +45,8 @@ const ptBR = {
   samplesNone: 'Nenhum evento de teste ainda: mande um em modo de teste.',
   samplesAdded: 'Campos dos eventos de teste adicionados: revise e salve.',
   flows: 'Fluxos',
-  flowsHint: 'Ações executadas em ordem para cada evento; use os botões ↑ e ↓ (ou mude a posição e salve) para reordenar.',
+  flowsHint:
+    'Ações executadas em ordem para cada evento; use os botões ↑ e ↓ (ou mude a posição e salve) para reordenar.',
   action: 'Ação',
   position: 'Posição',
   noAction: '(nenhuma)',
@@ -344,7 +345,8 @@ const en: Messages = {
   samplesNone: 'No test events yet: send one in test mode.',
   samplesAdded: 'Fields from test events added: review and save.',
   flows: 'Flows',
-  flowsHint: 'Actions run in order for every event; use the ↑ and ↓ buttons (or change a position and save) to reorder.',
+  flowsHint:
+    'Actions run in order for every event; use the ↑ and ↓ buttons (or change a position and save) to reorder.',
   action: 'Action',
   position: 'Position',
   noAction: '(none)',
