@@ -253,6 +253,13 @@ const refusals: Rule[] = [
     ] as const
   ).map(([re, pt, en]): Rule => ({ re, pt: () => pt, en: () => en })),
   {
+    re: /^Not valid UTF-8: read as Windows-1252 \(Latin-1\)\. Declare the charset in the Content-Type, or send UTF-8\.(?: So were (\d+) more keys\.)?$/,
+    pt: (_, m) =>
+      `Não era UTF-8 válido: lido como Windows-1252 (Latin-1). Declare o charset no Content-Type ou envie UTF-8.${m[1] ? ` O mesmo com mais ${m[1]} chaves.` : ''}`,
+    en: (_, m) =>
+      `Not valid UTF-8: read as Windows-1252 (Latin-1). Declare the charset in the Content-Type, or send UTF-8.${m[1] ? ` So were ${m[1]} more keys.` : ''}`,
+  },
+  {
     re: /^X-Timestamp is (\d+) seconds (old|in the future); at most (\d+) either way\.$/,
     pt: (_, m) =>
       `O X-Timestamp está ${m[1]} segundos ${m[2] === 'old' ? 'no passado' : 'no futuro'}; o máximo é ${m[3]}.`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { latinWarnings } from '../../src/core/charset';
 import { type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
@@ -39,6 +40,18 @@ describe('the Brazilian format ticked on a text field', () => {
     expect(issueText({ lang: 'en' }, issue?.message ?? '')).toBe(
       'Only a field of type Number or Yes/no takes the Brazilian format.',
     );
+  });
+});
+
+describe('a form sent in Latin-1', () => {
+  it('warns in the page’s language, the count of further keys included', () => {
+    const [one] = latinWarnings(['nome']);
+    expect(issueText({ lang: 'pt-BR' }, one?.message ?? '')).toBe(
+      'Não era UTF-8 válido: lido como Windows-1252 (Latin-1). Declare o charset no Content-Type ou envie UTF-8.',
+    );
+    const many = latinWarnings(Array.from({ length: 13 }, (_, i) => `k${i}`)).at(-1);
+    expect(issueText({ lang: 'pt-BR' }, many?.message ?? '')).toMatch(/O mesmo com mais 3 chaves\.$/);
+    expect(issueText({ lang: 'en' }, many?.message ?? '')).toBe(many?.message);
   });
 });
 
