@@ -253,6 +253,12 @@ const refusals: Rule[] = [
     ] as const
   ).map(([re, pt, en]): Rule => ({ re, pt: () => pt, en: () => en })),
   {
+    re: /^(\d+) more keys? named __proto__, prototype or constructor\.$/,
+    pt: (_, m) =>
+      `mais ${m[1]} ${m[1] === '1' ? 'chave chamada' : 'chaves chamadas'} __proto__, prototype ou constructor.`,
+    en: (_, m) => `${m[1]} more key${m[1] === '1' ? '' : 's'} named __proto__, prototype or constructor.`,
+  },
+  {
     re: /^Not valid UTF-8: read as Windows-1252 \(Latin-1\)\. Declare the charset in the Content-Type, or send UTF-8\.(?: So were (\d+) more keys\.)?$/,
     pt: (_, m) =>
       `Não era UTF-8 válido: lido como Windows-1252 (Latin-1). Declare o charset no Content-Type ou envie UTF-8.${m[1] ? ` O mesmo com mais ${m[1]} chaves.` : ''}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { latinWarnings } from '../../src/core/charset';
+import { withoutReservedKeys } from '../../src/core/outside-keys';
 import { type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
@@ -52,6 +53,17 @@ describe('a form sent in Latin-1', () => {
     const many = latinWarnings(Array.from({ length: 13 }, (_, i) => `k${i}`)).at(-1);
     expect(issueText({ lang: 'pt-BR' }, many?.message ?? '')).toMatch(/O mesmo com mais 3 chaves\.$/);
     expect(issueText({ lang: 'en' }, many?.message ?? '')).toBe(many?.message);
+  });
+});
+
+describe('a body with many reserved keys', () => {
+  it('counts the keys past the named ones in the page’s language', () => {
+    const list = Array.from({ length: 13 }, (_, i) => JSON.parse(`{"__proto__": {"x": ${i}}}`));
+    const last = withoutReservedKeys({ list }).warnings.at(-1)?.message ?? '';
+    expect(issueText({ lang: 'pt-BR' }, last)).toBe(
+      'Ignorado: mais 3 chaves chamadas __proto__, prototype ou constructor.',
+    );
+    expect(issueText({ lang: 'en' }, last)).toBe(last);
   });
 });
 
