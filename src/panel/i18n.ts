@@ -280,7 +280,7 @@ const ptBR = {
     'Este rodízio foi salvo pela API e repete usuários: ele é mantido como está enquanto você não mudar as marcações. Aparecem mais de uma vez:',
   templateHint:
     'Nos nomes, {{campo}} põe o valor do campo e {{campo|texto}} põe o texto quando o campo falta ou vem vazio (ex.: {{veiculo.modelo|sem modelo}}). Um separador ( - , – , /, vírgula, |, :) ao lado de um campo vazio sai junto: "Lead site - {{veiculo}}" vira "Lead site".',
-  testSendTitle: 'Enviar um evento de teste',
+  testSendTitle: 'Enviar um evento de exemplo',
   testSendHint:
     'O corpo abaixo foi montado com os campos do webhook e os exemplos dos últimos eventos de teste. Edite e envie: ele chega à URL do webhook como se viesse do remetente (assinado, se houver segredo).',
   testSendTestMode: 'O webhook está em teste: nada é gravado no CRM; o evento mostra o que faria.',
@@ -579,7 +579,7 @@ const en: Messages = {
     'This round robin was saved through the API and names users more than once: it is kept as it is while you do not change the ticks. Named more than once:',
   templateHint:
     'In names, {{field}} puts the field\'s value and {{field|text}} puts the text when the field is missing or empty (e.g. {{veiculo.modelo|no model}}). A separator ( - , – , /, comma, |, :) next to an empty field goes with it: "Lead site - {{veiculo}}" becomes "Lead site".',
-  testSendTitle: 'Send a test event',
+  testSendTitle: 'Send a sample event',
   testSendHint:
     "The body below is built from the webhook's fields and the examples of its latest test events. Edit it and send: it reaches the webhook's URL as if its sender had posted it (signed, when there is a secret).",
   testSendTestMode:
