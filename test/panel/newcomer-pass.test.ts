@@ -109,3 +109,19 @@ describe('a disabled webhook in its grace period', () => {
     expect(await page(await panel(base, { cookie }))).not.toContain('id="grace-end"');
   });
 });
+
+describe('the overview’s last failure', () => {
+  it('gives the reason in the page’s language', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Leads do site',
+      fields: [{ key: 'telefone', type: 'phone', required: true, target: 'contact.phone' }],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+    });
+    expect((await postEvent(hook.url, { nome: 'Sem telefone' })).status).toBe(400);
+    const html = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: await signIn(key) }));
+    const last = /<dd id="last-failure">([\s\S]*?)<\/dd>/.exec(html)?.[1] ?? '';
+    expect(last).toContain('Faltam campos obrigatórios ou algum é inválido; veja os erros.');
+    expect(last).not.toContain('Some required fields');
+  });
+});
