@@ -419,7 +419,8 @@ async function inspectEvents(page, editUrl) {
   await page.goto(editUrl);
   await page.getByRole('button', { name: 'Passar para teste' }).click();
   await page.locator('.banner.test').waitFor();
-  await page.getByRole('button', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByRole('link', { name: 'Enviar evento de exemplo' }).click();
+  await page.getByRole('button', { name: 'Enviar', exact: true }).click();
   await page.getByText('Evento de exemplo enviado.').waitFor();
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
@@ -580,14 +581,14 @@ async function openRecords(page, origin, key, editUrl) {
   await page.getByText(`Contato #${contactId}`).waitFor();
   await audit(page, 'contact');
   await shot(page, 'contact', 375);
-  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByRole('link', { name: 'Lead site - Exemplo', exact: true }).click();
   await page.getByText(/R\$\s89\.900,00/).waitFor();
   await audit(page, 'deal');
   await shot(page, 'deal');
   await page.getByRole('link', { name: 'Ligar' }).click();
   await page.getByText('Retorno').waitFor();
   await audit(page, 'task');
-  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByRole('link', { name: 'Lead site - Exemplo', exact: true }).click();
   await page.getByRole('link', { name: 'Auto Center Exemplo' }).click();
   await page.getByText('11.222.333/0001-81').waitFor();
   await audit(page, 'company');
