@@ -125,3 +125,24 @@ describe('the overview’s last failure', () => {
     expect(last).not.toContain('Some required fields');
   });
 });
+
+describe('a date a date field wrote to a custom field', () => {
+  it('shows on the deal’s page as the page’s language writes a day', async () => {
+    const { key } = await newAccount();
+    const contact = await create(key, '/v1/contacts', { name: 'Ana' });
+    const deal = await create(key, '/v1/deals', {
+      name: 'Lead site - Onix',
+      contact_id: contact.id,
+      custom_fields: { visita: '2027-01-02', placa: '2027-01-02x' },
+    });
+    const cookie = await signIn(key);
+    const pt = await page(await panel(`/panel/deals/${deal.id}`, { cookie }));
+    expect(pt).toContain('02/01/2027');
+    expect(pt).not.toMatch(/>2027-01-02</);
+    expect(pt).toContain('2027-01-02x');
+    const en = await page(
+      await panel(`/panel/deals/${deal.id}`, { cookie, headers: { 'Accept-Language': 'en' } }),
+    );
+    expect(en).toContain('Jan 2, 2027');
+  });
+});
