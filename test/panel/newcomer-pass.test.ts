@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { latinWarnings } from '../../src/core/charset';
 import { withoutReservedKeys } from '../../src/core/outside-keys';
-import { type FieldSpec, readFields } from '../../src/core/webhook-fields';
+import { type FieldSpec, guessDateFormat, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
 import { create, newAccount, postEvent } from '../helpers';
@@ -144,5 +144,29 @@ describe('a date a date field wrote to a custom field', () => {
       await panel(`/panel/deals/${deal.id}`, { cookie, headers: { 'Accept-Language': 'en' } }),
     );
     expect(en).toContain('Jan 2, 2027');
+  });
+});
+
+describe('fields from test events, a day-first date among them', () => {
+  it('guesses the format only for a real day-first date', () => {
+    expect(guessDateFormat('25/12/2026')).toBe('DD/MM/YYYY');
+    expect(guessDateFormat('25/12/2026 14:30')).toBe('DD/MM/YYYY HH:mm');
+    expect(guessDateFormat('12/25/2026')).toBeUndefined();
+    expect(guessDateFormat('2026-12-25')).toBeUndefined();
+    expect(guessDateFormat('Onix')).toBeUndefined();
+  });
+
+  it('offers `25/12/2026` as a date with the DD/MM/YYYY format ticked in', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site', mode: 'test' });
+    expect((await postEvent(hook.url, { nome: 'Ana', data_visita: '25/12/2026' })).status).toBe(204);
+    const html = await page(
+      await panel(`/panel/webhooks/${hook.id}?sample=1`, { cookie: await signIn(key) }),
+    );
+    const row =
+      /<tr>\s*<td[^>]*><input name="(fields\.\d+)\.key" value="data_visita"[\s\S]*?<\/tr>/.exec(html)?.[0] ??
+      '';
+    expect(row).toMatch(/<option value="date" selected>/);
+    expect(row).toMatch(/<textarea name="fields\.\d+\.formats"[^>]*>\s*DD\/MM\/YYYY<\/textarea>/);
   });
 });

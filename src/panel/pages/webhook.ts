@@ -1,5 +1,5 @@
 import { notFound } from '../../core/errors';
-import { guessBrazilian } from '../../core/webhook-fields';
+import { guessBrazilian, guessDateFormat } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
 import { MAX_FIELDS } from '../../webhooks/contract';
@@ -70,6 +70,12 @@ export async function renderWebhook(
 }
 
 /** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
+/** A sample's text written as a day-first date: a date field with that format. */
+const dateGuess = (example: unknown) => {
+  const format = guessDateFormat(example);
+  return format ? { type: 'date', formats: format } : {};
+};
+
 function addSampleFields(
   p: Page,
   draft: Draft,
@@ -87,6 +93,7 @@ function addSampleFields(
       formats: '',
       locale: '',
       ...guessBrazilian(s.example),
+      ...dateGuess(s.example),
     })),
   );
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
