@@ -143,6 +143,21 @@ if (watched && window.fetch && window.DOMParser) {
   };
   setTimeout(look, 4000);
 }
+// A configuration form with changes not saved (typed, ticked, moved, or a refused save's draft)
+// asks before the page is left by a link or another form; its own submit does not ask.
+for (const form of document.querySelectorAll("form[data-guard]")) {
+  let dirty = form.dataset.guard === "unsaved";
+  const touch = () => { dirty = true; };
+  form.addEventListener("input", touch);
+  form.addEventListener("change", touch);
+  form.addEventListener("click", (event) => { if (event.target.closest(".js-move")) touch(); });
+  form.addEventListener("submit", () => { dirty = false; });
+  window.addEventListener("beforeunload", (event) => {
+    if (!dirty) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+}
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {
   const chosen = block.querySelector("select.js-action")?.value ?? "";

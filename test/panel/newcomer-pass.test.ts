@@ -170,3 +170,20 @@ describe('fields from test events, a day-first date among them', () => {
     expect(row).toMatch(/<textarea name="fields\.\d+\.formats"[^>]*>\s*DD\/MM\/YYYY<\/textarea>/);
   });
 });
+
+describe('changes not saved on the configuration form', () => {
+  it('are guarded by panel.js: a fresh page is saved, a refused save’s draft is not', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const cookie = await signIn(key);
+    const base = `/panel/webhooks/${hook.id}`;
+    expect(await page(await panel(base, { cookie }))).toMatch(
+      /<form method="post" action="[^"]+" class="card" novalidate data-guard="saved">/,
+    );
+    const refused = await page(await panel(base, { cookie, form: { name: '' } }), 422);
+    expect(refused).toContain('data-guard="unsaved"');
+    const script = await (await panel('/panel/static/panel.js')).text();
+    expect(script).toContain('document.querySelectorAll("form[data-guard]")');
+    expect(script).toContain('addEventListener("beforeunload"');
+  });
+});
