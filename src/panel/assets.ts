@@ -75,6 +75,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td>.badge{justify-self:start}
 .scroll td:empty{display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
+.facts{grid-template-columns:minmax(0,max-content) minmax(55%,1fr)}
 }
 button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
 .button.secondary{background:#fff;color:#0b57b0}
