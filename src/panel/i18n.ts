@@ -134,7 +134,7 @@ const ptBR = {
   recValue: 'Valor',
   recCategory: 'Categoria',
   recDue: 'Prazo',
-  recCompleted: 'Concluída em',
+  recCompleted: 'Concluída',
   recDescription: 'Descrição',
   recCnpj: 'CNPJ',
   recSegment: 'Segmento',
