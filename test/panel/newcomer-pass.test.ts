@@ -174,7 +174,7 @@ describe('fields from test events, a day-first date among them', () => {
 describe('changes not saved on the configuration form', () => {
   it('are guarded by panel.js: a fresh page is saved, a refused save’s draft is not', async () => {
     const { key } = await newAccount();
-    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site' });
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Leads do site', mode: 'test' });
     const cookie = await signIn(key);
     const base = `/panel/webhooks/${hook.id}`;
     expect(await page(await panel(base, { cookie }))).toMatch(
@@ -182,6 +182,9 @@ describe('changes not saved on the configuration form', () => {
     );
     const refused = await page(await panel(base, { cookie, form: { name: '' } }), 422);
     expect(refused).toContain('data-guard="unsaved"');
+    // Rows added from test events are not stored until saved.
+    expect((await postEvent(hook.url, { nome: 'Ana' })).status).toBe(204);
+    expect(await page(await panel(`${base}?sample=1`, { cookie }))).toContain('data-guard="unsaved"');
     const script = await (await panel('/panel/static/panel.js')).text();
     expect(script).toContain('document.querySelectorAll("form[data-guard]")');
     expect(script).toContain('addEventListener("beforeunload"');

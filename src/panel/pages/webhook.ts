@@ -63,7 +63,17 @@ export async function renderWebhook(
     examples: examplesByKey(samples),
   };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
-  const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
+  const shown = await halvesDigest(bodyOf(draft).body);
+  const unsaved = shown.fields !== was.fields || shown.flows !== was.flows;
+  const form = configForm(
+    p,
+    `/panel/webhooks/${id}`,
+    draft,
+    { ...users, unsaved },
+    state.errors ?? new Map(),
+    p.t.save,
+    was,
+  );
   const view = { ...viewOf(row, c), graceEnd: graceEnd(row, now) };
   const overview = overviewSection(p, row, overviewOf(hourly, failed, rejected, now));
   return c.html(editPage(p, view, form, state.secretError, flash, overview), status);
