@@ -33,6 +33,32 @@ function list(name, path, query = {}) {
 }
 
 /**
+ * The webhook event log's list and its searches (issue 23, "find a lead").
+ * @param {Probe} probe @returns {Endpoint[]}
+ */
+function eventSearches(probe) {
+  const path = `/v1/inbound-webhooks/${probe.webhookId}/events`;
+  return [
+    list('GET /v1/inbound-webhooks/{id}/events', path),
+    list('GET …/events?q={a phone, another format}', path, { q: probe.eventPhone }),
+    list('GET …/events?q={an email}', path, { q: probe.eventEmail }),
+    list('GET …/events?q={a name}', path, { q: probe.eventName }),
+    list('GET …/events?q=gmail.com', path, { q: 'gmail.com' }),
+    list('GET …/events?q=zzzz (no match)', path, { q: 'zzzz' }),
+    list('GET …/events?has_warnings=true', path, { has_warnings: 'true' }),
+    list('GET …/events?status=failed&received_at__gte={day}', path, {
+      status: 'failed',
+      received_at__gte: probe.eventDay,
+    }),
+    list('GET …/events?q=gmail.com&status=failed&has_warnings=false', path, {
+      q: 'gmail.com',
+      status: 'failed',
+      has_warnings: 'false',
+    }),
+  ];
+}
+
+/**
  * @param {Probe} probe values taken from the seeded rows
  * @returns {Endpoint[]}
  */
@@ -46,6 +72,8 @@ export function endpoints(probe) {
 
   return [
     { name: 'GET /health', kind: 'floor', next: () => ({ method: 'GET', path: '/health' }) },
+
+    ...eventSearches(probe),
 
     list('GET /v1/companies', '/v1/companies'),
     list('GET /v1/companies?sort=name', '/v1/companies', { sort: 'name' }),

@@ -7,6 +7,7 @@
 // CNPJs and `*_norm` columns through normalizeText.
 import { canonicalCnpj } from '../src/core/cnpj.ts';
 import { normalizeText } from '../src/core/text.ts';
+import { seedEvents } from './seed-events.mjs';
 
 const DAY_MS = 86_400_000;
 /** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
@@ -176,6 +177,9 @@ function inserts(table, rows) {
  * @property {number} dealId the deal with the most tasks
  * @property {number} createdFrom @property {number} createdTo a month of creation times (ms)
  * @property {number} now when the data was generated: due dates lie around it
+ * @property {number} webhookId the seeded webhook, whose event log holds `rows` events
+ * @property {string} eventName @property {string} eventEmail @property {string} eventPhone a lead of the log
+ * @property {string} eventDay a day of the log (YYYY-MM-DD)
  */
 
 /**
@@ -329,6 +333,7 @@ WHERE t.account_id = ${accountId};`;
     owners += 1 + (i % 3);
   }
 
+  const events = seedEvents({ accountId, rows, now });
   const middle = companies[Math.floor(rows / 2)] ?? companies[0];
   const [busiestDeal] = [...dealTasks].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [1, 0]);
   return {
@@ -341,6 +346,7 @@ WHERE t.account_id = ${accountId};`;
       inserts('deals', deals),
       inserts('tasks', tasks),
       links,
+      events.sql,
     ].join('\n'),
     counts: {
       users: USERS,
@@ -351,6 +357,7 @@ WHERE t.account_id = ${accountId};`;
       tasks: rows,
       company_followers: followers,
       task_owners: owners,
+      inbound_events: events.count,
     },
     probe: {
       rows,
@@ -360,6 +367,7 @@ WHERE t.account_id = ${accountId};`;
       createdFrom: start + 365 * DAY_MS,
       createdTo: start + 395 * DAY_MS,
       now,
+      ...events.probe,
     },
   };
 }

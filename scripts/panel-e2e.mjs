@@ -50,7 +50,7 @@ function check(condition, message) {
 /** @type {string[]} */
 const violations = [];
 /** @type {string[]} */
-const cspErrors = [];
+const pageErrors = [];
 let checkedPages = 0;
 /** Minor and moderate violations: reported, not failed on. */
 /** @type {string[]} */
@@ -144,8 +144,10 @@ async function openPage(origin) {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  // A script that throws (a syntax error in panel.js) fails the run, whatever the steps check.
+  page.on('pageerror', (err) => pageErrors.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text());
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) pageErrors.push(msg.text());
   });
   return page;
 }
@@ -274,7 +276,8 @@ async function configureFlows(page) {
   await name.fill('Lead site - {{email|sem e-mail}}');
   await page.locator('input[name="flows.1.round_robin"]').first().check();
   await page.getByRole('button', { name: 'Descer a ação 1' }).click();
-  const position = (i) => page.locator(`input[name="flows.${i}.position"]`).inputValue();
+  const position = (/** @type {number} */ i) =>
+    page.locator(`input[name="flows.${i}.position"]`).inputValue();
   check((await position(1)) === '1' && (await position(0)) === '2', 'moving down did not renumber');
   await page.getByRole('button', { name: 'Subir a ação 2' }).first().click();
   check((await position(0)) === '1' && (await position(1)) === '2', 'moving up did not renumber');
@@ -425,7 +428,7 @@ async function browseEvents(page) {
   await audit(page, 'events');
   await page.getByLabel('Status').selectOption('rejected');
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await page.getByText('Nenhum evento.').waitFor();
+  await page.getByText('Nenhum evento encontrado com este filtro.').waitFor();
   await page.getByLabel('Status').selectOption('');
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await shot(page, 'events');
@@ -526,6 +529,47 @@ async function phoneAndZone(page, editUrl) {
   await page.waitForURL(/\/events$/);
   const shown = (await page.locator('time').first().textContent()) ?? '';
   check(!shown.includes('Brasília'), `the zone setting did not change the times: ${shown}`);
+}
+
+/**
+ * Find a lead (issue 23): a sender's lead found by its phone typed in another format, then every
+ * failed event of the "failed" filter replayed at once, after the confirmation that counts them.
+ * @param {import('playwright-core').Page} page @param {string} editUrl
+ */
+async function findALeadAndReplayAll(page, editUrl) {
+  const hookUrl = (await page.locator('#url').textContent()) ?? '';
+  for (const body of [
+    { nome: 'Joana Prado', telefone: '(11) 91234-5678', email: 'joana.prado@example.com' },
+    { origem: 'instagram' },
+  ]) {
+    const posted = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    check(posted.status === 204, `the sender's post answered ${posted.status}`);
+  }
+  await page.goto(`${editUrl}/events`);
+  await page.getByLabel('Buscar um lead').fill('+55 11 91234 5678');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.waitForURL(/q=/);
+  check((await page.locator('td a[href*="/events/"]').count()) === 1, 'the phone did not find its one lead');
+  await audit(page, 'events (find a lead)');
+  await shot(page, 'events-search');
+  await shot(page, 'events-search-375', 375);
+  // Both failures (the earlier one failed again after its replay, and the new one) settle as failed.
+  const failedLog = `${editUrl}/events?status=failed`;
+  for (let tries = 0; tries < 40; tries++) {
+    await page.goto(failedLog);
+    if ((await page.locator('td a[href*="/events/"]').count()) >= 2) break;
+    await page.waitForTimeout(500);
+  }
+  await page.locator('details.confirm summary').click();
+  await page.getByText('correspondem a este filtro').waitFor();
+  await audit(page, 'events (replay all failed)');
+  await page.getByRole('button', { name: /Sim, reprocessar \d+ agora/ }).click();
+  await page.getByText(/\d+ reenviados; nenhuma falha resta neste filtro\./).waitFor();
+  await page.goto(editUrl);
 }
 
 /**
@@ -632,12 +676,13 @@ async function main() {
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await checkOverview(page, editUrl);
+  await findALeadAndReplayAll(page, editUrl);
   await browseEvents(page);
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);
   await phoneAndZone(page, editUrl);
   await disableAndSignOut(page, origin, editUrl);
-  check(cspErrors.length === 0, `CSP violations:\n${cspErrors.join('\n')}`);
+  check(pageErrors.length === 0, `CSP violations or script errors:\n${pageErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);
   console.log(
     `panel e2e: ${checkedPages} pages checked with axe at ${WIDTHS.join(' and ')} px, 0 serious/critical`,

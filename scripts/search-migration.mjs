@@ -50,7 +50,7 @@ function built(db) {
       `SELECT type, name, sql FROM sqlite_master
        WHERE (type = 'view' AND name LIKE 'search\\_%' ESCAPE '\\')
           OR (type = 'trigger' AND name LIKE '%\\_search\\_%' ESCAPE '\\')
-          OR (type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%')`,
+          OR (type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND name <> 'inbound_event_text')`,
     )
     .all();
   return new Map(rows.map((r) => [String(r.name), { type: String(r.type), sql: String(r.sql) }]));

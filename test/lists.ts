@@ -164,7 +164,12 @@ export const lists: List[] = [
     path: '/v1/inbound-webhooks/{webhook}/events',
     query: WebhookEventQuery,
     sorts: Object.keys(eventSorts),
-    filters: () => ({ status: 'pending' }),
+    filters: () => ({
+      status: 'pending',
+      q: 'Ana Souza',
+      has_warnings: 'true',
+      ...dates('received_at'),
+    }),
   },
 ];
 

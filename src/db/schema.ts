@@ -348,6 +348,10 @@ export const inboundEvents = sqliteTable(
     index('inbound_events_status_idx').on(t.accountId, t.webhookId, t.status, t.receivedAt, t.id),
     // The latest test events, for sample fields, without walking the production ones.
     index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
+    // The list's "with warnings" filter walks only the events that have some (src/webhooks/event-filter.ts).
+    index('inbound_events_warned_idx')
+      .on(t.accountId, t.webhookId, t.receivedAt, t.id)
+      .where(sql`${t.warnings} <> '[]'`),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
     // The retention purge walks the oldest events of every account (src/webhooks/event-log.ts).
     index('inbound_events_received_idx').on(t.receivedAt),

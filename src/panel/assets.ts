@@ -27,6 +27,9 @@ form.inline{display:inline-flex;flex-wrap:wrap;gap:.5rem;align-items:center;marg
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}
 .scroll{overflow-x:auto;margin:0 0 1rem}
 table{border-collapse:collapse;width:100%;background:#fff}
+/* A table of controls fits its page: a control takes its cell's width, and long text wraps. */
+td>input:not([type=checkbox]),td>select,td>textarea{width:100%}
+td{overflow-wrap:anywhere}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
 .copy{display:inline-flex;flex-wrap:wrap;gap:.25rem;align-items:center}
 code{overflow-wrap:anywhere;font-size:.85rem}
@@ -77,7 +80,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
 .facts{grid-template-columns:minmax(0,max-content) minmax(55%,1fr)}
 }
-button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
+.danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
 .button.secondary{background:#fff;color:#0b57b0}
 .choices label{display:block}
 .chart{margin:0 0 .5rem}
@@ -87,13 +90,18 @@ button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff;
 .legend svg{vertical-align:middle}
 .error-text{color:#b42318}
 .examples{margin:0;padding-left:1rem;font-size:.85rem}
-/* newcomer: the fields table fits a 1440 px desktop (its Examples column was cut off): its inputs take
-   the column's width instead of 20 characters each. */
-.scroll td>input:not([type=checkbox]),.scroll td>textarea{width:100%;min-width:6rem}
 .round-robin .checks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;max-height:12rem;overflow:auto}
 .move{display:inline-flex;gap:.25rem}
 .move button{padding:.1rem .6rem}
 .test-body{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
+.filters{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
+.filters p{margin:.25rem 0}
+.filters .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+#q{display:block;width:100%;max-width:28rem}
+.badge.warned{background:#fffaeb;border-color:#b54708}
+details.confirm{margin:0 0 1rem}
+details.confirm summary{display:inline-block;cursor:pointer;padding:.4rem .6rem;border-radius:6px}
+details.confirm[open]{background:#fef3f2;border:1px solid #b42318;border-radius:8px;padding:.5rem .75rem}
 `;
 
 export const js = `"use strict";

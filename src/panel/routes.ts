@@ -12,7 +12,7 @@ import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
-import { eventsPage } from './pages/events';
+import { eventsPage, replayEventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { saveSettings, settingsForm } from './pages/settings';
@@ -176,6 +176,7 @@ export function panelRouter(deliver: Deliver) {
     .get(`${hook}/sample`, guarded('webhooks:update', testSendForm))
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
+    .post(`${hook}/events/replay`, guarded('webhooks:update', replayEventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
     .get('/contacts/:id', guarded('contacts:read', contactPage))

@@ -4,7 +4,7 @@ import type { Scope } from '../core/scopes';
 import { eventStatuses, type webhookModes } from '../core/statuses';
 import type { Lang, Messages } from './i18n';
 import { modeLabel, statusLabel } from './labels';
-import { eventErrorText, issueText } from './problem-text';
+import { issueText } from './problem-text';
 import { localTime } from './zone';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -26,7 +26,7 @@ export type Page = {
   notice?: Html;
 };
 
-export const ASSET_VERSION = '3';
+export const ASSET_VERSION = '4';
 
 export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
@@ -153,7 +153,7 @@ export type WebhookView = {
   graceEnd?: string | null;
 };
 
-const post = (action: string, label: string, extra: Html | string = '') =>
+export const post = (action: string, label: string, extra: Html | string = '') =>
   html`<form method="post" action="${action}" class="inline">${extra}<button type="submit">${label}</button></form>`;
 
 /** A destructive action: a link to the page that says what it does and asks to confirm. */
@@ -208,50 +208,6 @@ ${controls}</section>
 ${overview}
 ${form}`,
     flash,
-  );
-}
-
-export type EventSummary = {
-  id: number;
-  status: string;
-  attempts: number;
-  error: string | null;
-  receivedAt: string;
-};
-
-export function eventsPage(
-  p: Page,
-  h: WebhookView,
-  events: EventSummary[],
-  status: string | undefined,
-  next: string | null,
-) {
-  const base = `/panel/webhooks/${h.id}/events`;
-  return layout(
-    p,
-    `${p.t.events}: ${h.name}`,
-    html`${modeBanner(p, h)}
-<p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
-<form method="get" action="${base}" class="inline">
-<label for="status">${p.t.status}</label>
-<select id="status" name="status">${option('', p.t.all, !status)}${eventStatuses.map((s) => option(s, statusLabel(p, s), status === s))}</select>
-<button type="submit">${p.t.filter}</button>
-</form>
-${
-  events.length
-    ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.events}"><table>
-<thead><tr><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th><th scope="col">${p.t.attempts}</th><th scope="col">${p.t.error}</th></tr></thead>
-<tbody>${events.map(
-        (e) =>
-          html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ? eventErrorText(p, e.error) : ''}</td></tr>`,
-      )}</tbody></table></div>`
-    : html`<p>${p.t.noEvents}</p>`
-}
-${
-  next
-    ? html`<p><a href="${base}?${new URLSearchParams({ ...(status && { status }), cursor: next }).toString()}">${p.t.more}</a></p>`
-    : ''
-}`,
   );
 }
 

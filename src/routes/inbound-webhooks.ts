@@ -21,15 +21,19 @@ import {
 import { keyset } from '../http/pagination';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
+import { replayMatching } from '../webhooks/bulk-replay';
 import {
+  BulkReplay,
   eventSorts,
   InboundWebhook,
   InboundWebhookCreate,
   InboundWebhookQuery,
   InboundWebhookUpdate,
+  MAX_BULK_REPLAY,
   RotateTokenBody,
   SampleField,
   WebhookEvent,
+  WebhookEventFilter,
   WebhookEventQuery,
   webhookSorts,
 } from '../webhooks/contract';
@@ -156,7 +160,7 @@ const events = webhookRoute({
   operationId: 'listInboundWebhookEvents',
   summary: "The webhook's event log, newest first",
   description:
-    'One page of the events senders posted to this webhook, newest first: status (`pending`, `processed`, `failed`, `rejected`), attempts, the error of a failure and the records a processed event wrote. `status` filters by one status.',
+    'One page of the events senders posted to this webhook, newest first: status (`pending`, `processed`, `failed`, `rejected`), attempts, the error of a failure and the records a processed event wrote. `status` filters by one status, `q` finds a lead by any text of the payload (a name, an email, a phone in any format), `received_at__gte`/`__lt` (and `__gt`/`__lte`) bound the arrival time, `has_warnings` keeps the events with (or without) warnings; the filters combine.',
   request: { params: WebhookParam, query: WebhookEventQuery },
   responses: {
     200: jsonContent(list(WebhookEvent, 'WebhookEvent'), 'One page', linkHeader),
@@ -214,6 +218,23 @@ const processForReal = webhookRoute({
   },
 });
 
+const replayAll = webhookRoute({
+  method: 'post',
+  path: '/{id}/events/replay',
+  operationId: 'replayInboundWebhookEvents',
+  summary: 'Run again the failed events a filter finds',
+  description: `Queues again, with the webhook's current configuration, the \`failed\` events that the list's filters (the same query parameters as \`GET …/events\`: \`q\`, \`received_at__*\`, \`has_warnings\`, \`status\`) find, oldest first, at most ${MAX_BULK_REPLAY} per call. Answers how many were queued and how many failed events still match: call again until \`remaining\` is 0. No filter: every failed event of the webhook. Nothing failed: 200 with \`replayed: 0\`.`,
+  request: { params: WebhookParam, query: WebhookEventFilter },
+  responses: {
+    200: jsonContent(
+      z.object({ data: BulkReplay }).openapi('WebhookEventBulkReplayResult'),
+      'Queued again',
+      replayedHeader,
+    ),
+    ...errorResponses(400, 404, 413, 422, 429),
+  },
+});
+
 const setOwn = (
   c: Context<AppEnv, string, { out: { param: { id: number } } }>,
   values: Partial<Pick<WebhookRow, 'enabled' | 'token'>>,
@@ -249,13 +270,18 @@ export const inboundWebhooksRouter = router()
     const { id } = c.req.valid('param');
     const q = c.req.valid('query');
     const page = keyset<EventRow>(inboundEvents, eventSorts, q, '-received_at');
-    const { events } = await listEvents(c.get('db'), c.get('keyHash'), id, page, q.status);
+    const { events } = await listEvents(c.get('db'), c.get('keyHash'), id, page, q);
     return c.json(page.page(c, events, presentEvent), 200);
   })
   .openapi(event, async (c) => {
     const { id, event_id } = c.req.valid('param');
     const { event } = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
     return c.json({ data: presentEvent(event) }, 200);
+  })
+  .openapi(replayAll, async (c) => {
+    const { id } = c.req.valid('param');
+    const done = await replayMatching(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, c.req.valid('query'));
+    return c.json({ data: done }, 200);
   })
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');

@@ -1,9 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { Id, Name, Timestamp, writeBodies } from '../contracts/common';
+import { Id, Name, queryFlag, Timestamp, writeBodies } from '../contracts/common';
+import { timeRange } from '../contracts/filters';
 import { pageQuery, type Sorts } from '../contracts/page';
 import { FieldErrorSchema, ProblemSchema } from '../contracts/problem';
 import { FieldMapping } from '../contracts/webhook-config';
 import { eventMarks, MAX_EVENT_MARKS } from '../core/event-history';
+import { MAX_SEARCH, MIN_SEARCH } from '../core/event-search';
 import { eventStatuses, webhookModes } from '../core/statuses';
 import type * as core from '../core/webhook-config';
 import { fieldTypes } from '../core/webhook-fields';
@@ -174,10 +176,46 @@ export const WebhookEvent = z
 
 export const eventSorts = { received_at: 'receivedAt' } as const satisfies Sorts;
 
+/** The filters of the event log, without its paging: the list and the bulk replay take them. */
+export const eventFilters = {
+  status: z.enum(eventStatuses).optional(),
+  q: z
+    .string()
+    .trim()
+    .min(MIN_SEARCH)
+    .max(MAX_SEARCH)
+    .optional()
+    .openapi({
+      description: `Finds a lead: events whose payload (or, for a \`rejected\` one, the kept start of its body) holds this text anywhere in its values, case and accents aside; every word of ${MIN_SEARCH} characters or more must be found. A phone number matches in any format ("(11) 91234-5678", "11912345678", "+55 11 91234 5678"). ${MIN_SEARCH} to ${MAX_SEARCH} characters.`,
+      example: 'ana@example.com',
+    }),
+  has_warnings: queryFlag('`true`: only events with at least one warning; `false`: only those without'),
+  ...timeRange('received_at'),
+};
+
 export const WebhookEventQuery = z.strictObject({
   ...pageQuery(eventSorts, '-received_at'),
-  status: z.enum(eventStatuses).optional(),
+  ...eventFilters,
 });
+
+export const WebhookEventFilter = z.strictObject(eventFilters);
+
+/** The most failed events one bulk replay queues: a Queues sendBatch takes at most 100 messages. */
+export const MAX_BULK_REPLAY = 100;
+
+export const BulkReplay = z
+  .object({
+    replayed: z
+      .number()
+      .int()
+      .openapi({ description: `Events queued again by this call (${MAX_BULK_REPLAY} at most)` }),
+    remaining: z
+      .number()
+      .int()
+      .openapi({ description: 'Failed events that still match the filter: call again to queue them' }),
+    ids: z.array(Id).openapi({ description: 'The ids of the events queued again' }),
+  })
+  .openapi('WebhookEventBulkReplay');
 
 export const SampleField = z
   .object({

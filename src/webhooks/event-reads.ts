@@ -10,6 +10,8 @@ import { listQuery, type Viewed } from '../db/own';
 import { inboundEventResults, inboundEvents, inboundWebhooks, users } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import type { SampleField, WebhookEvent } from './contract';
+import { type EventFilter, eventConditions, eventWhere } from './event-filter';
+import { statusIn } from './event-states';
 
 // What `/v1/inbound-webhooks/{id}/events…` and the panel's event pages read, written once: both
 // call these functions, with the key of the request (`/v1`) or of the session (the panel, whose
@@ -55,6 +57,8 @@ const headColumns = {
 };
 
 export type WebhookHead = Pick<typeof inboundWebhooks.$inferSelect, keyof typeof headColumns>;
+/** The head the event list reads: with the field mapping, to show who each lead is. */
+export type ListedHead = WebhookHead & Pick<typeof inboundWebhooks.$inferSelect, 'fields'>;
 
 const headQuery = (db: Db, keyHash: KeyRef, id: number) =>
   db
@@ -63,31 +67,48 @@ const headQuery = (db: Db, keyHash: KeyRef, id: number) =>
     .where(ownRow(inboundWebhooks, keyHash, id));
 
 /** The caller's webhook `id` (a disabled one's too) with what was read under it; else not_found. */
-function underWebhook<T>(hooks: WebhookHead[], found: T): { webhook: WebhookHead } & T {
+function underWebhook<H extends WebhookHead, T>(hooks: H[], found: T): { webhook: H } & T {
   const webhook = hooks[0];
   if (!webhook) throw notFound();
   return { webhook, ...found };
 }
 
 /**
- * One page of the caller's webhook `id`'s events (of one `status` if given), in the order of
- * `page`, with the webhook: one round trip; not_found when the webhook is not theirs.
+ * One page of the caller's webhook `id`'s events that `filter` keeps (event-filter.ts), in the
+ * order of `page`, with the webhook and its field mapping (the panel shows who each lead is), and
+ * when `countFailed`, how many failed events the filter finds (what the panel's bulk replay
+ * offers): one round trip; not_found when the webhook is not theirs.
  */
 export async function listEvents(
   db: Db,
   keyHash: KeyRef,
   id: number,
   page: PagePlan,
-  status: EventRow['status'] | undefined,
-): Promise<{ webhook: WebhookHead; events: EventRow[] }> {
-  const filters = [eq(inboundEvents.webhookId, id), status ? eq(inboundEvents.status, status) : undefined];
-  const [, hooks, rows] = await scoped(
+  filter: EventFilter,
+  countFailed = false,
+): Promise<{ webhook: ListedHead; events: EventRow[]; failed: number | null }> {
+  const failed = db
+    .select({ n: count() })
+    .from(inboundEvents)
+    .where(and(eventWhere(keyHash, id, filter), statusIn('replay')));
+  const [, hooks, rows, counted] = await scoped(
     db,
     keyHash,
-    headQuery(db, keyHash, id),
-    listQuery(db, keyHash, { table: inboundEvents, extras: eventExtras }, page, filters),
+    db
+      .select({ ...headColumns, fields: inboundWebhooks.fields })
+      .from(inboundWebhooks)
+      .where(ownRow(inboundWebhooks, keyHash, id)),
+    listQuery(
+      db,
+      keyHash,
+      { table: inboundEvents, extras: eventExtras },
+      page,
+      eventConditions(keyHash, id, filter),
+    ),
+    ...(countFailed ? [failed] : []),
   );
-  return underWebhook(hooks, { events: rows as EventRow[] });
+  const n = (counted as { n: number }[] | undefined)?.[0]?.n;
+  return underWebhook(hooks, { events: rows as EventRow[], failed: n ?? null });
 }
 
 /**

@@ -68,6 +68,7 @@ describe('triggers and search tables', () => {
     expect([...declared.searchTables].sort()).toEqual([
       'companies_search',
       'contacts_search',
+      'inbound_event_text',
       'users_search',
     ]);
     for (const table of ['users', 'contacts', 'companies']) {
@@ -81,6 +82,10 @@ describe('triggers and search tables', () => {
       expect(declared.triggers.get(`inbound_events_storage_${suffix}`)).toBe('inbound_events');
     }
     expect(declared.triggers.get('inbound_webhooks_cap')).toBe('inbound_webhooks');
+    // The event log's search index (drizzle/0015_event_search.sql), kept with every write of an event.
+    for (const suffix of ['insert', 'update', 'delete']) {
+      expect(declared.triggers.get(`inbound_event_text_${suffix}`)).toBe('inbound_events');
+    }
   });
 
   it('finds the triggers a table rebuild drops without a word', async () => {

@@ -441,7 +441,9 @@ describe('pages', () => {
     const log = await page(await panel(`${base}/events`, { cookie }));
     const eventId = /events\/(\d+)"/.exec(log)?.[1];
     expect(eventId).toBeDefined();
-    expect(await page(await panel(`${base}/events?status=failed`, { cookie }))).toContain('Nenhum evento.');
+    expect(await page(await panel(`${base}/events?status=failed`, { cookie }))).toContain(
+      'Nenhum evento encontrado com este filtro.',
+    );
     const detail = await page(await panel(`${base}/events/${eventId}`, { cookie }));
     // Drawn for this send from example.com (RFC 2606), never the same address twice.
     expect(detail).toMatch(/exemplo-[0-9a-f]{16}@example\.com/);

@@ -57,7 +57,7 @@ async function accounts() {
 describe('event reads: shared by /v1 and the panel', () => {
   it('lists and reads a webhook’s events with its header, and sample fields from its test events', async () => {
     const { a, hook, events } = await accounts();
-    const listed = await listEvents(db(), a.hash, hook.id, firstPage(), undefined);
+    const listed = await listEvents(db(), a.hash, hook.id, firstPage(), {});
     expect(listed.webhook).toMatchObject({
       id: hook.id,
       name: 'Webhook',
@@ -66,7 +66,9 @@ describe('event reads: shared by /v1 and the panel', () => {
       secret: null,
     });
     expect(listed.events.map((e) => e.id)).toEqual(events.map((e: { id: number }) => e.id));
-    expect(await listEvents(db(), a.hash, hook.id, firstPage(), 'failed')).toMatchObject({ events: [] });
+    expect(await listEvents(db(), a.hash, hook.id, firstPage(), { status: 'failed' })).toMatchObject({
+      events: [],
+    });
     const read = await readEvent(db(), a.hash, hook.id, events[0].id);
     expect(read.webhook.id).toBe(hook.id);
     expect(read.event).toMatchObject({ id: events[0].id, webhookId: hook.id });
@@ -79,7 +81,7 @@ describe('event reads: shared by /v1 and the panel', () => {
     const { a, b, hook, other, events } = await accounts();
     const eventId = events[0].id;
     for (const run of [
-      () => listEvents(db(), b.hash, hook.id, firstPage(), undefined),
+      () => listEvents(db(), b.hash, hook.id, firstPage(), {}),
       () => readEvent(db(), b.hash, hook.id, eventId),
       // The event is A's, but not the other webhook's.
       () => readEvent(db(), a.hash, other.id, eventId),

@@ -1,28 +1,110 @@
+import { valueAt } from '../../core/json-paths';
+import type { Target } from '../../core/webhook-config';
+import { dayRange } from '../../core/zones';
 import { inboundEvents } from '../../db/schema';
 import type { KeyRef } from '../../db/tenant';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
-import { eventSorts, WebhookEventQuery } from '../../webhooks/contract';
-import { type EventRow, listEvents, presentEvent } from '../../webhooks/event-reads';
+import { replayMatching } from '../../webhooks/bulk-replay';
+import { eventSorts, MAX_BULK_REPLAY, WebhookEventFilter, WebhookEventQuery } from '../../webhooks/contract';
+import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/event-reads';
 import { type C, idOf, pageOf, viewOf } from '../page';
-import { eventsPage as eventsView } from '../views';
+import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
+
+// The panel's filter names its own fields as a configurer reads them (`from`/`to` are whole days,
+// `status=warnings` is "with warnings") and turns them into the /v1 query the one contract reads.
+
+/** The form's fields from a query string or a form body: absent ones empty. */
+const formOf = (values: Record<string, unknown>): EventListForm => {
+  const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string) : '');
+  return { q: text('q'), status: text('status'), from: text('from'), to: text('to') };
+};
+
+/** A day's bound in the person's zone, or the typed value itself when it is no date (the contract then refuses it). */
+const dayBound = (day: string, zone: string, end: 'from' | 'to') => dayRange(day, zone)?.[end] ?? day;
+
+// The list's own parameters: the form's, and the report of a bulk replay (bulkFlash reads it).
+const panelKeys = new Set(['q', 'status', 'from', 'to', 'replayed', 'remaining']);
+
+/**
+ * The /v1 query of the form, with the page's other parameters as sent (`cursor`, `limit`, `sort`;
+ * anything else is refused as /v1 refuses it): what WebhookEventQuery and WebhookEventFilter read.
+ * An empty value (an "all" select) is no filter.
+ */
+function queryOf(
+  f: EventListForm,
+  zone: string,
+  others: Record<string, string> = {},
+): Record<string, string> {
+  const query = Object.fromEntries(
+    Object.entries(others).filter(([key, value]) => !panelKeys.has(key) && value !== ''),
+  );
+  if (f.q.trim()) query.q = f.q;
+  if (f.status === 'warnings') query.has_warnings = 'true';
+  else if (f.status) query.status = f.status;
+  if (f.from) query.received_at__gte = dayBound(f.from, zone, 'from');
+  if (f.to) query.received_at__lt = dayBound(f.to, zone, 'to');
+  return query;
+}
+
+const targets: Target[] = ['contact.name', 'contact.phone', 'contact.email'];
+
+/** Who the lead is: the payload's values of the fields mapped to the contact's name, phone, email. */
+function whoOf(fields: ListedHead['fields'], payload: unknown): string[] {
+  return targets.flatMap((target) => {
+    const field = fields.find((f) => f.target === target);
+    const value = field && payload ? valueAt(payload, field.key) : undefined;
+    return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
+  });
+}
 
 /**
  * The webhook's event log: the page `GET /v1/inbound-webhooks/{id}/events` answers, with its
- * status filter and keyset pages, in one round trip.
+ * filters (a lead's text, days, status or warnings) and keyset pages, and how many failed events
+ * the filter finds for the bulk replay, in one round trip.
  */
 export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
-  // An empty select ("all") submits `status=`: no filter.
-  const query = WebhookEventQuery.safeParse(
-    Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== '')),
-  );
+  const form = formOf(c.req.query());
+  const query = WebhookEventQuery.safeParse(queryOf(form, pageOf(c, true).zone, c.req.query()));
   if (!query.success) throw badRequest('invalid_query', 'The query string is not valid.');
   const page = keyset<EventRow>(inboundEvents, eventSorts, query.data, '-received_at');
-  const { webhook, events } = await listEvents(c.get('db'), key, id, page, query.data.status);
+  const { webhook, events, failed } = await listEvents(c.get('db'), key, id, page, query.data, true);
   const shown = page.page(c, events, presentEvent);
-  const rows = shown.data.map((e) => ({ ...e, receivedAt: e.received_at }));
+  const rows: EventListRow[] = shown.data.map((e) => ({
+    id: e.id,
+    status: e.status,
+    attempts: e.attempts,
+    receivedAt: e.received_at,
+    who: whoOf(webhook.fields, e.payload),
+    warnings: e.warnings.length,
+    error: e.error ?? e.rejection?.detail ?? null,
+  }));
+  const p = pageOf(c, true);
   return c.html(
-    eventsView(pageOf(c, true), viewOf(webhook, c), rows, query.data.status, shown.meta.next_cursor),
+    eventsView(p, viewOf(webhook, c), rows, {
+      zone: p.zone,
+      form,
+      next: shown.meta.next_cursor,
+      offer: { failed: failed ?? 0, max: MAX_BULK_REPLAY },
+      flash: bulkFlash(p, c.req.query('replayed'), c.req.query('remaining')),
+    }),
   );
+}
+
+/**
+ * "Replay all failed of this filter": the form's filter, the same the list shows, replayed at most
+ * MAX_BULK_REPLAY at a time (replayMatching: one round trip), then back to the list with the
+ * report of how many were queued and how many remain.
+ */
+export async function replayEventsPage(c: C, key: KeyRef): Promise<Response> {
+  const id = idOf(c);
+  const form = formOf(await c.req.parseBody());
+  const filter = WebhookEventFilter.safeParse(queryOf(form, pageOf(c, true).zone));
+  if (!filter.success) throw badRequest('invalid_query', 'The filter is not valid.');
+  const done = await replayMatching(c.get('db'), key, c.env.EVENTS, id, filter.data);
+  const back = new URLSearchParams(Object.entries(form).filter(([, v]) => v !== ''));
+  back.set('replayed', String(done.replayed));
+  back.set('remaining', String(done.remaining));
+  return c.redirect(`/panel/webhooks/${id}/events?${back}`, 303);
 }
