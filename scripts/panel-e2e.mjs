@@ -294,6 +294,33 @@ async function configureFlows(page) {
   );
 }
 
+/**
+ * A change not saved asks before the page is left by a link (kept when dismissed); the form's own
+ * save does not ask. @param {import('playwright-core').Page} page
+ */
+async function unsavedChangesAsk(page) {
+  const url = page.url();
+  /** @type {string[]} */
+  const asked = [];
+  const onDialog = (/** @type {import('playwright-core').Dialog} */ dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  };
+  page.on('dialog', onDialog);
+  const name = page.getByLabel('Nome', { exact: true });
+  const was = await name.inputValue();
+  await name.fill(`${was} (editado)`);
+  await page.getByRole('link', { name: 'Eventos', exact: true }).click({ noWaitAfter: true });
+  await page.waitForTimeout(500);
+  check(asked.join() === 'beforeunload', `leaving with a change not saved asked: ${asked}`);
+  check(page.url() === url && (await name.inputValue()) === `${was} (editado)`, 'the change was lost');
+  await name.fill(was);
+  await page.getByRole('button', { name: 'Salvar', exact: true }).click();
+  await page.getByText('Salvo.').waitFor();
+  check(asked.length === 1, 'saving the form itself asked before leaving');
+  page.off('dialog', onDialog);
+}
+
 /** The copy button, a nicety of the one script; then a new URL. @param {import('playwright-core').Page} page */
 async function copyAndRotateUrl(page) {
   const url = await page.locator('#url').textContent();
@@ -625,14 +652,14 @@ async function openRecords(page, origin, key, editUrl) {
   await page.getByText(`Contato #${contactId}`).waitFor();
   await audit(page, 'contact');
   await shot(page, 'contact', 375);
-  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByRole('link', { name: 'Lead site - Exemplo', exact: true }).click();
   await page.getByText(/R\$\s89\.900,00/).waitFor();
   await audit(page, 'deal');
   await shot(page, 'deal');
   await page.getByRole('link', { name: 'Ligar' }).click();
   await page.getByText('Retorno').waitFor();
   await audit(page, 'task');
-  await page.getByRole('link', { name: 'Lead site - Exemplo' }).click();
+  await page.getByRole('link', { name: 'Lead site - Exemplo', exact: true }).click();
   await page.getByRole('link', { name: 'Auto Center Exemplo' }).click();
   await page.getByText('11.222.333/0001-81').waitFor();
   await audit(page, 'company');
@@ -645,6 +672,7 @@ async function main() {
   const editUrl = await createWebhook(page);
   await configureInTestMode(page);
   await configureFlows(page);
+  await unsavedChangesAsk(page);
   await copyAndRotateUrl(page);
   await replayAFailedEvent(page, editUrl);
   await checkOverview(page, editUrl);

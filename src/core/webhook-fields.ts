@@ -296,3 +296,15 @@ export function guessBrazilian(
   const m = BRAZILIAN.exec(text);
   return m && !(m[1] && m[2]) && /[.,$]/.test(text) ? { type: 'number', locale: 'pt-BR' } : undefined;
 }
+
+// Day first, as Brazil writes a date: the formats a sample's text is tried against, longest first.
+const DAY_FIRST_FORMATS = ['DD/MM/YYYY HH:mm:ss', 'DD/MM/YYYY HH:mm', 'DD/MM/YYYY'] as const;
+
+/**
+ * For a sample value read as plain text, the day-first date format that reads it (`25/12/2026` is
+ * `DD/MM/YYYY`), so the field is offered as a date with its format. Undefined otherwise.
+ */
+export function guessDateFormat(value: unknown): string | undefined {
+  if (typeof value !== 'string' || guessType(value) !== 'string') return undefined;
+  return DAY_FIRST_FORMATS.find((format) => parseFieldDate(value.trim(), [format]) !== undefined);
+}

@@ -78,6 +78,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td>.badge{justify-self:start}
 .scroll td:empty{display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
+.facts{grid-template-columns:minmax(0,max-content) minmax(55%,1fr)}
 }
 .danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
 .button.secondary{background:#fff;color:#0b57b0}
@@ -150,6 +151,21 @@ if (watched && window.fetch && window.DOMParser) {
     setTimeout(look, 4000);
   };
   setTimeout(look, 4000);
+}
+// A configuration form with changes not saved (typed, ticked, moved, or a refused save's draft)
+// asks before the page is left by a link or another form; its own submit does not ask.
+for (const form of document.querySelectorAll("form[data-guard]")) {
+  let dirty = form.dataset.guard === "unsaved";
+  const touch = () => { dirty = true; };
+  form.addEventListener("input", touch);
+  form.addEventListener("change", touch);
+  form.addEventListener("click", (event) => { if (event.target.closest(".js-move")) touch(); });
+  form.addEventListener("submit", () => { dirty = false; });
+  window.addEventListener("beforeunload", (event) => {
+    if (!dirty) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
 }
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {

@@ -45,7 +45,8 @@ const ptBR = {
   samplesNone: 'Nenhum evento de teste ainda: mande um em modo de teste.',
   samplesAdded: 'Campos dos eventos de teste adicionados: revise e salve.',
   flows: 'Fluxos',
-  flowsHint: 'Ações executadas em ordem para cada evento; mude a posição para reordenar.',
+  flowsHint:
+    'Ações executadas em ordem para cada evento; use os botões ↑ e ↓ (ou mude a posição e salve) para reordenar.',
   action: 'Ação',
   position: 'Posição',
   noAction: '(nenhuma)',
@@ -133,7 +134,7 @@ const ptBR = {
   recValue: 'Valor',
   recCategory: 'Categoria',
   recDue: 'Prazo',
-  recCompleted: 'Concluída em',
+  recCompleted: 'Concluída',
   recDescription: 'Descrição',
   recCnpj: 'CNPJ',
   recSegment: 'Segmento',
@@ -279,7 +280,7 @@ const ptBR = {
     'Este rodízio foi salvo pela API e repete usuários: ele é mantido como está enquanto você não mudar as marcações. Aparecem mais de uma vez:',
   templateHint:
     'Nos nomes, {{campo}} põe o valor do campo e {{campo|texto}} põe o texto quando o campo falta ou vem vazio (ex.: {{veiculo.modelo|sem modelo}}). Um separador ( - , – , /, vírgula, |, :) ao lado de um campo vazio sai junto: "Lead site - {{veiculo}}" vira "Lead site".',
-  testSendTitle: 'Enviar um evento de teste',
+  testSendTitle: 'Enviar um evento de exemplo',
   testSendHint:
     'O corpo abaixo foi montado com os campos do webhook e os exemplos dos últimos eventos de teste. Edite e envie: ele chega à URL do webhook como se viesse do remetente (assinado, se houver segredo).',
   testSendTestMode: 'O webhook está em teste: nada é gravado no CRM; o evento mostra o que faria.',
@@ -308,6 +309,12 @@ const ptBR = {
   replayAllDo: 'Sim, reprocessar {k} agora',
   replayAllDone: '{n} reenviados; {m} ainda restam: clique de novo.',
   replayAllFinished: '{n} reenviados; nenhuma falha resta neste filtro.',
+  // newcomer: what a one-click setting did, said in the flash after it.
+  nowProduction: 'Webhook em produção: cada evento novo grava registros no CRM.',
+  nowTest: 'Webhook em teste: os eventos novos são só pré-visualizados, nada é gravado.',
+  enabledDone: 'Webhook ativado: a URL volta a receber eventos.',
+  secretSaved: 'Segredo de assinatura salvo.',
+  secretRemoved: 'Segredo de assinatura removido: as chamadas não precisam mais de X-Signature.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -356,7 +363,8 @@ const en: Messages = {
   samplesNone: 'No test events yet: send one in test mode.',
   samplesAdded: 'Fields from test events added: review and save.',
   flows: 'Flows',
-  flowsHint: 'Actions run in order for every event; change a position to reorder.',
+  flowsHint:
+    'Actions run in order for every event; use the ↑ and ↓ buttons (or change a position and save) to reorder.',
   action: 'Action',
   position: 'Position',
   noAction: '(none)',
@@ -589,7 +597,7 @@ const en: Messages = {
     'This round robin was saved through the API and names users more than once: it is kept as it is while you do not change the ticks. Named more than once:',
   templateHint:
     'In names, {{field}} puts the field\'s value and {{field|text}} puts the text when the field is missing or empty (e.g. {{veiculo.modelo|no model}}). A separator ( - , – , /, comma, |, :) next to an empty field goes with it: "Lead site - {{veiculo}}" becomes "Lead site".',
-  testSendTitle: 'Send a test event',
+  testSendTitle: 'Send a sample event',
   testSendHint:
     "The body below is built from the webhook's fields and the examples of its latest test events. Edit it and send: it reaches the webhook's URL as if its sender had posted it (signed, when there is a secret).",
   testSendTestMode:
@@ -619,6 +627,12 @@ const en: Messages = {
   replayAllDo: 'Yes, replay {k} now',
   replayAllDone: '{n} queued again; {m} still remain: click again.',
   replayAllFinished: '{n} queued again; no failed event remains in this filter.',
+  // newcomer: what a one-click setting did, said in the flash after it.
+  nowProduction: 'Webhook in production: each new event writes records to the CRM.',
+  nowTest: 'Webhook in test mode: new events are only previewed, nothing is written.',
+  enabledDone: 'Webhook enabled: its URL takes events again.',
+  secretSaved: 'Signing secret saved.',
+  secretRemoved: 'Signing secret removed: calls no longer need X-Signature.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

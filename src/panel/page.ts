@@ -75,6 +75,11 @@ export const doneFlash = (c: C, p: Page): Flash | undefined => {
   if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
   if (done === 'rotated') return { kind: 'ok', text: p.t.rotated };
   if (done === 'disabled') return { kind: 'ok', text: p.t.disabledDone };
+  if (done === 'production') return { kind: 'ok', text: p.t.nowProduction };
+  if (done === 'test') return { kind: 'ok', text: p.t.nowTest };
+  if (done === 'enabled') return { kind: 'ok', text: p.t.enabledDone };
+  if (done === 'secret-saved') return { kind: 'ok', text: p.t.secretSaved };
+  if (done === 'secret-removed') return { kind: 'ok', text: p.t.secretRemoved };
   return undefined;
 };
 

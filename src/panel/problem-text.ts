@@ -34,6 +34,13 @@ const config: Rule[] = [
     en: (p) => `Only a field of type ${typeLabel(p, 'date')} takes formats.`,
   },
   {
+    re: /^Only a field of type number or boolean takes a locale\.$/,
+    pt: (p) =>
+      `Só um campo do tipo ${typeLabel(p, 'number')} ou ${typeLabel(p, 'boolean')} aceita o formato brasileiro.`,
+    en: (p) =>
+      `Only a field of type ${typeLabel(p, 'number')} or ${typeLabel(p, 'boolean')} takes the Brazilian format.`,
+  },
+  {
     re: /^Another field already fills (.*)\.$/s,
     pt: (p, m) => `Outro campo já preenche ${target(p, m[1])}.`,
     en: (p, m) => `Another field already fills ${target(p, m[1])}.`,
@@ -246,6 +253,19 @@ const refusals: Rule[] = [
     ] as const
   ).map(([re, pt, en]): Rule => ({ re, pt: () => pt, en: () => en })),
   {
+    re: /^(\d+) more keys? named __proto__, prototype or constructor\.$/,
+    pt: (_, m) =>
+      `mais ${m[1]} ${m[1] === '1' ? 'chave chamada' : 'chaves chamadas'} __proto__, prototype ou constructor.`,
+    en: (_, m) => `${m[1]} more key${m[1] === '1' ? '' : 's'} named __proto__, prototype or constructor.`,
+  },
+  {
+    re: /^Not valid UTF-8: read as Windows-1252 \(Latin-1\)\. Declare the charset in the Content-Type, or send UTF-8\.(?: So were (\d+) more keys\.)?$/,
+    pt: (_, m) =>
+      `Não era UTF-8 válido: lido como Windows-1252 (Latin-1). Declare o charset no Content-Type ou envie UTF-8.${m[1] ? ` O mesmo com mais ${m[1]} chaves.` : ''}`,
+    en: (_, m) =>
+      `Not valid UTF-8: read as Windows-1252 (Latin-1). Declare the charset in the Content-Type, or send UTF-8.${m[1] ? ` So were ${m[1]} more keys.` : ''}`,
+  },
+  {
     re: /^X-Timestamp is (\d+) seconds (old|in the future); at most (\d+) either way\.$/,
     pt: (_, m) =>
       `O X-Timestamp está ${m[1]} segundos ${m[2] === 'old' ? 'no passado' : 'no futuro'}; o máximo é ${m[3]}.`,
@@ -307,6 +327,17 @@ const expected: [RegExp, string, string][] = [
     /^no thousands separator/,
     'nenhum separador de milhar: 1.500 e 1,500 são ambíguos',
     'no thousands separator',
+  ],
+  // The Brazilian-format rules (a field with "Formato brasileiro" ticked) before the default ones.
+  [
+    /^a number written the Brazilian way/,
+    'um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5',
+    'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
+  ],
+  [
+    /^a boolean: sim, não/,
+    'sim ou não: sim, não, s, n, true, false, 1 ou 0',
+    'yes or no: sim, não, s, n, true, false, 1 or 0',
   ],
   [/^a boolean/, 'sim ou não: true, false, "true", "false", 1, 0, "1" ou "0"', 'yes or no (true or false)'],
   [

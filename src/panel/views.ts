@@ -203,7 +203,7 @@ ${secretError ? html`<p id="secret-error" class="error">${secretError}</p>` : ''
 <section class="card" aria-labelledby="settings">
 <h2 id="settings">${p.t.settings}</h2>
 <p>${p.t.url}: ${copyable(p, 'url', h.url)}</p>
-${h.graceEnd ? html`<p class="hint" id="grace-end">${p.t.previousUrlUntil} ${when(h.graceEnd, p)}.</p>` : ''}
+${h.graceEnd && h.enabled ? html`<p class="hint" id="grace-end">${p.t.previousUrlUntil} ${when(h.graceEnd, p)}.</p>` : ''}
 ${controls}</section>
 ${overview}
 ${form}`,

@@ -91,7 +91,7 @@ describe('the fields table', () => {
     const wrong = await browserForm(cookie, hook.id, (f) => ({ ...f, 'fields.1.locale': ['pt-BR'] }));
     const refused = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie, form: wrong }), 422);
     expect(refused).toContain(
-      'id="err-fields-1-locale">Only a field of type number or boolean takes a locale.',
+      'id="err-fields-1-locale">Só um campo do tipo Número ou Sim/não aceita o formato brasileiro.',
     );
     expect((await configOf(key, hook.id)).fields).toEqual(stored.fields);
   });

@@ -133,7 +133,7 @@ describe('the record pages show the record, formatted for people, with links bet
     expect(html).toMatch(/<dt>Categoria<\/dt><dd>Retorno<\/dd>/);
     expect(html).toMatch(/<dt>Prazo<\/dt><dd><time datetime="2026-11-24T19:41:00.000Z">/);
     expect(html).toMatch(/<dt>Responsáveis<\/dt><dd>Rita Alves<\/dd>/);
-    expect(html).toMatch(/<dt>Concluída em<\/dt><dd>não<\/dd>/);
+    expect(html).toMatch(/<dt>Concluída<\/dt><dd>não<\/dd>/);
     expect(html).toContain('Primeiro contato');
   });
 

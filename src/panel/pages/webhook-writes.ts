@@ -41,6 +41,13 @@ export async function saveWebhook(c: C, key: KeyRef): Promise<Response> {
   return renderWebhook(c, key, id, { draft, errors: errorsByControl(errors, rows), flash }, 422);
 }
 
+/** The flash that says what a one-setting form did: the mode now, enabled, the secret set or removed. */
+function settingDone(name: 'mode' | 'enabled' | 'secret', value: string): string {
+  if (name === 'mode') return value === 'production' ? 'production' : 'test';
+  if (name === 'enabled') return 'enabled';
+  return value === '' ? 'secret-removed' : 'secret-saved';
+}
+
 /** A one-setting form (`mode`, `enabled`, `secret`): `read` turns the form's text into the value. */
 const saveSetting =
   (name: 'mode' | 'enabled' | 'secret', read: (value: string) => unknown): SessionPage =>
@@ -49,7 +56,7 @@ const saveSetting =
     const form = await c.req.parseBody();
     const value = typeof form[name] === 'string' ? form[name] : '';
     const errors = await update(c, key, id, { [name]: read(value) });
-    if (!errors) return saved(c, id);
+    if (!errors) return saved(c, id, settingDone(name, value));
     const message = errors.map((e) => e.message).join(' ');
     const p = pageOf(c, true);
     return renderWebhook(

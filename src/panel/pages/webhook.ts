@@ -1,5 +1,5 @@
 import { notFound } from '../../core/errors';
-import { guessBrazilian } from '../../core/webhook-fields';
+import { guessBrazilian, guessDateFormat } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
 import { MAX_FIELDS } from '../../webhooks/contract';
@@ -63,13 +63,29 @@ export async function renderWebhook(
     examples: examplesByKey(samples),
   };
   const was = await halvesDigest(bodyOf(draftOf(row)).body);
-  const form = configForm(p, `/panel/webhooks/${id}`, draft, users, state.errors ?? new Map(), p.t.save, was);
+  const shown = await halvesDigest(bodyOf(draft).body);
+  const unsaved = shown.fields !== was.fields || shown.flows !== was.flows;
+  const form = configForm(
+    p,
+    `/panel/webhooks/${id}`,
+    draft,
+    { ...users, unsaved },
+    state.errors ?? new Map(),
+    p.t.save,
+    was,
+  );
   const view = { ...viewOf(row, c), graceEnd: graceEnd(row, now) };
   const overview = overviewSection(p, row, overviewOf(hourly, failed, rejected, now));
   return c.html(editPage(p, view, form, state.secretError, flash, overview), status);
 }
 
 /** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
+/** A sample's text written as a day-first date: a date field with that format. */
+const dateGuess = (example: unknown) => {
+  const format = guessDateFormat(example);
+  return format ? { type: 'date', formats: format } : {};
+};
+
 function addSampleFields(
   p: Page,
   draft: Draft,
@@ -87,6 +103,7 @@ function addSampleFields(
       formats: '',
       locale: '',
       ...guessBrazilian(s.example),
+      ...dateGuess(s.example),
     })),
   );
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };

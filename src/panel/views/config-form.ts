@@ -201,6 +201,8 @@ export type FormContext = {
   named: UserOption[];
   /** Example values by field key, from the latest test events (the edit page). */
   examples?: Map<string, string[]>;
+  /** The form shows what is not stored yet (rows added from test events): leaving it asks. */
+  unsaved?: boolean;
 };
 
 /**
@@ -226,7 +228,9 @@ export function configForm(
   const name = problems(p, errors, 'name');
   const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
   // A key that may not save sees the configuration with every control disabled, and no save button.
-  return html`<form method="post" action="${action}" class="card" novalidate>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
+  // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
+  const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
+  return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
 ${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${issueText(p, m)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${

@@ -56,11 +56,24 @@ export const moneyText = (p: Page, value: number): string =>
 const statusLabel = (p: Page, status: (typeof dealStatuses)[number]) =>
   ({ open: p.t.recDealOpen, won: p.t.recDealWon, lost: p.t.recDealLost })[status];
 
-/** A custom field's value: text as sent, a number in the page's language, yes/no, or none. */
+// A calendar date a date field wrote (`2027-01-02`): a day, in no zone.
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A custom field's value: text as sent, a number in the page's language, yes/no, a calendar date
+ * as the page's language writes it (02/01/2027, not 2027-01-02), or none.
+ */
 function valueText(p: Page, value: unknown): string {
   if (value === null || value === undefined || value === '') return p.t.recNone;
   if (typeof value === 'boolean') return value ? p.t.yes : p.t.no;
   if (typeof value === 'number') return new Intl.NumberFormat(p.lang).format(value);
+  const day =
+    typeof value === 'string' && CALENDAR_DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (!Number.isNaN(day))
+    return new Intl.DateTimeFormat(p.lang, {
+      dateStyle: p.lang === 'en' ? 'medium' : 'short',
+      timeZone: 'UTC',
+    }).format(day);
   return String(value);
 }
 
