@@ -611,7 +611,7 @@ const en: Messages = {
   sampleEdited: 'The body that will be sent',
   // t23-search: find a lead, the list's columns, replay all failed of a filter.
   findLead: 'Find a lead',
-  findLeadHint: 'Name, phone (in any format) or email; at least 3 characters.',
+  findLeadHint: 'A name, a phone number in any format or an email; at least 3 characters.',
   dateFrom: 'Received from',
   dateTo: 'to',
   daysInZone: 'Whole days in the {zone} time zone.',

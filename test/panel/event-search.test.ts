@@ -96,7 +96,7 @@ describe('the event list: find a lead', () => {
     expect(html).toContain('1 aviso(s)');
     expect(html).toContain('Owner unavailable');
     const [refusedRow] = html.match(/<tr><td data-label="Evento">[\s\S]*?<\/tr>/g) ?? [];
-    expect(refusedRow).toContain('recusado');
+    expect(refusedRow).toContain('O Content-Type é JSON, mas o corpo não é um JSON válido.');
     expect(refusedRow).not.toMatch(/<td data-label="Erro"><\/td>/);
     for (const td of html.match(/<td[^>]*>/g) ?? []) expect(td).toMatch(/data-label="[^"]+"/);
     expect((await list(s, 'status=warnings')).ids).toEqual([joao]);

@@ -193,6 +193,6 @@ describe('the confirmations, attacked', () => {
 
   it('styles the danger buttons apart, white on dark red (AA)', async () => {
     const css = await (await panel('/panel/static/panel.css')).text();
-    expect(css).toContain('button.danger,.button.danger{background:#b42318;border-color:#b42318;color:#fff');
+    expect(css).toContain('.danger{background:#b42318;border-color:#b42318;color:#fff');
   });
 });
