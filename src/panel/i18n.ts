@@ -315,6 +315,9 @@ const ptBR = {
   enabledDone: 'Webhook ativado: a URL volta a receber eventos.',
   secretSaved: 'Segredo de assinatura salvo.',
   secretRemoved: 'Segredo de assinatura removido: as chamadas não precisam mais de X-Signature.',
+  // links: a record page's webhook event, and where a test send's event is.
+  recSourceEvent: 'Último evento de webhook',
+  sampleSentSee: 'Ver no registro de eventos',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -633,6 +636,9 @@ const en: Messages = {
   enabledDone: 'Webhook enabled: its URL takes events again.',
   secretSaved: 'Signing secret saved.',
   secretRemoved: 'Signing secret removed: calls no longer need X-Signature.',
+  // links: a record page's webhook event, and where a test send's event is.
+  recSourceEvent: 'Last webhook event',
+  sampleSentSee: 'See it in the event log',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -8,14 +8,14 @@ import { urlOf } from '../http/urls';
 import type { WebhookHead } from '../webhooks/event-reads';
 import { hookPath, seesWebhookUrl } from '../webhooks/resource';
 import { chooseLang, messages } from './i18n';
-import { messagePage, type Page, type WebhookView } from './views';
+import { type FlashView, messagePage, type Page, type WebhookView } from './views';
 import { chooseZone, ZONE_COOKIE } from './zone';
 
 // What every page module of the panel shares: the request's page settings, its path ids, the
 // webhook's header and the answers after a write.
 
 export type C = Context<AppEnv>;
-export type Flash = { kind: 'ok' | 'error'; text: string };
+export type Flash = FlashView;
 /** A page that runs with the session's key, granted for the scope its route names. */
 export type SessionPage = (c: C, key: KeyGrant) => Promise<Response>;
 
@@ -67,11 +67,21 @@ export const viewOf = (row: WebhookHead, c: C): WebhookView => ({
 export const saved = (c: C, id: number, flash = 'saved') =>
   c.redirect(`/panel/webhooks/${id}?done=${flash}`, 303);
 
+/**
+ * Where a test send's event is: the webhook's event list, newest first. The ingest answers no event
+ * id, so the page cannot link the event itself; nor a status filter, since the event is pending
+ * until the queue takes it, and a production webhook's is no test event.
+ */
+const sentEventLink = (c: C, p: Page) => ({
+  href: `/panel/webhooks/${idOf(c)}/events`,
+  text: p.t.sampleSentSee,
+});
+
 /** Flash messages a redirect after a write asks for. */
 export const doneFlash = (c: C, p: Page): Flash | undefined => {
   const done = c.req.query('done');
   if (done === 'saved') return { kind: 'ok', text: p.t.saved };
-  if (done === 'sample') return { kind: 'ok', text: p.t.sampleSent };
+  if (done === 'sample') return { kind: 'ok', text: p.t.sampleSent, link: sentEventLink(c, p) };
   if (done === 'replayed') return { kind: 'ok', text: p.t.replayed };
   if (done === 'rotated') return { kind: 'ok', text: p.t.rotated };
   if (done === 'disabled') return { kind: 'ok', text: p.t.disabledDone };

@@ -28,7 +28,10 @@ export type Page = {
 
 export const ASSET_VERSION = '4';
 
-export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
+/** A flash message, and a link to where the write it reports can be seen. */
+export type FlashView = { kind: 'ok' | 'error'; text: string; link?: { href: string; text: string } };
+
+export function layout(p: Page, title: string, body: Html, flash?: FlashView) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
   return html`<!doctype html>
 <html lang="${p.lang}">
@@ -57,7 +60,7 @@ ${
 <main id="main">
 <h1>${title}</h1>
 ${p.notice ?? ''}
-${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
+${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}${flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : ''}</p>` : ''}
 ${body}
 </main>
 </body>
@@ -170,7 +173,7 @@ export function editPage(
   h: WebhookView,
   form: Html,
   secretError: string | undefined,
-  flash?: { kind: 'ok' | 'error'; text: string },
+  flash?: FlashView,
   overview: Html | string = '',
 ) {
   const base = `/panel/webhooks/${h.id}`;

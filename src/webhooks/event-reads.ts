@@ -12,6 +12,7 @@ import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import type { SampleField, WebhookEvent } from './contract';
 import { type EventFilter, eventConditions, eventWhere } from './event-filter';
 import { statusIn } from './event-states';
+import { type ResultName, resultNamesQuery } from './result-records';
 
 // What `/v1/inbound-webhooks/{id}/events…` and the panel's event pages read, written once: both
 // call these functions, with the key of the request (`/v1`) or of the session (the panel, whose
@@ -131,25 +132,33 @@ export type Named = { id: number; name: string };
 
 /**
  * Event `eventId` of the caller's webhook `id` (a disabled one's too), with the webhook and (if
- * `withOwners`) the users its preview names: one round trip; not_found when either is not theirs.
+ * `forPanel`) the users its preview names and the names of the records its result names: one
+ * round trip; not_found when either is not theirs.
  */
 export async function readEvent(
   db: Db,
   keyHash: KeyRef,
   id: number,
   eventId: number,
-  withOwners = false,
-): Promise<{ webhook: WebhookHead; event: EventRow; owners: Named[] }> {
+  forPanel = false,
+): Promise<{ webhook: WebhookHead; event: EventRow; owners: Named[]; names: ResultName[] }> {
   const eventQuery = db
     .select({ ...getTableColumns(inboundEvents), ...eventExtras })
     .from(inboundEvents)
     .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id)));
-  const [, hooks, events, owners = []] = withOwners
-    ? await scoped(db, keyHash, headQuery(db, keyHash, id), eventQuery, previewOwners(db, keyHash, eventId))
+  const [, hooks, events, owners = [], names = []] = forPanel
+    ? await scoped(
+        db,
+        keyHash,
+        headQuery(db, keyHash, id),
+        eventQuery,
+        previewOwners(db, keyHash, eventId),
+        resultNamesQuery(db, keyHash, eventId),
+      )
     : await scoped(db, keyHash, headQuery(db, keyHash, id), eventQuery);
   const { webhook, event } = underWebhook(hooks, { event: events[0] as EventRow | undefined });
   if (!event) throw notFound();
-  return { webhook, event, owners };
+  return { webhook, event, owners, names };
 }
 
 /**

@@ -15,22 +15,26 @@ function flashOf(c: C, p: Page): Flash | undefined {
   return doneFlash(c, p);
 }
 
-/** One event, read with its webhook and the users its preview names: one round trip. */
+/**
+ * One event, read with its webhook, the users its preview names and the records its result names:
+ * one round trip.
+ */
 async function read(c: C, key: KeyRef) {
-  const { webhook, event, owners } = await readEvent(c.get('db'), key, idOf(c), idOf(c, 'event_id'), true);
+  const read = await readEvent(c.get('db'), key, idOf(c), idOf(c, 'event_id'), true);
   return {
-    webhook,
-    row: event,
-    event: presentEvent(event),
-    owners: new Map(owners.map((u) => [u.id, u.name])),
+    webhook: read.webhook,
+    row: read.event,
+    event: presentEvent(read.event),
+    owners: new Map(read.owners.map((u) => [u.id, u.name])),
+    names: read.names,
   };
 }
 
 /** One event of the webhook as a request inspector (`GET /v1/inbound-webhooks/{id}/events/{event_id}` and more). */
 export async function eventPage(c: C, key: KeyRef): Promise<Response> {
-  const { webhook, row, event, owners } = await read(c, key);
+  const { webhook, row, event, owners, names } = await read(c, key);
   const p = pageOf(c, true);
-  const extra = { mode: row.mode, headers: row.headers, owners, flash: flashOf(c, p) };
+  const extra = { mode: row.mode, headers: row.headers, owners, names, flash: flashOf(c, p) };
   return c.html(eventView(p, viewOf(webhook, c), event, extra));
 }
 

@@ -19,6 +19,7 @@ import { type CompanyRow, companySpec, presentCompany } from '../../model/compan
 import { presentContact } from '../../model/contacts';
 import { presentDeal } from '../../model/deals';
 import { presentTask, type TaskRow, taskSpec } from '../../model/tasks';
+import { writingEventQuery } from '../../webhooks/result-records';
 import { type C, idOf, pageOf } from '../page';
 import {
   companyView,
@@ -32,7 +33,7 @@ import {
 
 // The read-only pages of a contact, a deal, a task and a company, each in one round trip: the
 // record as `/v1` reads it (the resource's spec and its present function), the records it names,
-// and the records that name it (first rows only).
+// the records that name it (first rows only), and the webhook event that last wrote it.
 
 /** How many of the records that name this one a page lists. */
 const LISTED = 20;
@@ -101,24 +102,26 @@ const first = <T>(rows: T[]): T => {
 export async function contactPage(c: C, key: KeyRef): Promise<Response> {
   const db = c.get('db');
   const id = idOf(c);
-  const [, rows, company, owner, itsDeals] = await scoped(
+  const [, rows, company, owner, itsDeals, source] = await scoped(
     db,
     key,
     view(db, contacts, undefined, theRecord(contacts, key, id)),
     named(db, companies, key, columnOf(db, contacts, contacts.companyId, key, id)),
     named(db, users, key, columnOf(db, contacts, contacts.ownerId, key, id)),
     dealsWhere(db, key, deals.contactId, id),
+    writingEventQuery(db, key, 'contacts', id),
   );
   const contact = presentContact(first(rows as (typeof contacts.$inferSelect)[]));
   const p = pageOf(c, true);
-  return c.html(contactView(p, contact, { company: company[0], owner: owner[0] }, listed(itsDeals)));
+  const refs = { company: company[0], owner: owner[0], source: source[0] };
+  return c.html(contactView(p, contact, refs, listed(itsDeals)));
 }
 
 /** A deal: its contact, company and owner, and its tasks by due date. */
 export async function dealPage(c: C, key: KeyRef): Promise<Response> {
   const db = c.get('db');
   const id = idOf(c);
-  const [, rows, contact, company, owner, itsTasks] = await scoped(
+  const [, rows, contact, company, owner, itsTasks, source] = await scoped(
     db,
     key,
     view(db, deals, undefined, theRecord(deals, key, id)),
@@ -131,6 +134,7 @@ export async function dealPage(c: C, key: KeyRef): Promise<Response> {
       .where(and(shown(tasks, key), eq(tasks.dealId, id)))
       .orderBy(asc(unindexed(tasks.dueDate)), asc(unindexed(tasks.id)))
       .limit(LISTED + 1),
+    writingEventQuery(db, key, 'deals', id),
   );
   const deal = presentDeal(first(rows as (typeof deals.$inferSelect)[]));
   const taskRows = itsTasks.map((t) => ({
@@ -138,7 +142,7 @@ export async function dealPage(c: C, key: KeyRef): Promise<Response> {
     when: t.due === null ? null : new Date(t.due).toISOString(),
   }));
   const p = pageOf(c, true);
-  const refs = { contact: contact[0], company: company[0], owner: owner[0] };
+  const refs = { contact: contact[0], company: company[0], owner: owner[0], source: source[0] };
   return c.html(dealView(p, deal, refs, listed(taskRows)));
 }
 
@@ -146,22 +150,24 @@ export async function dealPage(c: C, key: KeyRef): Promise<Response> {
 export async function taskPage(c: C, key: KeyRef): Promise<Response> {
   const db = c.get('db');
   const id = idOf(c);
-  const [, rows, deal, owners] = await scoped(
+  const [, rows, deal, owners, source] = await scoped(
     db,
     key,
     view(db, tasks, taskSpec.extras, theRecord(tasks, key, id)),
     named(db, deals, key, columnOf(db, tasks, tasks.dealId, key, id)),
     linkedUsers(db, key, taskOwners, id),
+    writingEventQuery(db, key, 'tasks', id),
   );
   const task = presentTask(first(rows as TaskRow[]));
-  return c.html(taskView(pageOf(c, true), task, { deal: deal[0], owners: owners as Named[] }));
+  const refs = { deal: deal[0], owners: owners as Named[], source: source[0] };
+  return c.html(taskView(pageOf(c, true), task, refs));
 }
 
 /** A company: its owner and followers, its contacts and its deals. */
 export async function companyPage(c: C, key: KeyRef): Promise<Response> {
   const db = c.get('db');
   const id = idOf(c);
-  const [, rows, owner, followers, itsContacts, itsDeals] = await scoped(
+  const [, rows, owner, followers, itsContacts, itsDeals, source] = await scoped(
     db,
     key,
     view(db, companies, companySpec.extras, theRecord(companies, key, id)),
@@ -174,8 +180,10 @@ export async function companyPage(c: C, key: KeyRef): Promise<Response> {
       .orderBy(desc(unindexed(contacts.id)))
       .limit(LISTED + 1),
     dealsWhere(db, key, deals.companyId, id),
+    writingEventQuery(db, key, 'companies', id),
   );
   const company = presentCompany(first(rows as CompanyRow[]));
   const lists = { contacts: listed(itsContacts), deals: listed(itsDeals) };
-  return c.html(companyView(pageOf(c, true), company, { owner: owner[0], followers }, lists));
+  const refs = { owner: owner[0], followers, source: source[0] };
+  return c.html(companyView(pageOf(c, true), company, refs, lists));
 }

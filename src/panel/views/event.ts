@@ -2,7 +2,10 @@ import type { z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { EventMarkOutcome } from '../../core/event-history';
+import type { Scope } from '../../core/scopes';
 import type { WebhookEvent } from '../../webhooks/contract';
+import type { ResultKind, ResultName } from '../../webhooks/result-records';
+import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
 import { eventErrorText, issueText } from '../problem-text';
@@ -48,8 +51,32 @@ function table(caption: string, heads: string[], rows: (Html | string)[][]) {
 </table></div>`;
 }
 
+const RESULT_KINDS = {
+  contacts: { scope: 'contacts:read', word: 'recordContact' },
+  companies: { scope: 'companies:read', word: 'recordCompany' },
+  deals: { scope: 'deals:read', word: 'recordDeal' },
+  tasks: { scope: 'tasks:read', word: 'recordTask' },
+} as const satisfies Record<ResultKind, { scope: Scope; word: keyof Messages }>;
+
+/**
+ * A record the result names: "Contato: Ana Souza", linked to its page, as the record pages name
+ * one: a key without that record's read scope sees "Contato #12" and no name; a record no longer
+ * found (purged, or never the account's) is its number.
+ */
+function resultLink(p: Page, kind: ResultKind, id: number | null, names: readonly ResultName[]) {
+  if (id === null) return '';
+  const { scope, word } = RESULT_KINDS[kind];
+  if (!p.can(scope))
+    return html`<li>${p.t[word]} #${id} <span class="hint">(${p.t.recNeeds} ${scope})</span></li>`;
+  const found = names.find((n) => n.kind === kind && n.id === id);
+  const label = found
+    ? `${p.t[word]}: ${found.name}${found.deletedAt === null ? '' : ` (${p.t.inTrash})`}`
+    : `${p.t[word]} #${id}`;
+  return html`<li><a href="/panel/${kind}/${id}">${label}</a></li>`;
+}
+
 /** What the event did (its result, linked to the panel's record pages) or would do (its preview). */
-function outcome(p: Page, e: Event, owners: ReadonlyMap<number, string>) {
+function outcome(p: Page, e: Event, owners: ReadonlyMap<number, string>, names: readonly ResultName[] = []) {
   if (e.preview) {
     const sentences = previewSentences(e.preview, {
       lang: p.lang,
@@ -62,15 +89,13 @@ ${sentences.map((s) => html`<p>${s}</p>`)}
   }
   if (e.status !== 'processed') return '';
   const r = e.result;
-  const link = (path: string, label: string, id: number | null) =>
-    id === null ? [] : [html`<li><a href="/panel/${path}/${id}">${label} #${id}</a></li>`];
   const links = r
     ? [
-        ...link('contacts', p.t.recordContact, r.contact_id),
-        ...link('companies', p.t.recordCompany, r.company_id),
-        ...link('deals', p.t.recordDeal, r.deal_id),
-        ...r.task_ids.flatMap((id) => link('tasks', p.t.recordTask, id)),
-      ]
+        resultLink(p, 'contacts', r.contact_id, names),
+        resultLink(p, 'companies', r.company_id, names),
+        resultLink(p, 'deals', r.deal_id, names),
+        ...r.task_ids.map((id) => resultLink(p, 'tasks', id, names)),
+      ].filter((l) => l !== '')
     : [];
   return html`<section class="card"><h2 id="result">${p.t.result}</h2>
 ${links.length ? html`<p>${p.t.inspectResultHint}</p><ul>${links}</ul>` : html`<p>${p.t.inspectNoResult}</p>`}</section>`;
@@ -172,6 +197,7 @@ export function eventPage(
     mode: WebhookView['mode'];
     headers: Record<string, string>;
     owners: ReadonlyMap<number, string>;
+    names: readonly ResultName[];
     flash?: Flash | undefined;
   },
 ) {
@@ -195,7 +221,7 @@ ${pending ? html`<p class="hint" role="status">${p.t.inspectPending}</p>` : ''}
 ${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${eventErrorText(p, e.error)}</dd>` : ''}
 </dl>
 ${actions(p, h, e)}
-${outcome(p, e, extra.owners)}
+${outcome(p, e, extra.owners, extra.names)}
 ${refusal(p, e)}
 ${warnings(p, e)}
 ${history(p, e)}

@@ -8,6 +8,7 @@ import type { Task } from '../../contracts/tasks';
 import type { Scope } from '../../core/scopes';
 import type { dealStatuses } from '../../core/statuses';
 import { TRASH_MS } from '../../db/live';
+import type { WritingEvent } from '../../webhooks/result-records';
 import type { Messages } from '../i18n';
 import { layout, type Page, when } from '../views';
 
@@ -96,6 +97,22 @@ function ref(p: Page, kind: Kind, id: number | null, found: Named | undefined): 
 
 type Fact = [label: string, value: Html | string];
 
+/**
+ * The webhook event that last wrote the record (created or updated it), linked to its page, to a
+ * key that may read webhooks; none when no event did.
+ */
+function sourceFact(p: Page, source: WritingEvent | undefined): Fact[] {
+  if (!source || !p.can('webhooks:read')) return [];
+  const href = `/panel/webhooks/${source.webhookId}/events/${source.id}`;
+  const received = new Date(source.receivedAt).toISOString();
+  return [
+    [
+      p.t.recSourceEvent,
+      html`<a href="${href}">${p.t.event} #${source.id}</a> · ${source.webhookName} · ${when(received, p)}`,
+    ],
+  ];
+}
+
 const facts = (rows: Fact[]) =>
   html`<dl class="facts record">${rows.map(([dt, dd]) => html`<dt>${dt}</dt><dd>${dd}</dd>`)}</dl>`;
 
@@ -153,7 +170,7 @@ const optional = (p: Page, value: string | null) => (value === null || value ===
 export const contactView = (
   p: Page,
   c: ContactRecord,
-  refs: { company?: Named; owner?: Named },
+  refs: { company?: Named; owner?: Named; source?: WritingEvent | undefined },
   deals: Shown,
 ) =>
   recordPage(
@@ -165,6 +182,7 @@ export const contactView = (
       [p.t.recPhone, c.phone ? phoneText(c.phone) : p.t.recNone],
       [p.t.recCompany, ref(p, 'companies', c.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', c.owner_id, refs.owner)],
+      ...sourceFact(p, refs.source),
     ],
     html`${customFields(p, c.custom_fields)}${list(p, 'deals', p.t.recDeals, deals, statusColumn(p))}`,
   );
@@ -172,7 +190,7 @@ export const contactView = (
 export const dealView = (
   p: Page,
   d: DealRecord,
-  refs: { contact?: Named; company?: Named; owner?: Named },
+  refs: { contact?: Named; company?: Named; owner?: Named; source?: WritingEvent | undefined },
   tasks: Shown,
 ) =>
   recordPage(
@@ -185,6 +203,7 @@ export const dealView = (
       [p.t.recContact, ref(p, 'contacts', d.contact_id, refs.contact)],
       [p.t.recCompany, ref(p, 'companies', d.company_id, refs.company)],
       [p.t.recOwner, ref(p, 'users', d.owner_id, refs.owner)],
+      ...sourceFact(p, refs.source),
     ],
     html`${customFields(p, d.custom_fields)}${list(p, 'tasks', p.t.recTasks, tasks, dueColumn(p))}`,
   );
@@ -202,7 +221,11 @@ const people = (p: Page, ids: number[], found: Named[]) =>
       )}`
     : p.t.recNone;
 
-export const taskView = (p: Page, t: TaskRecord, refs: { deal?: Named; owners: Named[] }) =>
+export const taskView = (
+  p: Page,
+  t: TaskRecord,
+  refs: { deal?: Named; owners: Named[]; source?: WritingEvent | undefined },
+) =>
   recordPage(
     p,
     'tasks',
@@ -214,6 +237,7 @@ export const taskView = (p: Page, t: TaskRecord, refs: { deal?: Named; owners: N
       [p.t.recCompleted, t.completed_at ? when(t.completed_at, p) : p.t.no],
       [p.t.recOwners, people(p, t.owner_ids, refs.owners)],
       [p.t.recDescription, optional(p, t.description)],
+      ...sourceFact(p, refs.source),
     ],
     html``,
   );
@@ -221,7 +245,7 @@ export const taskView = (p: Page, t: TaskRecord, refs: { deal?: Named; owners: N
 export const companyView = (
   p: Page,
   co: CompanyRecord,
-  refs: { owner?: Named; followers: Named[] },
+  refs: { owner?: Named; followers: Named[]; source?: WritingEvent | undefined },
   lists: { contacts: Shown; deals: Shown },
 ) =>
   recordPage(
@@ -236,6 +260,7 @@ export const companyView = (
       [p.t.recFollowers, people(p, co.follower_ids, refs.followers)],
       [p.t.recOpenDeals, String(co.deal_count)],
       [p.t.recLeads, String(co.lead_count)],
+      ...sourceFact(p, refs.source),
     ],
     html`${list(p, 'contacts', p.t.recContacts, lists.contacts)}${list(p, 'deals', p.t.recDeals, lists.deals, statusColumn(p))}`,
   );
