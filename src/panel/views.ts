@@ -24,6 +24,8 @@ export type Page = {
   /** Whether the signed-in key holds `scope`: the page offers only the actions it allows. */
   can: (scope: Scope) => boolean;
   notice?: Html;
+  /** A flash any page shows (a preferences save goes back to the page it was asked from). */
+  flash?: { kind: 'ok' | 'error'; text: string };
 };
 
 export const ASSET_VERSION = '4';
@@ -57,7 +59,7 @@ ${
 <main id="main">
 <h1>${title}</h1>
 ${p.notice ?? ''}
-${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
+${[p.flash, flash].map((f) => (f ? html`<p class="flash ${f.kind}" role="${f.kind === 'error' ? 'alert' : 'status'}">${f.text}</p>` : ''))}
 ${body}
 </main>
 </body>
