@@ -329,6 +329,7 @@ const ptBR = {
   zoneAntarctica: 'Antártida',
   zoneOthers: 'Outros (UTC e fusos fixos)',
   ovPer4Hours: 'uma barra a cada 4 horas',
+  ovChartTitle4h: 'Eventos a cada 4 horas, por status',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -661,6 +662,7 @@ const en: Messages = {
   zoneAntarctica: 'Antarctica',
   zoneOthers: 'Others (UTC and fixed offsets)',
   ovPer4Hours: 'one bar per 4 hours',
+  ovChartTitle4h: 'Events per 4 hours, by status',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -28,7 +28,7 @@ export type Page = {
   flash?: { kind: 'ok' | 'error'; text: string };
 };
 
-export const ASSET_VERSION = '4';
+export const ASSET_VERSION = '5';
 
 export function layout(p: Page, title: string, body: Html, flash?: { kind: 'ok' | 'error'; text: string }) {
   const other: Lang = p.lang === 'en' ? 'pt-BR' : 'en';
