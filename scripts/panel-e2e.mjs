@@ -378,6 +378,12 @@ async function checkOverview(page, editUrl) {
   check(rows === 7 || rows === 8, `the day totals are ${rows} rows`);
   check(/%/.test((await page.locator('#success-rate').textContent()) ?? ''), 'no success rate');
   await audit(page, 'webhook overview');
+  // At phone width the chart shown is the one in 4-hour bars, its days named under it.
+  await page.setViewportSize({ width: 375, height: 800 });
+  check(await page.locator('figure.chart svg.narrow').isVisible(), 'no phone-width chart at 375 px');
+  check(!(await chart.isVisible()), 'the hourly chart still shows at 375 px');
+  check((await page.locator('figure.chart svg.narrow text').count()) > 2, 'no day labels at 375 px');
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   await shot(page, 'webhook-overview');
   await shot(page, 'webhook-overview-375', 375);
   const last = page.locator('#last-failure a');

@@ -23,6 +23,9 @@ describe('the preferences page', () => {
       zone: 'America/Sao_Paulo',
       label: 'Horário de Brasília (São Paulo, Rio, BH, Brasília, Sul…) · America/Sao_Paulo',
     });
+    // Brazil's 16 IANA zones, each by its people's name, all of them in the runtime's list.
+    expect(zones.slice(0, 16).every((o) => o.label.endsWith(` · ${o.zone}`))).toBe(true);
+    expect(zones[16]?.label).not.toContain(' · ');
     const brazil = zones.slice(0, 16).map((o) => o.label);
     for (const name of ['Manaus (Amazonas)', 'Fernando de Noronha', 'Acre (Rio Branco)', 'Cuiabá', 'Belém'])
       expect(
