@@ -88,6 +88,9 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .chart figcaption{color:#475467;font-size:.9rem}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.25rem 0 .75rem}
 .legend svg{vertical-align:middle}
+/* prefs: the overview's chart has one bar per hour, and per 4 hours at phone width. */
+.chart .narrow{display:none}
+@media (max-width:40rem){.chart .wide{display:none}.chart svg.narrow{display:block}.chart span.narrow{display:inline}}
 .error-text{color:#b42318}
 .examples{margin:0;padding-left:1rem;font-size:.85rem}
 .round-robin .checks{display:flex;flex-wrap:wrap;gap:.25rem 1rem;max-height:12rem;overflow:auto}

@@ -215,7 +215,6 @@ const ptBR = {
   timeZone: 'Fuso horário',
   timeZoneHint: 'Os horários do painel aparecem neste fuso. Sem escolha: horário de Brasília.',
   zonesBrazil: 'Brasil',
-  zonesAll: 'Todos os fusos',
   zoneNow: 'Agora neste fuso:',
   unknownZone: 'Fuso horário desconhecido: escolha um da lista.',
   prefsSaved: 'Preferências salvas.',
@@ -318,6 +317,22 @@ const ptBR = {
   // links: a record page's webhook event, and where a test send's event is.
   recSourceEvent: 'Último evento de webhook',
   sampleSentSee: 'Ver no registro de eventos',
+  // prefs: people's names for time zones, and the overview's day labels.
+  zoneBrasilia: 'Horário de Brasília',
+  zoneWestPara: 'oeste do Pará',
+  zoneWestAmazonas: 'oeste do Amazonas',
+  zoneAmerica: 'Américas',
+  zoneEurope: 'Europa',
+  zoneAfrica: 'África',
+  zoneAsia: 'Ásia',
+  zoneAustralia: 'Austrália',
+  zonePacific: 'Pacífico',
+  zoneAtlantic: 'Atlântico',
+  zoneIndian: 'Oceano Índico',
+  zoneAntarctica: 'Antártida',
+  zoneOthers: 'Outros (UTC e fusos fixos)',
+  ovPer4Hours: 'uma barra a cada 4 horas',
+  ovChartTitle4h: 'Eventos a cada 4 horas, por status',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -535,7 +550,6 @@ const en: Messages = {
   timeZone: 'Time zone',
   timeZoneHint: "The panel's times are shown in this zone. Without a choice: your location's zone, else UTC.",
   zonesBrazil: 'Brazil',
-  zonesAll: 'All zones',
   zoneNow: 'Now in this zone:',
   unknownZone: 'Unknown time zone: pick one from the list.',
   prefsSaved: 'Preferences saved.',
@@ -639,6 +653,22 @@ const en: Messages = {
   // links: a record page's webhook event, and where a test send's event is.
   recSourceEvent: 'Last webhook event',
   sampleSentSee: 'See it in the event log',
+  // prefs: people's names for time zones, and the overview's day labels.
+  zoneBrasilia: 'Brasília time',
+  zoneWestPara: 'western Pará',
+  zoneWestAmazonas: 'western Amazonas',
+  zoneAmerica: 'Americas',
+  zoneEurope: 'Europe',
+  zoneAfrica: 'Africa',
+  zoneAsia: 'Asia',
+  zoneAustralia: 'Australia',
+  zonePacific: 'Pacific',
+  zoneAtlantic: 'Atlantic',
+  zoneIndian: 'Indian Ocean',
+  zoneAntarctica: 'Antarctica',
+  zoneOthers: 'Others (UTC and fixed offsets)',
+  ovPer4Hours: 'one bar per 4 hours',
+  ovChartTitle4h: 'Events per 4 hours, by status',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { DomainError, type FieldError, notFound } from '../core/errors';
 import { allows, type Scope } from '../core/scopes';
 import type { KeyGrant } from '../db/key-grant';
@@ -31,7 +31,12 @@ export function pageOf(c: C, signedIn: boolean): Page {
     lang,
     (c.req.raw.cf as { timezone?: unknown } | undefined)?.timezone,
   );
-  return { lang, t: messages[lang], zone, path: url.pathname + url.search, signedIn, can };
+  // A preferences save goes back to the page it was asked from, which says so: a one-shot cookie
+  // (not a query parameter, which a page's strict query check would refuse), dropped once shown.
+  const prefsSaved = getCookie(c, SAVED_COOKIE) === '1';
+  if (prefsSaved) deleteCookie(c, SAVED_COOKIE, { path: '/panel' });
+  const flash = prefsSaved ? { kind: 'ok' as const, text: messages[lang].prefsSaved } : undefined;
+  return { lang, t: messages[lang], zone, path: url.pathname + url.search, signedIn, can, flash };
 }
 
 export const toSignIn = (c: C) => c.redirect('/panel/sign-in', 303);
@@ -107,3 +112,9 @@ export const refused = (caught: unknown): FieldError[] | undefined => {
     ? (errors ?? [{ path: '', code, message }])
     : undefined;
 };
+
+const SAVED_COOKIE = 'prefs-saved';
+
+/** Makes the next page shown say "Preferences saved." (within a minute). */
+export const flashPrefsSaved = (c: C) =>
+  setCookie(c, SAVED_COOKIE, '1', { path: '/panel', sameSite: 'Lax', httpOnly: true, maxAge: 60 });

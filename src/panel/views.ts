@@ -24,9 +24,11 @@ export type Page = {
   /** Whether the signed-in key holds `scope`: the page offers only the actions it allows. */
   can: (scope: Scope) => boolean;
   notice?: Html;
+  /** A flash any page shows (a preferences save goes back to the page it was asked from). */
+  flash?: FlashView;
 };
 
-export const ASSET_VERSION = '4';
+export const ASSET_VERSION = '5';
 
 /** A flash message, and a link to where the write it reports can be seen. */
 export type FlashView = { kind: 'ok' | 'error'; text: string; link?: { href: string; text: string } };
@@ -60,7 +62,11 @@ ${
 <main id="main">
 <h1>${title}</h1>
 ${p.notice ?? ''}
-${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}${flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : ''}</p>` : ''}
+${[p.flash, flash].map((f) =>
+  f
+    ? html`<p class="flash ${f.kind}" role="${f.kind === 'error' ? 'alert' : 'status'}">${f.text}${f.link ? html` <a href="${f.link.href}">${f.link.text}</a>` : ''}</p>`
+    : '',
+)}
 ${body}
 </main>
 </body>

@@ -82,7 +82,8 @@ describe("a webhook's overview", () => {
     );
     expect(html).toContain('<dd id="last-failure">Nenhum evento com falha ou recusado.</dd>');
     const days = dayRows(html);
-    expect(days).toHaveLength(7);
+    // The person's local days: 8 unless the 7 days start at their midnight.
+    expect(days.length === 7 || days.length === 8).toBe(true);
     for (const day of days) expect(day.Total).toBe(0);
     expect(html).not.toMatch(/style="/);
   });
@@ -149,12 +150,11 @@ describe("a webhook's overview", () => {
     expect(bars.get(slot(recent))).toEqual([50, 25]);
     expect(bars.get(slot(daysAgo))).toEqual([25, 25, 25]);
 
-    // The day table: the same totals, each event in the 24-hour slice it arrived in.
+    // The day table: the same totals, each event in the local day it arrived in.
     const days = dayRows(html);
     expect(days.reduce((n, d) => n + (d.Total ?? 0), 0)).toBe(10);
     expect(days.reduce((n, d) => n + (d.Processados ?? 0), 0)).toBe(6);
-    const dayOf = (at: number) => 6 - Math.floor(slot(at) / 24);
-    expect(days[dayOf(recent)]).toMatchObject({ Processados: 2, 'Com falha': 1 });
+    expect(days.some((d) => d.Processados === 2 && d['Com falha'] === 1)).toBe(true);
 
     // 6 processed of 7 settled; the last failure is this webhook's newest, escaped, with its link.
     expect(html).toMatch(/<span id="success-rate">85,7\s?% \(6 de 7\)<\/span>/);

@@ -136,7 +136,9 @@ describe('the zone setting', () => {
   it('is set on the preferences page, and an unknown or hostile zone changes nothing', async () => {
     const { cookie, path } = await eventLog();
     const form = await page(await panel(`/panel/settings?next=${encodeURIComponent(path)}`, { cookie }));
-    expect(form).toContain('<option value="America/Sao_Paulo" selected>America/Sao Paulo</option>');
+    expect(form).toContain(
+      '<option value="America/Sao_Paulo" selected>Horário de Brasília (São Paulo, Rio, BH, Brasília, Sul…) · America/Sao_Paulo</option>',
+    );
     expect(form).toContain(`<input type="hidden" name="next" value="${path}">`);
     const saved = await panel('/panel/settings', {
       cookie,
@@ -145,7 +147,7 @@ describe('the zone setting', () => {
     expect(saved.status).toBe(303);
     expect(saved.headers.get('Location')).toBe(path);
     const set = saved.headers.getSetCookie().map((c) => c.split(';')[0]);
-    expect(set).toEqual(['lang=en', 'tz=Asia%2FTokyo']);
+    expect(set).toEqual(['lang=en', 'tz=Asia%2FTokyo', 'prefs-saved=1']);
     const shown = await page(await panel(path, { cookie: `${cookie}; ${set.join('; ')}` }));
     expect(shown).toContain('Nov 25, 2026, 4:41 AM (GMT+9)');
     for (const zone of ['Mars/Base', 'UTC\r\nSet-Cookie: x=1', 'x'.repeat(100_000), '']) {
@@ -171,11 +173,13 @@ describe('the zone setting', () => {
     ];
     for (const next of targets) {
       const saved = await panel('/panel/settings', { form: { zone: 'UTC', next } });
-      expect(saved.headers.get('Location'), next).toBe('/panel/settings?done=saved');
+      expect(saved.headers.get('Location'), next).toBe('/panel/settings');
       const lang = await panel(`/panel/lang/en?next=${encodeURIComponent(next)}`);
       expect(lang.headers.get('Location'), next).toBe('/panel/webhooks');
     }
-    const back = await page(await panel('/panel/settings?done=saved&next=https://evil.example/'));
+    const back = await page(
+      await panel('/panel/settings?next=https://evil.example/', { cookie: 'prefs-saved=1' }),
+    );
     expect(back).toContain('Preferências salvas.');
     expect(back).not.toContain('name="next"');
   });

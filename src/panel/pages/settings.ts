@@ -1,7 +1,7 @@
 import { setCookie } from 'hono/cookie';
 import { validZone } from '../../core/zones';
 import { langs } from '../i18n';
-import { type C, pageOf, panelNext } from '../page';
+import { type C, flashPrefsSaved, pageOf, panelNext } from '../page';
 import { sessionHash } from '../session';
 import { settingsPage } from '../views/settings';
 import { ZONE_COOKIE } from '../zone';
@@ -14,12 +14,11 @@ const signedIn = async (c: C) => (await sessionHash(c)) !== undefined;
 /** The preferences form: the language and time zone, each kept in its own cookie. */
 export async function settingsForm(c: C): Promise<Response> {
   const p = pageOf(c, await signedIn(c));
-  const done = c.req.query('done') === 'saved' ? { kind: 'ok' as const, text: p.t.prefsSaved } : undefined;
-  return c.html(settingsPage(p, panelNext(c.req.query('next')), done));
+  return c.html(settingsPage(p, panelNext(c.req.query('next'))));
 }
 
 /**
- * Saves the preferences and goes back to the page they were asked from. A zone not in the
+ * Saves the preferences and goes back to the page they were asked from, which says so in a flash. A zone not in the
  * runtime's list changes nothing and gets the form again (422); a missing language keeps the cookie.
  */
 export async function saveSettings(c: C): Promise<Response> {
@@ -35,5 +34,6 @@ export async function saveSettings(c: C): Promise<Response> {
   const options = { path: '/panel', sameSite: 'Lax', maxAge: YEAR } as const;
   if (lang) setCookie(c, 'lang', lang, options);
   setCookie(c, ZONE_COOKIE, zone, options);
-  return c.redirect(next ?? '/panel/settings?done=saved', 303);
+  flashPrefsSaved(c);
+  return c.redirect(next ?? '/panel/settings', 303);
 }

@@ -3,6 +3,7 @@ import type { Counts, EventStatus, Overview } from '../../webhooks/event-overvie
 import type { Messages } from '../i18n';
 import { eventErrorText } from '../problem-text';
 import { type Page, when } from '../views';
+import { fourHours, localDays, type Span, totalOf } from './overview-days';
 
 // The webhook's overview: an inline SVG chart of its events per hour by status over 7 days (no
 // library; presentation attributes only, as the CSP allows no style attribute), its text
@@ -27,20 +28,23 @@ const label = (t: Messages, s: EventStatus) =>
     rejected: t.ovRejected,
   })[s];
 
-const BAR = 4;
-const TOP = 12;
-const HEIGHT = 100;
+/** The chart at desktop width, one bar per hour; at phone width, one per local 4-hour block. */
+const WIDE = { bar: 4, top: 12, height: 100, font: 10, id: 'chart' };
+const NARROW = { bar: 8, top: 14, height: 150, font: 11, id: 'chart-4h' };
+type Shape = typeof WIDE;
+/** The band under the baseline the day labels sit in. */
+const AXIS = 16;
 
 const sum = (c: Counts) => series.reduce((n, [s]) => n + c[s], 0);
 
-/** The bars of one hour, stacked from the baseline. */
-function bars(c: Counts, i: number, max: number) {
-  let y = TOP + HEIGHT;
+/** The bars of one slot, stacked from the baseline. */
+function bars(c: Counts, i: number, max: number, k: Shape) {
+  let y = k.top + k.height;
   return series.map(([s, fill]) => {
     if (!c[s]) return '';
-    const h = (c[s] / max) * HEIGHT;
+    const h = (c[s] / max) * k.height;
     y -= h;
-    return html`<rect x="${i * BAR}" y="${y.toFixed(2)}" width="${BAR - 1}" height="${h.toFixed(2)}" fill="${fill}"/>`;
+    return html`<rect x="${i * k.bar}" y="${y.toFixed(2)}" width="${k.bar - (k === WIDE ? 1 : 2)}" height="${h.toFixed(2)}" fill="${fill}"/>`;
   });
 }
 
@@ -52,20 +56,54 @@ function summary(p: Page, o: Overview, peak: number) {
   return `${total} ${p.t.ovEventsIn7Days}: ${parts.join(', ')}. ${p.t.ovPeak}: ${peak}.`;
 }
 
+/** A day's short name in the page's language and the person's zone ("ter., 24/11", "Tue, 11/24"). */
+const dayNamer = (p: Page, weekday: boolean) =>
+  new Intl.DateTimeFormat(p.lang, {
+    timeZone: p.zone,
+    ...(weekday ? { weekday: 'short' } : {}),
+    day: '2-digit',
+    month: '2-digit',
+  });
+
+/**
+ * One SVG of the chart: `slots` are its bars (each a span of hours), a line and a label where a
+ * local day starts (labels only where the day has room for one).
+ */
+function svg(p: Page, name: string, o: Overview, slots: Span[], k: Shape) {
+  const start = Date.parse(o.start);
+  const counts = slots.map((s) => totalOf(o.hours, s.first, s.count));
+  const peak = Math.max(0, ...counts.map(sum));
+  const width = slots.length * k.bar;
+  const namer = dayNamer(p, k === WIDE);
+  const days = slots.flatMap((s, i) => (i === 0 || s.date !== slots[i - 1]?.date ? [{ i, s }] : []));
+  const room = (j: number) => ((days[j + 1]?.i ?? slots.length) - (days[j]?.i ?? 0)) * k.bar;
+  const base = k.top + k.height;
+  const wide = k === WIDE;
+  return html`<svg class="${wide ? 'wide' : 'narrow'}" viewBox="0 0 ${width} ${base + AXIS}" role="img" aria-labelledby="${k.id}-title ${k.id}-desc" focusable="false">
+<title id="${k.id}-title">${wide ? p.t.ovChartTitle : p.t.ovChartTitle4h}: ${name}</title>
+<desc id="${k.id}-desc">${summary(p, o, Math.max(0, ...o.hours.map(sum)))}</desc>
+${days.map(({ i }) => (i ? html`<line x1="${i * k.bar}" y1="${k.top}" x2="${i * k.bar}" y2="${base + AXIS}" stroke="#d0d5dd" stroke-width="1"/>` : ''))}
+<line x1="0" y1="${base + 0.5}" x2="${width}" y2="${base + 0.5}" stroke="#475467" stroke-width="1"/>
+<text x="0" y="${k.font - 1}" font-size="${k.font}" fill="#344054">${peak}</text>
+${days.map(({ i, s }, j) => (room(j) >= k.font * (wide ? 5.5 : 3) ? html`<text x="${i * k.bar + 2}" y="${base + AXIS - 3}" font-size="${k.font}" fill="#344054">${namer.format(start + s.first * 3_600_000)}</text>` : ''))}
+${peak ? counts.map((c, i) => bars(c, i, peak, k)) : ''}
+</svg>`;
+}
+
 function chart(p: Page, name: string, o: Overview) {
-  const peak = Math.max(0, ...o.hours.map(sum));
-  const width = o.hours.length * BAR;
-  const days = Array.from({ length: o.hours.length / 24 - 1 }, (_, d) => (d + 1) * 24 * BAR);
+  const start = Date.parse(o.start);
+  const hours = o.hours.map((_, i) => ({ first: i, count: 1 }));
+  const days = localDays(start, o.hours.length, p.zone);
+  // Each hour's local date, for the wide chart's day lines and labels.
+  const dated = hours.map((h) => ({
+    ...h,
+    date: days.find((d) => h.first < d.first + d.count)?.date ?? '',
+    hour: 0,
+  }));
   return html`<figure class="chart">
-<svg viewBox="0 0 ${width} ${TOP + HEIGHT + 2}" role="img" aria-labelledby="chart-title chart-desc" focusable="false">
-<title id="chart-title">${p.t.ovChartTitle}: ${name}</title>
-<desc id="chart-desc">${summary(p, o, peak)}</desc>
-${days.map((x) => html`<line x1="${x}" y1="${TOP}" x2="${x}" y2="${TOP + HEIGHT}" stroke="#d0d5dd" stroke-width="1"/>`)}
-<line x1="0" y1="${TOP + HEIGHT + 0.5}" x2="${width}" y2="${TOP + HEIGHT + 0.5}" stroke="#475467" stroke-width="1"/>
-<text x="0" y="9" font-size="10" fill="#344054">${peak}</text>
-${peak ? o.hours.map((c, i) => bars(c, i, peak)) : ''}
-</svg>
-<figcaption>${when(o.start, p)} – ${when(o.end, p)} · ${p.t.ovPerHour}</figcaption>
+${svg(p, name, o, dated, WIDE)}
+${svg(p, name, o, fourHours(start, o.hours.length, p.zone), NARROW)}
+<figcaption>${when(o.start, p)} – ${when(o.end, p)} · <span class="wide">${p.t.ovPerHour}</span><span class="narrow">${p.t.ovPer4Hours}</span></figcaption>
 </figure>
 <ul class="legend">${series.map(
     ([s, fill]) =>
@@ -73,15 +111,15 @@ ${peak ? o.hours.map((c, i) => bars(c, i, peak)) : ''}
   )}</ul>`;
 }
 
-/** The day totals: seven 24-hour slices, newest first, the text twin of the chart. */
+/** The day totals: the person's local days (from their midnight), newest first, the chart's text twin. */
 function dayTable(p: Page, o: Overview) {
   const start = Date.parse(o.start);
-  const days = Array.from({ length: o.hours.length / 24 }, (_, d) => {
-    const totals = Object.fromEntries(
-      series.map(([s]) => [s, o.hours.slice(d * 24, d * 24 + 24).reduce((n, c) => n + c[s], 0)]),
-    ) as Counts;
-    return { from: new Date(start + d * 24 * 3_600_000).toISOString(), totals };
-  }).reverse();
+  const days = localDays(start, o.hours.length, p.zone)
+    .map((d) => ({
+      from: new Date(start + d.first * 3_600_000).toISOString(),
+      totals: totalOf(o.hours, d.first, d.count),
+    }))
+    .reverse();
   const head = series.map(([s]) => label(p.t, s));
   return html`<details><summary>${p.t.ovDayTotals}</summary>
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.ovDayTotals}"><table>

@@ -2,23 +2,10 @@ import { html, raw } from 'hono/html';
 import { zoneNames } from '../../core/zones';
 import { langs } from '../i18n';
 import { layout, type Page, when } from '../views';
+import { zoneGroups } from '../zone-labels';
 
-/** Brazil's zones, offered first: most of the panel's people are there. */
-const BRAZIL = [
-  'America/Sao_Paulo',
-  'America/Manaus',
-  'America/Cuiaba',
-  'America/Porto_Velho',
-  'America/Rio_Branco',
-  'America/Belem',
-  'America/Fortaleza',
-  'America/Recife',
-  'America/Bahia',
-  'America/Noronha',
-];
-
-const zoneOption = (zone: string, chosen: string) =>
-  html`<option value="${zone}"${zone === chosen ? raw(' selected') : ''}>${zone.replaceAll('_', ' ')}</option>`;
+const zoneOption = (zone: string, label: string, chosen: string) =>
+  html`<option value="${zone}"${zone === chosen ? raw(' selected') : ''}>${label}</option>`;
 
 /**
  * The person's preferences: the language and the time zone of the panel's times, kept in cookies.
@@ -29,9 +16,6 @@ export function settingsPage(
   next: string | undefined,
   flash?: { kind: 'ok' | 'error'; text: string },
 ) {
-  const all = zoneNames();
-  const brazil = BRAZIL.filter((z) => all.includes(z));
-  const rest = all.filter((z) => !brazil.includes(z));
   return layout(
     p,
     p.t.settingsTitle,
@@ -44,8 +28,10 @@ ${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
     )}</select>
 <label for="zone">${p.t.timeZone}</label>
 <select id="zone" name="zone" class="wide" aria-describedby="zone-hint">
-<optgroup label="${p.t.zonesBrazil}">${brazil.map((z) => zoneOption(z, p.zone))}</optgroup>
-<optgroup label="${p.t.zonesAll}">${rest.map((z) => zoneOption(z, p.zone))}</optgroup>
+${zoneGroups(p.t, zoneNames()).map(
+  (g) =>
+    html`<optgroup label="${g.label}">${g.options.map((o) => zoneOption(o.zone, o.label, p.zone))}</optgroup>`,
+)}
 </select>
 <p id="zone-hint" class="hint">${p.t.timeZoneHint}</p>
 <p>${p.t.zoneNow} ${when(new Date().toISOString(), p)}</p>
