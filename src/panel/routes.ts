@@ -18,7 +18,7 @@ import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
-import { disableConfirm, rotateConfirmPageOf } from './pages/webhook-confirm';
+import { disableConfirm, rotateConfirm } from './pages/webhook-confirm';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
 import { issueText } from './problem-text';
@@ -170,7 +170,7 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/mode`, guarded('webhooks:update', saveMode))
     .post(`${hook}/enabled`, guarded('webhooks:update', saveEnabled))
     .post(`${hook}/secret`, guarded('webhooks:update', saveSecret))
-    .get(`${hook}/rotate`, guarded('webhooks:update', rotateConfirmPageOf))
+    .get(`${hook}/rotate`, guarded('webhooks:update', rotateConfirm))
     .post(`${hook}/rotate`, guarded('webhooks:update', rotateWebhook))
     .get(`${hook}/disable`, guarded('webhooks:update', disableConfirm))
     .get(`${hook}/sample`, guarded('webhooks:update', testSendForm))

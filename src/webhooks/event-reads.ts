@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { and, count, desc, eq, getTableColumns, max, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, max, ne, type SQL, sql } from 'drizzle-orm';
 import { iso, isoOrNull } from '../contracts/common';
 import { notFound } from '../core/errors';
 import { leaves } from '../core/json-paths';
@@ -130,6 +130,16 @@ const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
 /** A user's id and name. */
 export type Named = { id: number; name: string };
 
+/** One event of the caller's webhook, with its extras: the where clause and its read. */
+export const ownEvent = (keyHash: KeyRef, id: number, eventId: number) =>
+  and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id));
+
+export const eventQuery = (db: Db, where: SQL | undefined) =>
+  db
+    .select({ ...getTableColumns(inboundEvents), ...eventExtras })
+    .from(inboundEvents)
+    .where(where);
+
 /**
  * Event `eventId` of the caller's webhook `id` (a disabled one's too), with the webhook and (if
  * `forPanel`) the users its preview names and the names of the records its result names: one
@@ -142,20 +152,17 @@ export async function readEvent(
   eventId: number,
   forPanel = false,
 ): Promise<{ webhook: WebhookHead; event: EventRow; owners: Named[]; names: ResultName[] }> {
-  const eventQuery = db
-    .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-    .from(inboundEvents)
-    .where(and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id)));
+  const theEvent = eventQuery(db, ownEvent(keyHash, id, eventId));
   const [, hooks, events, owners = [], names = []] = forPanel
     ? await scoped(
         db,
         keyHash,
         headQuery(db, keyHash, id),
-        eventQuery,
+        theEvent,
         previewOwners(db, keyHash, eventId),
         resultNamesQuery(db, keyHash, eventId),
       )
-    : await scoped(db, keyHash, headQuery(db, keyHash, id), eventQuery);
+    : await scoped(db, keyHash, headQuery(db, keyHash, id), theEvent);
   const { webhook, event } = underWebhook(hooks, { event: events[0] as EventRow | undefined });
   if (!event) throw notFound();
   return { webhook, event, owners, names };

@@ -1,11 +1,10 @@
-import { and, eq, getTableColumns } from 'drizzle-orm';
 import { conflict, notFound } from '../core/errors';
 import type { Db } from '../db/client';
-import { inboundEvents, inboundWebhooks } from '../db/schema';
+import { inboundWebhooks } from '../db/schema';
 import { type KeyRef, ownRow, scoped } from '../db/tenant';
 import { type EventMessage, enqueueEvents } from '../model/event-messages';
 import { promoteTestEvent } from './event-log';
-import { type EventRow, eventExtras } from './event-reads';
+import { type EventRow, eventQuery, ownEvent } from './event-reads';
 
 /**
  * Processes the caller's test event for real, once its webhook is in production: the event goes
@@ -19,17 +18,14 @@ export async function processTestEvent(
   id: number,
   eventId: number,
 ): Promise<EventRow> {
-  const theEvent = and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id));
+  const theEvent = ownEvent(keyHash, id, eventId);
   // One batch: the update only takes a test event of a production webhook; the reads after it
   // tell 404 from each 409.
   const [, promoted, found, hooks] = await scoped(
     db,
     keyHash,
     promoteTestEvent(db, theEvent, Date.now()),
-    db
-      .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-      .from(inboundEvents)
-      .where(theEvent),
+    eventQuery(db, theEvent),
     db
       .select({ mode: inboundWebhooks.mode })
       .from(inboundWebhooks)
@@ -47,5 +43,5 @@ export async function processTestEvent(
   }
   // If the hand-over fails the event stays pending, and the cron queues it again.
   await enqueueEvents(queue, [row.id]);
-  return row as EventRow;
+  return row;
 }

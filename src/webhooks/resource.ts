@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { iso } from '../contracts/common';
 import { conflict, invalid, notFound } from '../core/errors';
 import { allows } from '../core/scopes';
@@ -7,14 +7,14 @@ import { ownerRefs } from '../core/webhook-config';
 import { newWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
 import type { Columns, WriteSpec } from '../db/own';
-import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { inboundWebhooks, webhookRotations } from '../db/schema';
 import { type KeyRef, ownRow, scoped } from '../db/tenant';
 import { bumped } from '../db/updated';
 import { type EventMessage, enqueueEvents } from '../model/event-messages';
 import { configIssues } from './actions';
 import type { InboundWebhook, InboundWebhookCreate, InboundWebhookUpdate } from './contract';
 import { replayFailed } from './event-log';
-import { type EventRow, eventExtras } from './event-reads';
+import { type EventRow, eventQuery, ownEvent } from './event-reads';
 
 type Create = z.infer<typeof InboundWebhookCreate>;
 type Update = z.infer<typeof InboundWebhookUpdate>;
@@ -161,16 +161,13 @@ export async function replayEvent(
   id: number,
   eventId: number,
 ): Promise<EventRow> {
-  const theEvent = and(ownRow(inboundEvents, keyHash, eventId), eq(inboundEvents.webhookId, id));
+  const theEvent = ownEvent(keyHash, id, eventId);
   // One batch: the update only takes a failed event; the read after it tells 404 from 409.
   const [, replayed, found] = await scoped(
     db,
     keyHash,
     replayFailed(db, theEvent, Date.now()),
-    db
-      .select({ ...getTableColumns(inboundEvents), ...eventExtras })
-      .from(inboundEvents)
-      .where(theEvent),
+    eventQuery(db, theEvent),
   );
   const row = found[0];
   if (!row) throw notFound();

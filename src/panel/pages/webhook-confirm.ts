@@ -27,8 +27,6 @@ export async function rotateConfirm(
   return c.html(rotateConfirmPage(pageOf(c, true), view, now, chosen, error), error ? 422 : 200);
 }
 
-export const rotateConfirmPageOf = (c: C, key: KeyRef) => rotateConfirm(c, key);
-
 /** What disabling does: the URL answers 404 and what senders post meanwhile is not kept. */
 export async function disableConfirm(c: C, key: KeyRef): Promise<Response> {
   const row = await ownWebhook(c, key);

@@ -52,10 +52,10 @@ function table(caption: string, heads: string[], rows: (Html | string)[][]) {
 }
 
 const RESULT_KINDS = {
-  contacts: { scope: 'contacts:read', word: 'recordContact' },
-  companies: { scope: 'companies:read', word: 'recordCompany' },
-  deals: { scope: 'deals:read', word: 'recordDeal' },
-  tasks: { scope: 'tasks:read', word: 'recordTask' },
+  contacts: { scope: 'contacts:read', word: 'recContact' },
+  companies: { scope: 'companies:read', word: 'recCompany' },
+  deals: { scope: 'deals:read', word: 'recDeal' },
+  tasks: { scope: 'tasks:read', word: 'recTask' },
 } as const satisfies Record<ResultKind, { scope: Scope; word: keyof Messages }>;
 
 /**
