@@ -14,6 +14,12 @@ buildAssets();
 process.env.WRANGLER_LOG ??= 'warn';
 
 export default defineConfig({
+  // The bundle's `zod` (wrangler.toml [alias]): the exact specifier only, so its own `zod/v4` resolves.
+  resolve: {
+    alias: [
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/contracts/zod.ts', import.meta.url)) },
+    ],
+  },
   plugins: [
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },

@@ -1,0 +1,36 @@
+// Part of `npm test`: the Worker's bundle, minified as `wrangler deploy` uploads it, stays within a
+// budget. Issue 24 asked for a bundle no larger than at its start (799.69 KiB); the budget sits a
+// little above today's size instead, so a dependency that brings a large part back (zod's 47
+// locales were 260 KiB: src/contracts/zod.ts) fails here, not at the next benchmark. Raise it on
+// purpose, with the reason in the commit.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { wranglerBin, wranglerEnv } from './wrangler.mjs';
+
+const BUDGET_KIB = 700;
+
+const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
+try {
+  const { status, stdout, stderr } = spawnSync(
+    process.execPath,
+    [wranglerBin, 'deploy', '--dry-run', '--minify', '--outdir', outdir],
+    { encoding: 'utf8', env: wranglerEnv },
+  );
+  if (status !== 0) {
+    console.error(`${stdout}${stderr}\ncheck:bundle: wrangler deploy --dry-run failed`);
+    process.exit(status || 1);
+  }
+  const bundle = readFileSync(join(outdir, 'index.js'));
+  const kib = (bytes) => (bytes / 1024).toFixed(2);
+  const line = `${kib(bundle.length)} KiB minified, ${kib(gzipSync(bundle).length)} KiB gzip (budget ${BUDGET_KIB} KiB)`;
+  if (bundle.length > BUDGET_KIB * 1024) {
+    console.error(`check:bundle: ${line}: over budget`);
+    process.exit(1);
+  }
+  console.log(`bundle ${line}`);
+} finally {
+  rmSync(outdir, { recursive: true, force: true });
+}
