@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { buildAssets } from './scripts/assets.mjs';
 
-// wrangler.toml's [assets] directory must exist before the runtime starts; the test pool does not
+// The docs Worker's files (dist/assets) must exist before the runtime starts; the test pool does not
 // run wrangler's [build] command.
 buildAssets();
 
@@ -26,6 +26,19 @@ export default defineConfig({
       miniflare: {
         // A second, empty database on which a test replays the migrations one by one.
         d1Databases: { MIGRATION_DB: 'migration-db' },
+        // The docs Worker the DOCS binding reads (workers/docs/wrangler.toml): its files alone.
+        workers: [
+          {
+            name: 'crm-docs',
+            modules: true,
+            script: 'export default { fetch: (request, env) => env.ASSETS.fetch(request) };',
+            compatibilityDate: '2026-10-23',
+            assets: {
+              directory: fileURLToPath(new URL('./dist/assets', import.meta.url)),
+              binding: 'ASSETS',
+            },
+          },
+        ],
         // The suite sends thousands of requests with few keys: its limiters never trip. A test of
         // the 429s swaps in the low ones (same kind of binding, distinct namespaces).
         ratelimits: {

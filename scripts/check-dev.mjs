@@ -24,7 +24,7 @@ if (process.platform === 'win32') {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const copy = mkdtempSync(join(tmpdir(), 'crm-check-dev-'));
-for (const entry of ['src', 'public', 'scripts', 'drizzle', 'wrangler.toml', 'package.json']) {
+for (const entry of ['src', 'public', 'scripts', 'drizzle', 'workers', 'wrangler.toml', 'package.json']) {
   cpSync(join(root, entry), join(copy, entry), { recursive: true });
 }
 symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');

@@ -41,7 +41,8 @@ for (const name of new Set(said.match(/\d{4}_[\w-]+\.sql/g) ?? [])) console.log(
 let start;
 const served = await supervise(
   process.execPath,
-  [wranglerBin, 'dev', ...process.argv.slice(2)],
+  // The API Worker first (it gets the requests), then the docs Worker its DOCS binding reads.
+  [wranglerBin, 'dev', '-c', 'wrangler.toml', '-c', 'workers/docs/wrangler.toml', ...process.argv.slice(2)],
   {
     cwd: root,
     env: process.stdout.isTTY ? { ...wranglerEnv, FORCE_COLOR: '1' } : wranglerEnv,

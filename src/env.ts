@@ -5,8 +5,8 @@ import type { EventMessage } from './model/event-messages';
 
 export type Bindings = {
   DB: D1Database;
-  /** The static files under dist/assets (`[assets]` in wrangler.toml), built by scripts/assets.mjs. */
-  ASSETS: Fetcher;
+  /** The docs Worker (workers/docs): /docs' static files, dist/assets, built by scripts/assets.mjs. */
+  DOCS: Fetcher;
   EVENTS: Queue<EventMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;

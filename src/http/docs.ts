@@ -3,10 +3,10 @@ import type { AppEnv } from '../env';
 import { ApiError } from './problem';
 
 /**
- * The Swagger UI page. Its script, stylesheet and start-up script are static assets of this Worker
- * (built into dist/assets by scripts/assets.mjs from the pinned swagger-ui-dist package), so the
- * page works offline and no third party's code runs on this origin, where an API key may be typed
- * into "Authorize".
+ * The Swagger UI page. Its script, stylesheet and start-up script are static files of the docs
+ * Worker (workers/docs: dist/assets, built by scripts/assets.mjs from the pinned swagger-ui-dist
+ * package), served on this origin, so the page works offline and no third party's code runs where
+ * an API key may be typed into "Authorize".
  */
 const page = `<!doctype html>
 <html lang="en">
@@ -47,11 +47,11 @@ export const docsPage = createMiddleware<AppEnv>(async (c) => {
 });
 
 /**
- * `GET /docs/{file}`: the page's files, read through the ASSETS binding. The Worker runs before
- * assets (`run_worker_first`), so these answers carry the same security headers as every other.
+ * `GET /docs/{file}`: the page's files, read from the docs Worker through the DOCS service binding,
+ * so these answers carry the same security headers as every other.
  */
 export const docsAsset = createMiddleware<AppEnv>(async (c) => {
-  const res = await c.env.ASSETS.fetch(c.req.raw);
+  const res = await c.env.DOCS.fetch(c.req.raw);
   if (res.status === 404) throw new ApiError(404, 'not_found', 'No such route.');
   return new Response(res.body, res);
 });
