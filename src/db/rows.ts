@@ -27,7 +27,7 @@ const keeps = (decoder: Decoder) =>
  * column, a list of ids). Nested selections (joins select those) stay with Drizzle: its null
  * handling for joined tables only concerns fields two levels deep.
  */
-function flatMapper(fields: Field[]): ((rows: Row[]) => Row[]) | undefined {
+function flatMapper(fields: Field[]): Mapper | undefined {
   if (fields.some(({ path }) => path.length !== 1)) return undefined;
   const keys = fields.map(({ path }) => path[0] as string);
   const decoders = fields.map(({ field }) => {
@@ -51,6 +51,24 @@ function flatMapper(fields: Field[]): ((rows: Row[]) => Row[]) | undefined {
     });
 }
 
+type Mapper = (rows: Row[]) => Row[];
+
+/**
+ * The mapper of each fields array seen: a prebuilt statement (db/shapes.ts) prepares with the same
+ * array on every request. Holds decoders and keys (code), never a row; weak, so it lasts as long as
+ * the statement's shape.
+ */
+const mappers = new WeakMap<Field[], Mapper | null>();
+
+function mapperOf(fields: Field[]): Mapper | undefined {
+  let map = mappers.get(fields);
+  if (map === undefined) {
+    map = flatMapper(fields) ?? null;
+    mappers.set(fields, map);
+  }
+  return map ?? undefined;
+}
+
 type Prepared = ReturnType<SQLiteD1Session<Record<string, never>, never>['prepareQuery']>;
 type Mapped = { mapAllResult(rows: unknown, isFromBatch?: boolean): unknown };
 
@@ -59,7 +77,7 @@ export class D1Session extends SQLiteD1Session<Record<string, never>, never> {
   override prepareQuery(...args: Parameters<SQLiteD1Session<Record<string, never>, never>['prepareQuery']>) {
     const prepared: Prepared & Mapped = super.prepareQuery(...args);
     const [, fields, , , customResultMapper] = args;
-    const map = fields && !customResultMapper ? flatMapper(fields as Field[]) : undefined;
+    const map = fields && !customResultMapper ? mapperOf(fields as Field[]) : undefined;
     if (map) {
       const drizzles = prepared.mapAllResult.bind(prepared);
       prepared.mapAllResult = (result, isFromBatch) =>
