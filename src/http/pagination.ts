@@ -84,7 +84,7 @@ export function keyset<R extends { id: number }>(
       if (next) {
         const url = new URL(c.req.url);
         url.searchParams.set('cursor', next);
-        c.header('Link', `<${urlOf(c, url.pathname + url.search)}>; rel="next"`);
+        c.header('Link', `<${urlOf(c, url.pathname + url.search, url)}>; rel="next"`);
       }
       return { data: shown.map(present), meta: { limit: query.limit, next_cursor: next } };
     },

@@ -39,8 +39,8 @@ describe('key subqueries from prerendered text', () => {
         expect(rendered(grant.getSQL()), `${scope}`).toEqual(rendered(template));
       }
     }
-    const text = rendered(new KeyGrant(HASH, 'deals:write', NOW).getSQL()).sql;
+    const text = rendered(new KeyGrant(HASH, 'deals:update', NOW).getSQL()).sql;
     expect(text).toContain(`"api_keys"."expires_at" > ${Math.ceil(NOW / 1000) * 1000}`);
-    expect(text).toContain("'deals:write', 'deals:*', '*:write', '*:*'");
+    expect(text).toContain("'deals:update', 'deals:*', '*:update', '*:*'");
   });
 });
