@@ -12,6 +12,13 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 
 export const iso = isoTime;
 
+/**
+ * `iso(ms)`, given `text`, the iso of `earlier`: the same text when they are the same time (a row
+ * never updated has updated_at = created_at), one time written per row instead of two.
+ */
+export const isoAfter = (ms: number, earlier: number, text: string): string =>
+  ms === earlier ? text : iso(ms);
+
 /** A date-time a body writes, with any offset (`2026-12-01T10:00:00-03:00`), read as epoch ms. */
 export const DateTimeIn = (example: string) =>
   z
