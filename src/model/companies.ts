@@ -66,6 +66,8 @@ const refs = (body: Update): Refs => ({
 export const companySpec: WriteSpec<typeof companies, Create, Update, typeof extras> = {
   table: companies,
   extras,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'nameNorm', 'segmentNorm'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

@@ -78,6 +78,8 @@ const refs = (body: Update): Refs => ({
 export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
   table: tasks,
   extras,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'categoryId'],
   create: (body, accountId) => columns(body, accountId, 'create'),
   update: (body, accountId) => columns(body, accountId, 'update'),
   refs,
