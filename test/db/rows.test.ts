@@ -31,7 +31,8 @@ describe("a batch's rows", () => {
       category: 'Ligação',
       owner_id: user.id,
     });
-    const mine = (table: typeof companies | typeof tasks | typeof deals) => sql`${table.accountId} = ${accountId}`;
+    const mine = (table: typeof companies | typeof tasks | typeof deals) =>
+      sql`${table.accountId} = ${accountId}`;
     const read = (db: ReturnType<typeof createDb>) =>
       db.batch([
         view(db, companies, companySpec.extras, mine(companies)),
