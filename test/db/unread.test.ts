@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { D1Meter } from '../../src/db/meter';
 import { view } from '../../src/db/own';
-import { companies, deals, type TenantTable, tasks } from '../../src/db/schema';
+import { companies, contacts, deals, type TenantTable, tasks } from '../../src/db/schema';
 import { companySpec, presentCompany } from '../../src/model/companies';
+import { contactSpec, presentContact } from '../../src/model/contacts';
 import { dealSpec, presentDeal } from '../../src/model/deals';
 import { presentTask, taskSpec } from '../../src/model/tasks';
 import { create, newAccount, newUser } from '../helpers';
@@ -17,6 +18,7 @@ const resources = [
   { table: companies, spec: companySpec, present: presentCompany as (row: never) => unknown },
   { table: tasks, spec: taskSpec, present: presentTask as (row: never) => unknown },
   { table: deals, spec: dealSpec, present: presentDeal as (row: never) => unknown },
+  { table: contacts, spec: contactSpec, present: presentContact as (row: never) => unknown },
 ];
 
 describe('columns a list and a get leave out', () => {
@@ -30,6 +32,12 @@ describe('columns a list and a get leave out', () => {
       follower_ids: [user.id],
     });
     const deal = await create(key, '/v1/deals', { name: 'Negócio', value: 10, custom_fields: { a: 1 } });
+    await create(key, '/v1/contacts', {
+      name: 'Ana Souza',
+      email: 'Ana@Example.com',
+      phone: '+55 11 98765-4321',
+      custom_fields: { origem: 'site' },
+    });
     await create(key, '/v1/tasks', {
       deal_id: deal.id,
       name: 'Ligar',
