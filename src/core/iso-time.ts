@@ -1,6 +1,5 @@
-/** Two and three digits of each number, so a time is written with one lookup per field. */
+/** The two digits of each number below 100, so a field of a time is written with one lookup. */
 const TWO = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-const THREE = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 
 const DAY = 86_400_000;
 /** 9999-12-31T23:59:59.999Z: past it, and before 1970, the year is not four plain digits. */
@@ -35,7 +34,9 @@ export function isoTime(ms: number): string {
   const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   const century = quotient(year, 100);
+  const milliseconds = msOfDay - secondsOfDay * 1000;
+  const tenthsOfSecond = quotient(milliseconds, 100);
   return `${TWO[century]}${TWO[year - century * 100]}-${TWO[month]}-${TWO[day]}T${TWO[hours]}:${
     TWO[minutesOfDay - hours * 60]
-  }:${TWO[secondsOfDay - minutesOfDay * 60]}.${THREE[msOfDay - secondsOfDay * 1000]}Z`;
+  }:${TWO[secondsOfDay - minutesOfDay * 60]}.${tenthsOfSecond}${TWO[milliseconds - tenthsOfSecond * 100]}Z`;
 }
