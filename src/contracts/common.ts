@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { DATE_TIME, dateTimeMessage, parseDateTime } from '../core/filters';
+import { isoTime } from '../core/iso-time';
 import { isReservedSegment, RESERVED_CODE, RESERVED_SEGMENTS, reservedMessage } from '../core/outside-keys';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
 import { BLANK, EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
@@ -9,7 +10,14 @@ export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T17:30:00.000Z' });
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export const iso = isoTime;
+
+/**
+ * `iso(ms)`, given `text`, the iso of `earlier`: the same text when they are the same time (a row
+ * never updated has updated_at = created_at), one time written per row instead of two.
+ */
+export const isoAfter = (ms: number, earlier: number, text: string): string =>
+  ms === earlier ? text : iso(ms);
 
 /** A date-time a body writes, with any offset (`2026-12-01T10:00:00-03:00`), read as epoch ms. */
 export const DateTimeIn = (example: string) =>

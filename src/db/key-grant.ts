@@ -1,12 +1,56 @@
-import { and, eq, isNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, type SQL, type SQLWrapper, StringChunk, sql } from 'drizzle-orm';
 import { insufficientScope, keyExpired } from '../core/errors';
 import { allows, grantingScopes, type Scope } from '../core/scopes';
 import type { Db } from './client';
+import { filled, prerendered } from './prerendered';
 import { apiKeys } from './schema';
 
 const MINUTE_MS = 60_000;
 // What a scope written into SQL as a literal may hold: never a quote.
 const SCOPE_LITERAL = /^[a-z_*]+:[a-z*]+$/;
+
+/**
+ * Unexpired (`now`: a literal, see `KeyGrant.now`) and holding `scope`. Written as literals, not
+ * parameters: a list repeats its account subquery many times, and D1 binds at most 100 parameters
+ * per statement. Both come from this code (a whole number, scopes from `ALL_SCOPES`, letters, `_`,
+ * `*` and `:`), never from the request.
+ */
+function usable(scope: Scope | null, now: SQL): SQL | undefined {
+  const literal = (each: Scope) => {
+    if (!SCOPE_LITERAL.test(each)) throw new Error(`not a scope: ${each}`);
+    return sql.raw(`'${each}'`);
+  };
+  const held =
+    scope === null
+      ? undefined
+      : or(
+          isNull(apiKeys.scopes),
+          sql`exists (select 1 from json_each(${apiKeys.scopes}) where value in (${sql.join(
+            grantingScopes(scope).map(literal),
+            sql`, `,
+          )}))`,
+        );
+  return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
+}
+
+/** The key's subquery while it is live, unexpired and holds `scope`: `key` and `now` are its holes. */
+export const grantQuery = (scope: Scope | null) => (key: SQL | string, now: SQL) =>
+  sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${key} and ${isNull(apiKeys.revokedAt)} and ${usable(scope, now)})`;
+
+/**
+ * `grantQuery`'s text per scope, rendered once: a request's grant is rendered for every statement
+ * of its batch. Holds text made from code constants (the routes' scopes), never a request's value.
+ */
+const grantTexts = new Map<Scope | null, StringChunk[]>();
+
+function grantPieces(scope: Scope | null): StringChunk[] {
+  let pieces = grantTexts.get(scope);
+  if (!pieces) {
+    pieces = prerendered(grantQuery(scope), 2);
+    grantTexts.set(scope, pieces);
+  }
+  return pieces;
+}
 
 /** What the key lookup reads of the request's key, to tell 401, expired and 403 apart. */
 export type KeyState = { expiresAt: number | null; scopes: string[] | null; lastUsedAt: number | null };
@@ -45,33 +89,9 @@ export class KeyGrant implements SQLWrapper {
    */
   readonly now: number;
 
-  /**
-   * Unexpired and holding the scope (revocation is checked where the hash is used). Written as
-   * literals, not parameters: a list repeats its account subquery many times, and D1 binds at
-   * most 100 parameters per statement. Both come from this code (a whole number, scopes from
-   * `ALL_SCOPES`, letters, `_`, `*` and `:`), never from the request.
-   */
-  usable(): SQL | undefined {
-    const literal = (scope: Scope) => {
-      if (!SCOPE_LITERAL.test(scope)) throw new Error(`not a scope: ${scope}`);
-      return sql.raw(`'${scope}'`);
-    };
-    const held =
-      this.scope === null
-        ? undefined
-        : or(
-            isNull(apiKeys.scopes),
-            sql`exists (select 1 from json_each(${apiKeys.scopes}) where value in (${sql.join(
-              grantingScopes(this.scope).map(literal),
-              sql`, `,
-            )}))`,
-          );
-    const now = sql.raw(String(this.now));
-    return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
-  }
-
+  /** The key's subquery, from its text prerendered for the scope (see `grantPieces`). */
   getSQL(): SQL {
-    return sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${this.key} and ${isNull(apiKeys.revokedAt)} and ${this.usable()})`;
+    return filled(grantPieces(this.scope), this.key, new StringChunk(String(this.now)));
   }
 
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */

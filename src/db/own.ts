@@ -60,6 +60,8 @@ export type Viewed<T extends TenantTable, X extends Extras> = Select<T> & {
 export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extras> = {
   table: T;
   extras?: X;
+  /** Columns its presenter never reads: a list and a get leave them out (see `shown`). */
+  unread?: Unread<T>;
   /** The columns of a new row. */
   create: (body: C, accountId: number) => Columns<T>;
   /** The columns an update sets (they may refer to the row's current values). */
@@ -131,6 +133,25 @@ export function view(
   return select(db, table, { ...getTableColumns(table), ...extras } as SelectedFields, where, from);
 }
 
+/** Columns of `T`'s rows that no reader of a list or a get uses. */
+export type Unread<T extends TenantTable> = readonly (keyof Select<T> & string)[];
+
+/**
+ * What a list or a get selects: the row and its extras less the `unread` columns (fewer cells
+ * for D1 to send and for the binding and the row mapping to copy), keeping `sortColumn`, which a
+ * cursor is made of.
+ */
+function shown(
+  spec: { table: TenantTable; extras?: Extras; unread?: readonly string[] },
+  sortColumn?: Column,
+): SelectedFields {
+  const unread: readonly string[] = spec.unread ?? [];
+  const columns = Object.entries(getTableColumns(spec.table)).filter(
+    ([key, column]) => column === sortColumn || !unread.includes(key),
+  );
+  return { ...Object.fromEntries(columns), ...spec.extras } as SelectedFields;
+}
+
 /** `table` without its indexes: a query on it can only look rows up by id. */
 const unindexed = (table: TenantTable): SQL => sql`${table} not indexed`;
 
@@ -150,7 +171,7 @@ function gated(when: SQL | undefined, account: SQL<number>, from: SQL) {
 }
 
 /** The pieces of a list's statement that hold the request's values (see `shapes`), made once. */
-function listPieces(keyHash: KeyRef, spec: ListSpec<TenantTable>, search: Search | undefined) {
+function listPieces(keyHash: KeyRef, spec: AnyListSpec, search: Search | undefined) {
   const t = spec.table;
   return {
     account: accountOf(keyHash),
@@ -181,13 +202,14 @@ export function listQuery<T extends TenantTable>(
 /** `listQuery` from its pieces. */
 function buildList(
   db: Db,
-  spec: ListSpec<TenantTable>,
+  spec: AnyListSpec,
   page: PagePlan,
   filters: (SQL | undefined)[],
   search: Search | undefined,
   { account, state, match }: ListPieces,
 ) {
   const t: TenantTable = spec.table;
+  const fields = shown(spec, page.sortColumn);
   const mine = [eq(t.accountId, account), state, ...filters, ...(search?.exact ?? [])];
   if (search && match && 'createdAt' in t && page.sortColumn === t.createdAt) {
     // The account's rows are in the same order by created_at as by id (drizzle/0006_...), and so
@@ -200,12 +222,12 @@ function buildList(
         .orderBy(order(page.sortColumn), order(t.id))
         .limit(1);
     const found = searchPlan(match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
-    return view(db, t, spec.extras, and(found.where, ...mine, walk), found.from)
+    return select(db, t, fields, and(found.where, ...mine, walk), found.from)
       .orderBy(found.order(page.descending))
       .limit(page.fetch);
   }
   const [first, second, ...more] = page.walks.flatMap((walk) => {
-    if (!search || !match) return [view(db, t, spec.extras, and(...mine, walk))];
+    if (!search || !match) return [select(db, t, fields, and(...mine, walk))];
     // Two ways to the page, each behind its gate, so that exactly one reads rows. With few matches
     // (and not dense), from the search index (NOT INDEXED leaves the planner rowid lookups of the
     // matches only), their first page sorted before the extras are computed for it alone. Else the
@@ -232,8 +254,8 @@ function buildList(
     const few = gated(and(not(dense), plan.few), account, unindexed(t));
     const walked = gated(or(dense, plan.many), account, sql`${t}`);
     return [
-      view(db, t, spec.extras, few.where(eq(t.accountId, account), inArray(t.id, firstFound)), few.from),
-      view(db, t, spec.extras, walked.where(...mine, walk), walked.from),
+      select(db, t, fields, few.where(eq(t.accountId, account), inArray(t.id, firstFound)), few.from),
+      select(db, t, fields, walked.where(...mine, walk), walked.from),
     ];
   });
   if (!first) throw new Error('a page needs at least one walk');
@@ -244,8 +266,12 @@ function buildList(
 export type ListSpec<T extends TenantTable, X extends Extras = Extras> = {
   table: T;
   extras?: X;
+  unread?: Unread<T>;
   trash?: boolean;
 };
+
+/** A `ListSpec` of any table, as the functions above take it. */
+type AnyListSpec = Omit<ListSpec<TenantTable>, 'unread'> & { unread?: readonly string[] };
 
 /** One page of the account's rows (see `listQuery`), in one round trip with the key check. */
 export async function listOwn<T extends TenantTable, X extends Extras>(
@@ -263,6 +289,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
     'list',
     getTableName(spec.table),
     extrasId(spec.extras),
+    spec.unread?.join(','),
     page.sortColumn.name,
     page.descending,
     page.fetch,
@@ -304,15 +331,16 @@ function extrasId(extras: Extras | undefined): number {
 export async function getOwn<T extends ResourceTable, X extends Extras>(
   db: Db,
   keyHash: KeyRef,
-  spec: { table: T; extras?: X },
+  spec: { table: T; extras?: X; unread?: Unread<T> },
   id: number,
 ): Promise<Viewed<T, X>> {
   const t: ResourceTable = spec.table;
   // As `ownRow`, from pieces the statement's shape is known by.
   const account = accountOf(keyHash);
   const idIs = eq(t.id, id);
-  const query = shapes.statement(db, `get ${getTableName(t)} ${extrasId(spec.extras)}`, [account, idIs], () =>
-    view(db, t, spec.extras, and(eq(t.accountId, account), idIs, live(t))),
+  const shape = `get ${getTableName(t)} ${extrasId(spec.extras)} ${spec.unread?.join(',')}`;
+  const query = shapes.statement(db, shape, [account, idIs], () =>
+    select(db, t, shown(spec), and(eq(t.accountId, account), idIs, live(t))),
   );
   const [, rows] = await scoped(db, keyHash, query);
   const row = rows[0];

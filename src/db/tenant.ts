@@ -4,6 +4,7 @@ import { unauthorized } from '../core/errors';
 import type { Db } from './client';
 import { KeyGrant } from './key-grant';
 import { live } from './live';
+import { filled, lazyPieces } from './prerendered';
 import { apiKeys, type TenantTable } from './schema';
 import { shapes } from './shapes';
 
@@ -18,8 +19,13 @@ export type KeyRef = string | SQL<string> | KeyGrant;
  * The caller's account id as a scalar subquery. Queries scoped by it return nothing for an unknown
  * or revoked key, so data can never leak even before the key check's result is read.
  */
-export const accountOf = (keyHash: KeyRef): SQL<number> =>
+export const accountOf = (keyHash: KeyRef): SQL<number> => filled(accountPieces(), keyHash);
+
+/** `accountOf`'s subquery, with its key as the hole: its text is rendered once (see `prerendered`). */
+export const accountQuery = (keyHash: KeyRef) =>
   sql<number>`(select ${apiKeys.accountId} from ${apiKeys} where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null)`;
+
+const accountPieces = lazyPieces(accountQuery, 1);
 
 type Items = readonly BatchItem<'sqlite'>[];
 

@@ -1,7 +1,7 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
 import type { Sorts } from '../contracts/page';
-import { fromBase64url, toBase64url } from '../core/base64url';
+import { fromBase64url, textToBase64url } from '../core/base64url';
 import { keysetPlan, type SortValue, sortColumn } from '../db/keyset';
 import type { AppEnv } from '../env';
 import { badRequest } from './problem';
@@ -12,7 +12,7 @@ type Cursor = [sort: string, value: SortValue, id: number];
 const invalidCursor = () => badRequest('invalid_cursor', 'The cursor is not one this API issued.');
 
 function encodeCursor(cursor: Cursor): string {
-  return toBase64url(new TextEncoder().encode(JSON.stringify(cursor)));
+  return textToBase64url(JSON.stringify(cursor));
 }
 
 function decodeCursor(
@@ -84,7 +84,7 @@ export function keyset<R extends { id: number }>(
       if (next) {
         const url = new URL(c.req.url);
         url.searchParams.set('cursor', next);
-        c.header('Link', `<${urlOf(c, url.pathname + url.search)}>; rel="next"`);
+        c.header('Link', `<${urlOf(c, url.pathname + url.search, url)}>; rel="next"`);
       }
       return { data: shown.map(present), meta: { limit: query.limit, next_cursor: next } };
     },

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { eq, isNull } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { iso, isoOrNull } from '../contracts/common';
+import { iso, isoAfter, isoOrNull } from '../contracts/common';
 import type { Company, CompanyCreate, CompanyQuery, CompanyUpdate } from '../contracts/companies';
 import { canonicalCnpj } from '../core/cnpj';
 import type { Refs } from '../core/refs';
@@ -25,20 +25,23 @@ const extras = {
 
 export type CompanyRow = Viewed<typeof companies, typeof extras>;
 
-export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => ({
-  id: row.id,
-  name: row.name,
-  cnpj: row.cnpj,
-  owner_id: row.ownerId,
-  segment: row.segment,
-  observations: row.observations,
-  follower_ids: row.followerIds,
-  deal_count: row.dealCount,
-  lead_count: row.leadCount,
-  created_at: iso(row.createdAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
-});
+export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => {
+  const created = iso(row.createdAt);
+  return {
+    id: row.id,
+    name: row.name,
+    cnpj: row.cnpj,
+    owner_id: row.ownerId,
+    segment: row.segment,
+    observations: row.observations,
+    follower_ids: row.followerIds,
+    deal_count: row.dealCount,
+    lead_count: row.leadCount,
+    created_at: created,
+    updated_at: isoAfter(row.updatedAt, row.createdAt, created),
+    deleted_at: isoOrNull(row.deletedAt),
+  };
+};
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof companies.$inferInsert> {
@@ -63,6 +66,8 @@ const refs = (body: Update): Refs => ({
 export const companySpec: WriteSpec<typeof companies, Create, Update, typeof extras> = {
   table: companies,
   extras,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'nameNorm', 'segmentNorm'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

@@ -50,6 +50,8 @@ const refs = (body: Update): Refs => ({
 /** How a contact is written; inbound webhook flows write contacts through it too. */
 export const contactSpec: WriteSpec<typeof contacts, Create, Update> = {
   table: contacts,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'nameNorm', 'emailNorm'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { iso, isoOrNull } from '../contracts/common';
+import { iso, isoAfter, isoOrNull } from '../contracts/common';
 import type { Deal, DealCreate, DealQuery, DealUpdate } from '../contracts/deals';
 import type { Refs } from '../core/refs';
 import { nameColumns } from '../core/text';
@@ -15,19 +15,22 @@ export type DealRow = typeof deals.$inferSelect;
 type Create = z.infer<typeof DealCreate>;
 type Update = z.infer<typeof DealUpdate>;
 
-export const presentDeal = (row: DealRow): z.infer<typeof Deal> => ({
-  id: row.id,
-  name: row.name,
-  company_id: row.companyId,
-  contact_id: row.contactId,
-  owner_id: row.ownerId,
-  status: row.status,
-  value: row.value,
-  custom_fields: row.customFields,
-  created_at: iso(row.createdAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
-});
+export const presentDeal = (row: DealRow): z.infer<typeof Deal> => {
+  const created = iso(row.createdAt);
+  return {
+    id: row.id,
+    name: row.name,
+    company_id: row.companyId,
+    contact_id: row.contactId,
+    owner_id: row.ownerId,
+    status: row.status,
+    value: row.value,
+    custom_fields: row.customFields,
+    created_at: created,
+    updated_at: isoAfter(row.updatedAt, row.createdAt, created),
+    deleted_at: isoOrNull(row.deletedAt),
+  };
+};
 
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof deals.$inferInsert> {
@@ -51,6 +54,8 @@ const refs = (body: Update): Refs => ({
 /** How a deal is written; inbound webhook flows write deals through it too. */
 export const dealSpec: WriteSpec<typeof deals, Create, Update> = {
   table: deals,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'nameNorm'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { iso, isoOrNull } from '../contracts/common';
+import { iso, isoAfter, isoOrNull } from '../contracts/common';
 import type { Task, TaskCreate, TaskQuery, TaskUpdate } from '../contracts/tasks';
 import type { Refs } from '../core/refs';
 import { nameColumns, normalizeText } from '../core/text';
@@ -32,20 +32,23 @@ const extras = {
 
 export type TaskRow = Viewed<typeof tasks, typeof extras>;
 
-export const presentTask = (row: TaskRow): z.infer<typeof Task> => ({
-  id: row.id,
-  deal_id: row.dealId,
-  name: row.name,
-  description: row.description,
-  due_date: isoOrNull(row.dueDate),
-  category: row.category,
-  owner_ids: row.ownerIds,
-  is_completed: row.completedAt !== null,
-  completed_at: isoOrNull(row.completedAt),
-  created_at: iso(row.createdAt),
-  updated_at: iso(row.updatedAt),
-  deleted_at: isoOrNull(row.deletedAt),
-});
+export const presentTask = (row: TaskRow): z.infer<typeof Task> => {
+  const created = iso(row.createdAt);
+  return {
+    id: row.id,
+    deal_id: row.dealId,
+    name: row.name,
+    description: row.description,
+    due_date: isoOrNull(row.dueDate),
+    category: row.category,
+    owner_ids: row.ownerIds,
+    is_completed: row.completedAt !== null,
+    completed_at: isoOrNull(row.completedAt),
+    created_at: created,
+    updated_at: isoAfter(row.updatedAt, row.createdAt, created),
+    deleted_at: isoOrNull(row.deletedAt),
+  };
+};
 
 const completedAt = (write: 'create' | 'update') =>
   write === 'update' ? sql<number>`coalesce(${tasks.completedAt}, ${Date.now()})` : Date.now();
@@ -75,6 +78,8 @@ const refs = (body: Update): Refs => ({
 export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
   table: tasks,
   extras,
+  // Read by no presenter (a sort by one of them still selects it, for the cursor).
+  unread: ['accountId', 'categoryId'],
   create: (body, accountId) => columns(body, accountId, 'create'),
   update: (body, accountId) => columns(body, accountId, 'update'),
   refs,
