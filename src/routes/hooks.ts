@@ -231,7 +231,7 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
     [stored] = inserted;
     const [first] = holder;
     if (!stored && first && !sameEvent(first, text)) throw keyReused();
-  } else [stored] = await storeEvent(db, hook, event, now);
+  } else [[stored]] = await db.batch([storeEvent(db, hook, event, now)]);
   if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
 }
 

@@ -4,6 +4,7 @@ import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '..
 import type { Rejection } from '../core/webhook-config';
 import type { Db } from '../db/client';
 import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { insertShaped } from '../db/write-shapes';
 import { retentionDays, type StorageVars } from '../model/event-storage';
 import { eventMoves, onlyFrom, statusIn } from './event-states';
 
@@ -41,9 +42,10 @@ type Accepted = {
 
 /** new → pending: an accepted call, unless a live event holds its Idempotency-Key (no row then). */
 export const storeEvent = (db: Db, hook: Hook, event: Accepted, now: number) =>
-  db
-    .insert(e)
-    .values({
+  insertShaped(
+    db,
+    e,
+    {
       accountId: hook.accountId,
       webhookId: hook.id,
       mode: hook.mode,
@@ -51,10 +53,11 @@ export const storeEvent = (db: Db, hook: Hook, event: Accepted, now: number) =>
       ...event,
       receivedAt: now,
       queuedAt: now,
-    })
+    },
+    'store',
     // A live duplicate key: the event is already stored, so this call stores nothing.
-    .onConflictDoNothing()
-    .returning({ id: e.id });
+    (insert) => insert.onConflictDoNothing().returning({ id: e.id }),
+  );
 
 const keyOf = (webhookId: number, key: string) => and(eq(e.webhookId, webhookId), eq(e.idempotencyKey, key));
 
