@@ -34,7 +34,7 @@ import { PROBED_ROWS, type Search, searchPlan } from './search';
 import { shapes } from './shapes';
 import { accountOf, type KeyRef, ownRow, scoped } from './tenant';
 import { bumped, created } from './updated';
-import { constantId, insertRow } from './write-shapes';
+import { constantId, insertRow, updateRow } from './write-shapes';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
 export type Extras = Record<string, SQL>;
@@ -419,13 +419,15 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
   const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
   const batch: Statements = [
     ...(spec.before?.(db, body, accountId) ?? []),
-    db
-      .update(t)
-      .set({
+    updateRow(
+      db,
+      spec.table,
+      {
         ...changedColumns(spec, body, accountId),
         ...(spec.validate && { updatedAt: unchangedSince(t, current.updatedAt) }),
-      } as SQLiteUpdateSetSource<ResourceTable>)
-      .where(mine),
+      } as SQLiteUpdateSetSource<T>,
+      mine,
+    ),
     ...(spec.children?.(db, body, accountId, id) ?? []),
     readBack(db, t, spec.extras, mine),
   ];

@@ -1,5 +1,5 @@
-import { getTableColumns, getTableName, Param, SQL, sql } from 'drizzle-orm';
-import type { SQLiteInsertValue, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { Column, getTableColumns, getTableName, Param, SQL } from 'drizzle-orm';
+import type { SQLiteInsertValue, SQLiteTable, SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 import { shapes } from './shapes';
 
@@ -24,9 +24,8 @@ export function constantId(constant: object | undefined): number {
 
 /**
  * `db.insert(table).values(row)`, prebuilt when its shape is known. Each given value is a source of
- * the shape: a plain value as the parameter Drizzle makes of it (`new Param(value, column)`, the
- * same text and the same encoded parameter), SQL as it is; a column left undefined takes its
- * default, as in Drizzle's insert, and its absence is part of the shape.
+ * the shape (see `sourced`: the same text and the same encoded parameter as Drizzle's); a column
+ * left undefined takes its default, as in Drizzle's insert.
  */
 export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: SQLiteInsertValue<T>) {
   return insertShaped(db, table, row, '', (insert) => insert);
@@ -45,20 +44,50 @@ export function insertShaped<T extends SQLiteTable, B extends { getSQL(): SQL }>
   ending: string,
   finish: (insert: Insert<T>) => B,
 ): B {
-  const given = row as Record<string, unknown>;
-  const values: Record<string, SQL> = {};
-  const sources: (SQL | undefined)[] = [];
+  const { values, sources } = sourced(table, row as Record<string, unknown>);
+  return shapes.statement(db, `insert ${getTableName(table)} ${ending}`, sources, () =>
+    finish(db.insert(table).values(values as SQLiteInsertValue<T>) as Insert<T>),
+  );
+}
+
+/**
+ * The columns of a row as sources, in the table's order (the order Drizzle writes them in): a
+ * plain value as the parameter Drizzle makes of it, in SQL of its own (which Drizzle keeps as it
+ * is, where it would copy a bare parameter), SQL or a column as it is; undefined for a column not
+ * given (its absence is part of the shape).
+ */
+function sourced(table: SQLiteTable, row: Record<string, unknown>) {
+  const values: Record<string, SQL | Column> = {};
+  const sources: (SQL | Column | undefined)[] = [];
   for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = given[key];
+    const value = row[key];
     if (value === undefined) {
       sources.push(undefined);
       continue;
     }
-    const source = value instanceof SQL ? value : sql`${new Param(value, column)}`;
+    const source =
+      value instanceof SQL || value instanceof Column ? value : new SQL([new Param(value, column)]);
     values[key] = source;
     sources.push(source);
   }
-  return shapes.statement(db, `insert ${getTableName(table)} ${ending}`, sources, () =>
-    finish(db.insert(table).values(values as SQLiteInsertValue<T>) as Insert<T>),
+  return { values, sources };
+}
+
+/**
+ * `db.update(table).set(set).where(where)`, prebuilt when its shape is known: which columns it
+ * sets, the text of each SQL value and of `where` (its values are parameters).
+ */
+export function updateRow<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  set: SQLiteUpdateSetSource<T>,
+  where: SQL | undefined,
+) {
+  const { values, sources } = sourced(table, set as Record<string, unknown>);
+  return shapes.statement(db, `update ${getTableName(table)}`, [...sources, where], () =>
+    db
+      .update(table)
+      .set(values as SQLiteUpdateSetSource<T>)
+      .where(where),
   );
 }

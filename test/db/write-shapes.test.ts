@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:workers';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { D1Meter } from '../../src/db/meter';
 import { companies, inboundEvents } from '../../src/db/schema';
 import { shapes } from '../../src/db/shapes';
-import { created } from '../../src/db/updated';
-import { insertRow, insertShaped } from '../../src/db/write-shapes';
+import { bumped, created } from '../../src/db/updated';
+import { insertRow, insertShaped, updateRow } from '../../src/db/write-shapes';
 import { withCheckDigits } from '../cnpj';
 import {
   callWithDb,
@@ -130,13 +131,13 @@ describe('write statements prebuilt per shape', () => {
     );
   });
 
-  it('PUT /v1/companies/{id} with followers: key, the row, references, links, read back', async () => {
+  it('PUT /v1/companies/{id} with followers: key, the row, references, the update, links, read back', async () => {
     await expectPrebuiltAsDrizzle(
       (s) => [
         `/v1/companies/${s.company}`,
         { method: 'PUT', key: s.key, body: { name: 'Base 2', follower_ids: [s.users[1]] } },
       ],
-      6,
+      7,
     );
   });
 
@@ -149,7 +150,7 @@ describe('write statements prebuilt per shape', () => {
   });
 });
 
-describe('insertRow', () => {
+describe('insertRow and updateRow', () => {
   const db = () => createDb(env.DB.withSession('first-primary'), new D1Meter());
   const prepared = (statement: unknown) =>
     (statement as { _prepare(): { getQuery(): Statement } })._prepare().getQuery();
@@ -181,6 +182,23 @@ describe('insertRow', () => {
       query(db().insert(companies).values(second)),
     );
     expect(shapes.hits - hits).toBe(1);
+  });
+
+  it('updateRow renders as Drizzle renders the same set given as plain values', async () => {
+    const change = (id: number, name: string | null) => ({
+      set: { name: name ?? undefined, ownerId: null, segment: name, updatedAt: bumped(companies.updatedAt) },
+      where: and(eq(companies.accountId, id), eq(companies.id, id * 10)),
+    });
+    for (const name of ['Um', null]) {
+      shapes.clear();
+      const first = change(5, name);
+      const drizzles = (c: typeof first) => query(db().update(companies).set(c.set).where(c.where));
+      expect(query(updateRow(db(), companies, first.set, first.where))).toEqual(drizzles(first));
+      const second = change(6, name && `${name}!`);
+      const hits = shapes.hits;
+      expect(prepared(updateRow(db(), companies, second.set, second.where))).toEqual(drizzles(second));
+      expect(shapes.hits - hits).toBe(1);
+    }
   });
 
   it('renders an event (JSON columns, a key left out, ON CONFLICT and RETURNING) as Drizzle does', async () => {
