@@ -3,6 +3,7 @@ import { insufficientScope, keyExpired } from '../core/errors';
 import { allows, grantingScopes, type Scope } from '../core/scopes';
 import type { Db } from './client';
 import { apiKeys } from './schema';
+import { updateRow } from './write-shapes';
 
 const MINUTE_MS = 60_000;
 // What a scope written into SQL as a literal may hold: never a quote.
@@ -87,24 +88,24 @@ export class KeyGrant implements SQLWrapper {
     return Math.floor(this.now / MINUTE_MS) * MINUTE_MS;
   }
 
-  /** Sets last-used to this minute, unless it already is: at most one write per key per minute. */
-  #touch(db: Db) {
-    return db
-      .update(apiKeys)
-      .set({ lastUsedAt: this.#minute })
-      .where(
-        and(
-          eq(apiKeys.keyHash, this),
-          or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < ${this.#minute}`),
-        ),
-      );
+  /** The key, unless its last use is this minute already. */
+  #stale(): SQL | undefined {
+    return and(
+      eq(apiKeys.keyHash, this),
+      or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < ${this.#minute}`),
+    );
   }
 
-  /** For a write's first batch: its last-used update, once per request. */
+  /** Sets last-used to this minute, unless it already is: at most one write per key per minute. */
+  #touch(db: Db) {
+    return db.update(apiKeys).set({ lastUsedAt: this.#minute }).where(this.#stale());
+  }
+
+  /** For a write's first batch: its last-used update, once per request (prebuilt per shape). */
   batched(db: Db) {
     if (!this.writes || this.#touched) return [];
     this.#touched = true;
-    return [this.#touch(db)];
+    return [updateRow(db, apiKeys, { lastUsedAt: this.#minute }, this.#stale())];
   }
 
   /**

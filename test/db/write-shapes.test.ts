@@ -110,7 +110,7 @@ const post = (s: Side, path: string, body: Json, headers = {}): [string, Json] =
 ];
 
 describe('write statements prebuilt per shape', () => {
-  it('POST /v1/companies with an owner and followers: key, references, insert, links, read back', async () => {
+  it('POST /v1/companies with an owner and followers: key, its last use, references, insert, links, read back', async () => {
     await expectPrebuiltAsDrizzle(
       (s) =>
         post(s, '/v1/companies', {
@@ -120,24 +120,24 @@ describe('write statements prebuilt per shape', () => {
           follower_ids: [s.users[1], s.users[0]],
           segment: 'Varejo',
         }),
-      6,
+      7,
     );
   });
 
   it('POST /v1/companies with nothing but its name and CNPJ', async () => {
     await expectPrebuiltAsDrizzle(
       (s) => post(s, '/v1/companies', { name: 'Só Nome', cnpj: withCheckDigits('000000000003') }),
-      4,
+      5,
     );
   });
 
-  it('PUT /v1/companies/{id} with followers: key, the row, references, the update, links, read back', async () => {
+  it('PUT /v1/companies/{id} with followers: key, its last use, the row, references, the update, links, read back', async () => {
     await expectPrebuiltAsDrizzle(
       (s) => [
         `/v1/companies/${s.company}`,
         { method: 'PUT', key: s.key, body: { name: 'Base 2', follower_ids: [s.users[1]] } },
       ],
-      7,
+      8,
     );
   });
 
