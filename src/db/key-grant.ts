@@ -71,8 +71,12 @@ export class KeyGrant implements SQLWrapper {
     return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
   }
 
+  #sql?: SQL;
+
+  /** Built once per grant: a write renders it in several statements of its request. */
   getSQL(): SQL {
-    return sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${this.key} and ${isNull(apiKeys.revokedAt)} and ${this.usable()})`;
+    this.#sql ??= sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${this.key} and ${isNull(apiKeys.revokedAt)} and ${this.usable()})`;
+    return this.#sql;
   }
 
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */
