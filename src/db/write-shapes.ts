@@ -50,6 +50,18 @@ export function insertShaped<T extends SQLiteTable, B extends { getSQL(): SQL }>
   );
 }
 
+/** Each table's columns with their keys, in its order: tables are module constants. */
+const tableColumns = new WeakMap<SQLiteTable, [string, Column][]>();
+
+function columnsOf(table: SQLiteTable): [string, Column][] {
+  let columns = tableColumns.get(table);
+  if (columns === undefined) {
+    columns = Object.entries(getTableColumns(table));
+    tableColumns.set(table, columns);
+  }
+  return columns;
+}
+
 /**
  * The columns of a row as sources, in the table's order (the order Drizzle writes them in): a
  * plain value as the parameter Drizzle makes of it, in SQL of its own (which Drizzle keeps as it
@@ -59,7 +71,7 @@ export function insertShaped<T extends SQLiteTable, B extends { getSQL(): SQL }>
 function sourced(table: SQLiteTable, row: Record<string, unknown>) {
   const values: Record<string, SQL | Column> = {};
   const sources: (SQL | Column | undefined)[] = [];
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  for (const [key, column] of columnsOf(table)) {
     const value = row[key];
     if (value === undefined) {
       sources.push(undefined);
