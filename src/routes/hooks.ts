@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, gt, or, Param } from 'drizzle-orm';
+import { and, eq, gt, or, Param } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
@@ -165,7 +165,16 @@ const ingest = createRoute({
   },
 });
 
-type Hook = typeof inboundWebhooks.$inferSelect;
+/** What ingest reads of a webhook: never its flows, name or tokens (a flow is the consumer's). */
+const HOOK_COLUMNS = {
+  id: inboundWebhooks.id,
+  accountId: inboundWebhooks.accountId,
+  mode: inboundWebhooks.mode,
+  secret: inboundWebhooks.secret,
+  fields: inboundWebhooks.fields,
+};
+
+type Hook = Pick<typeof inboundWebhooks.$inferSelect, keyof typeof HOOK_COLUMNS>;
 
 /**
  * The webhook a token opens: its current token, or the one a rotation replaced while its grace
@@ -179,7 +188,7 @@ export const tokenMatches = (token: string, now: number) =>
   );
 
 /**
- * The enabled webhook `token` opens, with its account's stored bytes and whether a live event
+ * The enabled webhook `token` opens (what ingest reads of it), with its account's stored bytes and whether a live event
  * holds `key`: one statement, prebuilt per shape (see `shapes`; the token's condition and the
  * key's parameters hold every value of the call). Its computed columns are named: a batch's rows
  * come back as objects keyed by column name, and a column named `0` would sort first.
@@ -192,7 +201,7 @@ function webhookOf(db: Db, token: string, key: string | undefined) {
   return shapes.statement(db, `webhook ${held ? 'key' : 'no key'}`, [where, held?.key, held?.since], () =>
     db
       .select({
-        ...getTableColumns(inboundWebhooks),
+        ...HOOK_COLUMNS,
         storedBytes: storedEventBytes().as('stored_bytes'),
         keyHeld: heldIdempotencyKey(held).as('key_held'),
       })
