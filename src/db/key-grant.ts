@@ -4,6 +4,7 @@ import { allows, grantingScopes, type Scope } from '../core/scopes';
 import type { Db } from './client';
 import { filled, prerendered } from './prerendered';
 import { apiKeys } from './schema';
+import { updateRow } from './write-shapes';
 
 const MINUTE_MS = 60_000;
 // What a scope written into SQL as a literal may hold: never a quote.
@@ -89,9 +90,15 @@ export class KeyGrant implements SQLWrapper {
    */
   readonly now: number;
 
-  /** The key's subquery, from its text prerendered for the scope (see `grantPieces`). */
+  #sql?: SQL;
+
+  /**
+   * The key's subquery, from its text prerendered for the scope (see `grantPieces`); made once per
+   * grant: a write renders it in several statements of its request.
+   */
   getSQL(): SQL {
-    return filled(grantPieces(this.scope), this.key, new StringChunk(String(this.now)));
+    this.#sql ??= filled(grantPieces(this.scope), this.key, new StringChunk(String(this.now)));
+    return this.#sql;
   }
 
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */
@@ -107,24 +114,24 @@ export class KeyGrant implements SQLWrapper {
     return Math.floor(this.now / MINUTE_MS) * MINUTE_MS;
   }
 
-  /** Sets last-used to this minute, unless it already is: at most one write per key per minute. */
-  #touch(db: Db) {
-    return db
-      .update(apiKeys)
-      .set({ lastUsedAt: this.#minute })
-      .where(
-        and(
-          eq(apiKeys.keyHash, this),
-          or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < ${this.#minute}`),
-        ),
-      );
+  /** The key, unless its last use is this minute already. */
+  #stale(): SQL | undefined {
+    return and(
+      eq(apiKeys.keyHash, this),
+      or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < ${this.#minute}`),
+    );
   }
 
-  /** For a write's first batch: its last-used update, once per request. */
+  /** Sets last-used to this minute, unless it already is: at most one write per key per minute. */
+  #touch(db: Db) {
+    return db.update(apiKeys).set({ lastUsedAt: this.#minute }).where(this.#stale());
+  }
+
+  /** For a write's first batch: its last-used update, once per request (prebuilt per shape). */
   batched(db: Db) {
     if (!this.writes || this.#touched) return [];
     this.#touched = true;
-    return [this.#touch(db)];
+    return [updateRow(db, apiKeys, { lastUsedAt: this.#minute }, this.#stale())];
   }
 
   /**

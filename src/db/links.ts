@@ -1,7 +1,8 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, Param, SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from './client';
 import { companies, companyFollowers, taskOwners, tasks } from './schema';
+import { shapes } from './shapes';
 
 /** A set of users attached to a row: a company's followers, a task's owners. */
 const links = {
@@ -66,20 +67,29 @@ export function replaceLinks(
   userIds: number[],
 ): BatchItem<'sqlite'>[] {
   const { table, parentKey, parentId } = links[name];
+  // Prebuilt per shape (see `shapes`): the pieces below hold every value of the request.
+  const mine = and(eq(table.accountId, accountId), eq(parentId, id));
   const statements: BatchItem<'sqlite'>[] = [
-    db.delete(table).where(and(eq(table.accountId, accountId), eq(parentId, id))),
+    shapes.statement(db, `unlink ${name}`, [mine], () => db.delete(table).where(mine)),
   ];
   if (userIds.length) {
+    // Objects the statement holds as they are (Drizzle copies a selected field's SQL, not its
+    // chunks), so a prebuilt shape finds each value where it goes.
+    const account = new Param(accountId);
+    const parent = id instanceof SQL ? id : new Param(id);
+    const ids = new Param(JSON.stringify(userIdSet(userIds)));
     statements.push(
-      db.insert(table).select(
-        db
-          // Insert-from-select needs every column of the table, in its order.
-          .select({
-            accountId: sql<number>`${accountId}`.as('account_id'),
-            [parentKey]: sql<number>`${id}`.as(parentId.name),
-            userId: sql<number>`value`.as('user_id'),
-          })
-          .from(sql`json_each(${JSON.stringify(userIdSet(userIds))})`),
+      shapes.statement(db, `link ${name}`, [account, parent, ids], () =>
+        db.insert(table).select(
+          db
+            // Insert-from-select needs every column of the table, in its order.
+            .select({
+              accountId: sql<number>`${account}`.as('account_id'),
+              [parentKey]: sql<number>`${parent}`.as(parentId.name),
+              userId: sql<number>`value`.as('user_id'),
+            })
+            .from(sql`json_each(${ids})`),
+        ),
       ),
     );
   }

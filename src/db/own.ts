@@ -34,6 +34,7 @@ import { PROBED_ROWS, type Search, searchPlan } from './search';
 import { shapes } from './shapes';
 import { accountOf, type KeyRef, ownRow, scoped } from './tenant';
 import { bumped, created } from './updated';
+import { constantId, insertRow, updateRow } from './write-shapes';
 
 /** Read-only fields computed in the same statement as the row (counts, child ids, a name). */
 export type Extras = Record<string, SQL>;
@@ -358,6 +359,12 @@ export type Batch = [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
  */
 const insertedId = (t: ResourceTable): SQL<number> => sql<number>`(select max(${t.id}) from ${t})`;
 
+/** The row and its extras where `mine` holds (a write's answer), prebuilt per shape. */
+const readBack = (db: Db, t: ResourceTable, extras: Extras | undefined, mine: SQL | undefined) =>
+  shapes.statement(db, `read back ${getTableName(t)} ${constantId(extras)}`, [mine], () =>
+    view(db, t, extras, mine),
+  );
+
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
@@ -373,11 +380,12 @@ export async function createOwn<T extends ResourceTable, C, U, X extends Extras>
   const id = insertedId(t);
   // In this order: what the row needs, the row, its children, then the answer read back, so the
   // answer is what was stored.
+  const mine = and(eq(t.accountId, accountId), eq(t.id, id));
   const batch: Statements = [
     ...before,
-    db.insert(t).values(newRow(spec, body, accountId, Date.now())),
+    insertRow(db, spec.table, newRow(spec, body, accountId, Date.now())),
     ...(spec.children?.(db, body, accountId, id) ?? []),
-    view(db, t, spec.extras, and(eq(t.accountId, accountId), eq(t.id, id))),
+    readBack(db, t, spec.extras, mine),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), t)) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
@@ -423,13 +431,11 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
 ): Promise<Viewed<T, X>> {
   const refs = spec.refs?.(body) ?? {};
   const t: ResourceTable = spec.table;
+  const own = ownRow(t, keyHash, id);
   const [accountId, existing, found] = await scoped(
     db,
     keyHash,
-    db
-      .select()
-      .from(t)
-      .where(ownRow(t, keyHash, id)),
+    shapes.statement(db, `current ${getTableName(t)}`, [own], () => db.select().from(t).where(own)),
     refsQuery(db, accountOf(keyHash), refs),
   );
   const current = existing[0];
@@ -441,15 +447,17 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
   const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
   const batch: Statements = [
     ...(spec.before?.(db, body, accountId) ?? []),
-    db
-      .update(t)
-      .set({
+    updateRow(
+      db,
+      spec.table,
+      {
         ...changedColumns(spec, body, accountId),
         ...(spec.validate && { updatedAt: unchangedSince(t, current.updatedAt) }),
-      } as SQLiteUpdateSetSource<ResourceTable>)
-      .where(mine),
+      } as SQLiteUpdateSetSource<T>,
+      mine,
+    ),
     ...(spec.children?.(db, body, accountId, id) ?? []),
-    view(db, t, spec.extras, mine),
+    readBack(db, t, spec.extras, mine),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), t).catch((err: unknown) => {
     if (spec.validate && /NOT NULL constraint failed: \w+\.updated_at/.test(rootMessage(err))) {

@@ -6,7 +6,7 @@ import { logError } from '../core/log';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import type { AppEnv } from '../env';
-import { limitedBody } from './body-limit';
+import { cachedBody } from './body-limit';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, IDEMPOTENCY_WINDOW_MS, KeyInUse } from './idempotency-claim';
 import { ApiError, badRequest } from './problem';
 /** The request's Idempotency-Key, if it sent one; a malformed one is a 400. */
@@ -54,7 +54,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.method === 'POST' ? idempotencyKeyOf(c) : undefined;
   if (key === undefined) return next();
   // The body is hashed, so it is held to the limit even on a route that takes none.
-  await limitedBody(c, async () => {
+  await cachedBody(c, async () => {
     const claim = c.get('claim');
     claim.arm({ db: c.get('db'), key, keyHash: c.get('keyHash'), fingerprint: fingerprintOf(c) });
     await next();

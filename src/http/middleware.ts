@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
-import { limitedBody } from './body-limit';
+import { cachedBody } from './body-limit';
 import { BOOKMARK_HEADER, lazySession } from './bookmark';
 import { IdempotencyClaim } from './idempotency-claim';
 import { ApiError, badRequest } from './problem';
@@ -87,5 +87,5 @@ export const jsonGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       'Send the body as JSON with Content-Type: application/json.',
     );
   }
-  await limitedBody(c, () => parsedBody(c, next));
+  await cachedBody(c, () => parsedBody(c, next));
 };

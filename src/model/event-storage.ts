@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { count, eq, type SQL, sql } from 'drizzle-orm';
+import { count, eq, type Param, type SQL, sql } from 'drizzle-orm';
 import type { Usage } from '../contracts/usage';
 import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
 import type { Db } from '../db/client';
@@ -51,12 +51,14 @@ export const storedEventBytes = () =>
 /**
  * Whether a live event of the looked-up webhook already holds the call's Idempotency-Key, as a
  * column of the same select: a retry of an event stored before the account filled up is answered
- * as everywhere else (204, already stored), not 429. Same qualification as storedEventBytes.
+ * as everywhere else (204, already stored), not 429. Same qualification as storedEventBytes. The
+ * key and the start of its window come as parameters the caller keeps (the lookup's shape finds
+ * them by identity: Drizzle copies a selected field's SQL, not its chunks).
  */
-export const heldIdempotencyKey = (key: string | undefined, now: number, windowMs: number) =>
-  key === undefined
+export const heldIdempotencyKey = (held: { key: Param; since: Param } | undefined) =>
+  held === undefined
     ? sql<boolean>`0`.mapWith(Boolean)
-    : sql<boolean>`exists (select 1 from ${inboundEvents} k where k.webhook_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.id.name)} and k.idempotency_key = ${key} and k.received_at >= ${now - windowMs})`.mapWith(
+    : sql<boolean>`exists (select 1 from ${inboundEvents} k where k.webhook_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.id.name)} and k.idempotency_key = ${held.key} and k.received_at >= ${held.since})`.mapWith(
         Boolean,
       );
 

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, gt, or } from 'drizzle-orm';
+import { and, eq, gt, or, Param } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
@@ -11,7 +11,9 @@ import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { logError } from '../core/log';
 import { readFields } from '../core/webhook-fields';
 import { looksLikeWebhookToken } from '../core/webhook-token';
+import type { Db } from '../db/client';
 import { inboundWebhooks } from '../db/schema';
+import { shapes } from '../db/shapes';
 import type { AppEnv } from '../env';
 import { bodyTooLarge, readLimited } from '../http/body-limit';
 import { idempotencyKeyOf } from '../http/idempotency';
@@ -163,7 +165,16 @@ const ingest = createRoute({
   },
 });
 
-type Hook = typeof inboundWebhooks.$inferSelect;
+/** What ingest reads of a webhook: never its flows, name or tokens (a flow is the consumer's). */
+const HOOK_COLUMNS = {
+  id: inboundWebhooks.id,
+  accountId: inboundWebhooks.accountId,
+  mode: inboundWebhooks.mode,
+  secret: inboundWebhooks.secret,
+  fields: inboundWebhooks.fields,
+};
+
+type Hook = Pick<typeof inboundWebhooks.$inferSelect, keyof typeof HOOK_COLUMNS>;
 
 /**
  * The webhook a token opens: its current token, or the one a rotation replaced while its grace
@@ -175,6 +186,29 @@ export const tokenMatches = (token: string, now: number) =>
     eq(inboundWebhooks.token, token),
     and(eq(inboundWebhooks.previousToken, token), gt(inboundWebhooks.previousTokenExpiresAt, now)),
   );
+
+/**
+ * The enabled webhook `token` opens (what ingest reads of it), with its account's stored bytes and whether a live event
+ * holds `key`: one statement, prebuilt per shape (see `shapes`; the token's condition and the
+ * key's parameters hold every value of the call). Its computed columns are named: a batch's rows
+ * come back as objects keyed by column name, and a column named `0` would sort first.
+ */
+function webhookOf(db: Db, token: string, key: string | undefined) {
+  const now = Date.now();
+  const where = and(tokenMatches(token, now), eq(inboundWebhooks.enabled, true));
+  const held =
+    key === undefined ? undefined : { key: new Param(key), since: new Param(now - IDEMPOTENCY_WINDOW_MS) };
+  return shapes.statement(db, `webhook ${held ? 'key' : 'no key'}`, [where, held?.key, held?.since], () =>
+    db
+      .select({
+        ...HOOK_COLUMNS,
+        storedBytes: storedEventBytes().as('stored_bytes'),
+        keyHeld: heldIdempotencyKey(held).as('key_held'),
+      })
+      .from(inboundWebhooks)
+      .where(where),
+  );
+}
 
 /** The headers kept with an event: none of them carries a credential. */
 const keptHeaders = (c: Context<AppEnv>) =>
@@ -231,7 +265,7 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
     [stored] = inserted;
     const [first] = holder;
     if (!stored && first && !sameEvent(first, text)) throw keyReused();
-  } else [stored] = await storeEvent(db, hook, event, now);
+  } else [[stored]] = await db.batch([storeEvent(db, hook, event, now)]);
   if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
 }
 
@@ -265,15 +299,8 @@ export const hooksRouter = router().openapi(ingest, async (c) => {
     // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
     // limiter first); keyed by a hash, as the URL is a credential.
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', () => sha256Hex(token));
-    const [hook] = await c
-      .get('db')
-      .select({
-        ...getTableColumns(inboundWebhooks),
-        storedBytes: storedEventBytes(),
-        keyHeld: heldIdempotencyKey(c.req.header('Idempotency-Key'), Date.now(), IDEMPOTENCY_WINDOW_MS),
-      })
-      .from(inboundWebhooks)
-      .where(and(tokenMatches(token, Date.now()), eq(inboundWebhooks.enabled, true)));
+    const db = c.get('db');
+    const [[hook]] = await db.batch([webhookOf(db, token, c.req.header('Idempotency-Key'))]);
     if (!hook) return c.body(null, 404);
     // Outside the try below: a call refused for a full storage is not kept as a rejected event.
     // A retry whose key a live event holds goes on: it stores nothing (the insert meets the key),

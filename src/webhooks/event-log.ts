@@ -4,6 +4,8 @@ import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '..
 import type { Rejection } from '../core/webhook-config';
 import type { Db } from '../db/client';
 import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
+import { shapes } from '../db/shapes';
+import { insertShaped } from '../db/write-shapes';
 import { retentionDays, type StorageVars } from '../model/event-storage';
 import { eventMoves, onlyFrom, statusIn } from './event-states';
 
@@ -41,9 +43,10 @@ type Accepted = {
 
 /** new → pending: an accepted call, unless a live event holds its Idempotency-Key (no row then). */
 export const storeEvent = (db: Db, hook: Hook, event: Accepted, now: number) =>
-  db
-    .insert(e)
-    .values({
+  insertShaped(
+    db,
+    e,
+    {
       accountId: hook.accountId,
       webhookId: hook.id,
       mode: hook.mode,
@@ -51,26 +54,29 @@ export const storeEvent = (db: Db, hook: Hook, event: Accepted, now: number) =>
       ...event,
       receivedAt: now,
       queuedAt: now,
-    })
+    },
+    'store',
     // A live duplicate key: the event is already stored, so this call stores nothing.
-    .onConflictDoNothing()
-    .returning({ id: e.id });
+    (insert) => insert.onConflictDoNothing().returning({ id: e.id }),
+  );
 
 const keyOf = (webhookId: number, key: string) => and(eq(e.webhookId, webhookId), eq(e.idempotencyKey, key));
 
 /** Frees `key` from the webhook's event that took it before `since` (its status stays). */
-export const releaseExpiredKey = (db: Db, webhookId: number, key: string, since: number) =>
-  db
-    .update(e)
-    .set({ idempotencyKey: null })
-    .where(and(keyOf(webhookId, key), lt(e.receivedAt, since)));
+export function releaseExpiredKey(db: Db, webhookId: number, key: string, since: number) {
+  const where = and(keyOf(webhookId, key), lt(e.receivedAt, since));
+  return shapes.statement(db, 'release key', [where], () =>
+    db.update(e).set({ idempotencyKey: null }).where(where),
+  );
+}
 
 /** The event holding `key`, unless its payload is `text` (read only when a retry differs). */
-export const keyHolder = (db: Db, webhookId: number, key: string, text: string) =>
-  db
-    .select({ payload: e.payload, headers: e.headers })
-    .from(e)
-    .where(and(keyOf(webhookId, key), ne(e.payload, text)));
+export function keyHolder(db: Db, webhookId: number, key: string, text: string) {
+  const where = and(keyOf(webhookId, key), ne(e.payload, text));
+  return shapes.statement(db, 'key holder', [where], () =>
+    db.select({ payload: e.payload, headers: e.headers }).from(e).where(where),
+  );
+}
 
 /**
  * new → rejected: a refused call with the problem its sender got, and the trim of the webhook's

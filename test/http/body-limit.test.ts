@@ -48,6 +48,19 @@ describe('readLimited', () => {
     expect(seen.pulled).toBeLessThanOrEqual(12);
   });
 
+  it('reads a body whose Content-Length is within the limit in one go, as the chunk loop reads it', async () => {
+    const sized = counted(4).request({ 'Content-Length': String(4 * KIB) });
+    expect(await readLimited(sized, 4 * KIB)).toEqual(await readLimited(counted(4).request(), 4 * KIB));
+    const empty = new Request('http://crm.test/', { method: 'POST', body: '', headers: { 'Content-Length': '0' } });
+    expect(await readLimited(empty, 10)).toEqual(new Uint8Array());
+  });
+
+  it('refuses a body whose stream outruns a Content-Length within the limit', async () => {
+    // Only a request made in JavaScript can: the network's bodies end where their length says.
+    const { request } = counted(12);
+    expect(await readLimited(request({ 'Content-Length': String(KIB) }), 8 * KIB)).toBeUndefined();
+  });
+
   it('reads nothing of a body whose Content-Length is over the limit', async () => {
     const { seen, request } = counted(20);
     expect(await readLimited(request({ 'Content-Length': String(20 * KIB) }), 8 * KIB)).toBeUndefined();
@@ -80,10 +93,15 @@ describe('a body that breaks off', () => {
     const cookie = await signIn(key);
     const json = { 'Content-Type': 'application/json' };
     const api = { ...json, Authorization: `Bearer ${key}` };
+    // With a length, the body is read in one go; without, chunk by chunk: the same 400 either way.
+    const sized = { 'Content-Length': '64' };
     const { value: answers, logged } = await capturingLogs(async () => [
       await send('/v1/users', api),
+      await send('/v1/users', { ...api, ...sized }),
       await send('/v1/users', { ...api, 'Idempotency-Key': 'broken-1' }),
+      await send('/v1/users', { ...api, ...sized, 'Idempotency-Key': 'broken-2' }),
       await send(hook.path, json),
+      await send(hook.path, { ...json, ...sized }),
       await send('/panel/webhooks', {
         Cookie: cookie,
         Origin: BASE,
