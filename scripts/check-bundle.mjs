@@ -24,7 +24,7 @@ try {
     process.exit(status || 1);
   }
   const bundle = readFileSync(join(outdir, 'index.js'));
-  const kib = (bytes) => (bytes / 1024).toFixed(2);
+  const kib = (/** @type {number} */ bytes) => (bytes / 1024).toFixed(2);
   const line = `${kib(bundle.length)} KiB minified, ${kib(gzipSync(bundle).length)} KiB gzip (budget ${BUDGET_KIB} KiB)`;
   if (bundle.length > BUDGET_KIB * 1024) {
     console.error(`check:bundle: ${line}: over budget`);

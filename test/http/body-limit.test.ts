@@ -51,7 +51,11 @@ describe('readLimited', () => {
   it('reads a body whose Content-Length is within the limit in one go, as the chunk loop reads it', async () => {
     const sized = counted(4).request({ 'Content-Length': String(4 * KIB) });
     expect(await readLimited(sized, 4 * KIB)).toEqual(await readLimited(counted(4).request(), 4 * KIB));
-    const empty = new Request('http://crm.test/', { method: 'POST', body: '', headers: { 'Content-Length': '0' } });
+    const empty = new Request('http://crm.test/', {
+      method: 'POST',
+      body: '',
+      headers: { 'Content-Length': '0' },
+    });
     expect(await readLimited(empty, 10)).toEqual(new Uint8Array());
   });
 
