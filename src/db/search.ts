@@ -37,22 +37,39 @@ const US = '\u001f';
 
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
+/** The number of code points of `text` (its length less the second half of each surrogate pair). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) count--;
+    }
+  }
+  return count;
+}
+
 /**
- * The MATCH clause that finds every row whose `column` contains `value` (normalised), and maybe
- * some that do not. Inside double quotes FTS5 takes everything literally but `"` (doubled), so no
- * value can inject query syntax. The tokenizer skips U+0000, so the clause looks up the longest
- * piece between them, which any containing text holds too; a value of nothing but U+0000 has no
- * lookup at all.
+ * The MATCH clause that finds every row whose `column` contains `normalized` (a value already
+ * through normalizeText), and maybe some that do not. Inside double quotes FTS5 takes everything
+ * literally but `"` (doubled), so no value can inject query syntax. The tokenizer skips U+0000, so
+ * the clause looks up the longest piece between them (in code points; the first of equals), which
+ * any containing text holds too; a value of nothing but U+0000 has no lookup at all.
  */
-function clause(column: string, value: string): string | undefined {
-  const pieces = normalizeText(value)
-    .split('\0')
-    .map((piece) => [...piece]);
-  const longest = pieces.reduce((a, b) => (b.length > a.length ? b : a));
-  const piece = longest.join('');
-  if (longest.length >= 3) return `${column} : ${quoted(piece)}`;
-  if (longest.length === 2) return `${column}_grams : ${quoted(`${piece}${US}`)}`;
-  if (longest.length === 1) return `${column}_grams : ${quoted(`${piece}${US}${US}`)}`;
+function clause(column: string, normalized: string): string | undefined {
+  let piece = '';
+  let longest = 0;
+  for (const each of normalized.split('\0')) {
+    const length = codePoints(each);
+    if (length > longest) {
+      piece = each;
+      longest = length;
+    }
+  }
+  if (longest >= 3) return `${column} : ${quoted(piece)}`;
+  if (longest === 2) return `${column}_grams : ${quoted(`${piece}${US}`)}`;
+  if (longest === 1) return `${column}_grams : ${quoted(`${piece}${US}${US}`)}`;
   return undefined;
 }
 
@@ -63,16 +80,18 @@ export function search<I extends SearchIndex>(
 ): Search | undefined {
   const sent = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (!sent.length) return undefined;
-  const compared = sent.flatMap(([name, value]) => {
+  // Each value normalised once: the exact conditions and the MATCH clause both take it.
+  const normalized = sent.map(([name, value]) => [name, normalizeText(value)] as const);
+  const compared = normalized.flatMap(([name, value]) => {
     const column = index.columns[name];
-    return column ? [{ column, value: normalizeText(value) }] : [];
+    return column ? [{ column, value }] : [];
   });
   const exact = compared.map(({ column, value }) => sql`instr(${column}, ${value}) > 0`);
   const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
   const unqualified = compared.map(
     ({ column, value }) => sql`instr(${sql.identifier(column.name)}, ${value}) > 0`,
   );
-  const clauses = sent.flatMap(([name, value]) => clause(name, value) ?? []);
+  const clauses = normalized.flatMap(([name, value]) => clause(name, value) ?? []);
   const found = { exact, columns, unqualified };
   return clauses.length ? { ...found, match: { table: index.table, query: clauses.join(' AND ') } } : found;
 }
