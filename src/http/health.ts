@@ -6,11 +6,11 @@ import { SECURITY_HEADERS } from './security';
 export const HEALTHY = { status: 'ok' } as const;
 const BODY = JSON.stringify(HEALTHY);
 
-/** The headers every `/health` answer has, made once; each answer's init spreads them, never edits them. */
-const FIXED: Readonly<Record<string, string>> = Object.fromEntries([
-  ['Content-Type', 'application/json'],
-  ...SECURITY_HEADERS,
-]);
+/**
+ * The headers every `/health` answer has, made once. A Response copies the Headers it is given
+ * (fetch's "fill"), so an answer's own two headers never reach this one.
+ */
+const FIXED = new Headers([['Content-Type', 'application/json'], ...SECURITY_HEADERS]);
 
 /** Server-Timing when no time passed: workerd's clock stands still while JavaScript runs. */
 const UNTIMED = new D1Meter().serverTiming(0);
@@ -36,12 +36,11 @@ export function fastHealth(request: Request): Response | undefined {
   const started = performance.now();
   const requestId = requestIdOf(request.headers.get('X-Request-Id'));
   const elapsed = performance.now() - started;
-  // The response's headers in one init, where a copy of a prebuilt Headers took two sets after it.
-  return new Response(BODY, {
-    headers: {
-      ...FIXED,
-      'X-Request-Id': requestId,
-      'Server-Timing': elapsed === 0 ? UNTIMED : new D1Meter().serverTiming(elapsed),
-    },
-  });
+  // The Response's own copy of the fixed headers, then this request's two: no Headers of our own
+  // copied first (the cheapest of copy-then-set, a plain object or an array init, measured in workerd).
+  const response = new Response(BODY, { headers: FIXED });
+  const headers = response.headers;
+  headers.set('X-Request-Id', requestId);
+  headers.set('Server-Timing', elapsed === 0 ? UNTIMED : new D1Meter().serverTiming(elapsed));
+  return response;
 }
