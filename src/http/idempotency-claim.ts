@@ -74,6 +74,13 @@ export class IdempotencyClaim implements BatchExtension {
     this.#armed = armed;
   }
 
+  idle(): boolean {
+    if (this.#armed) return false;
+    // As `around` does for a batch it adds nothing to: a failure of it is the batch's own error.
+    this.#adding = undefined;
+    return true;
+  }
+
   /** The account's row for the key; with `claimedAt`, only while it is this request's claim. */
   #row(claimedAt?: number): SQL | undefined {
     const armed = this.#armed;
