@@ -289,7 +289,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   const shape = [
     'list',
     getTableName(spec.table),
-    extrasId(spec.extras),
+    constantId(spec.extras),
     spec.unread?.join(','),
     page.sortColumn.name,
     page.descending,
@@ -314,20 +314,6 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
   return (await scoped(db, keyHash, query))[1] as Viewed<T, X>[];
 }
 
-/** A number per extras object (module constants), for the shape of a statement that selects them. */
-const extrasIds = new WeakMap<Extras, number>();
-let extrasCount = 0;
-
-function extrasId(extras: Extras | undefined): number {
-  if (!extras) return 0;
-  let id = extrasIds.get(extras);
-  if (id === undefined) {
-    id = ++extrasCount;
-    extrasIds.set(extras, id);
-  }
-  return id;
-}
-
 /** The account's row `id`, or 404, in one round trip with the key check. */
 export async function getOwn<T extends ResourceTable, X extends Extras>(
   db: Db,
@@ -339,7 +325,7 @@ export async function getOwn<T extends ResourceTable, X extends Extras>(
   // As `ownRow`, from pieces the statement's shape is known by.
   const account = accountOf(keyHash);
   const idIs = eq(t.id, id);
-  const shape = `get ${getTableName(t)} ${extrasId(spec.extras)} ${spec.unread?.join(',')}`;
+  const shape = `get ${getTableName(t)} ${constantId(spec.extras)} ${spec.unread?.join(',')}`;
   const query = shapes.statement(db, shape, [account, idIs], () =>
     select(db, t, shown(spec), and(eq(t.accountId, account), idIs, live(t))),
   );
