@@ -21,8 +21,7 @@ const encoder = new TextEncoder();
 export async function sha256Hex(value: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(value)));
   let hex = '';
-  // Indexed: a for-of over a Uint8Array steps an iterator object per byte.
-  for (let i = 0; i < digest.length; i++) hex += HEX[digest[i] as number];
+  for (const byte of digest) hex += HEX[byte];
   return hex;
 }
 

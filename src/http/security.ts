@@ -31,7 +31,6 @@ export const SECURITY_HEADERS: readonly [string, string][] = [...HEADERS, ...DEF
  * deleted an `X-Powered-By` nothing here sets).
  */
 export function secure(headers: Headers): void {
-  // Pairs read by index: destructuring each in the loop steps an iterator per header, per response.
-  for (const pair of HEADERS) headers.set(pair[0], pair[1]);
-  for (const pair of DEFAULTS) if (!headers.has(pair[0])) headers.set(pair[0], pair[1]);
+  for (const [name, value] of HEADERS) headers.set(name, value);
+  for (const [name, value] of DEFAULTS) if (!headers.has(name)) headers.set(name, value);
 }
