@@ -2,7 +2,7 @@
 // 25 days (inside the 30-day retention, so the cron's purge keeps them), with leads whose names,
 // emails and phones (in the formats senders use) the event search finds. The migration's triggers
 // index each event as it is inserted, as ingest's insert would.
-import { FIRST_NAMES, SURNAMES } from './seed.mjs';
+import { ascii, FIRST_NAMES, SURNAMES } from './seed.mjs';
 
 const DAY_MS = 86_400_000;
 // Events are longer rows than the other tables': fewer per INSERT keeps each under D1's 100 KB.
@@ -13,13 +13,6 @@ const DOMAINS = ['gmail.com', 'hotmail.com', 'uol.com.br', 'exemplo.com.br', 'te
 const ORIGINS = ['site', 'instagram', 'facebook', 'google', 'indicação', 'feirão'];
 const MODELS = ['Onix', 'HB20', 'Polo', 'Kwid', 'Compass', 'T-Cross', 'Corolla', 'Hilux'];
 
-/** @param {string} text */
-const ascii = (text) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z]/g, '')
-    .toLowerCase();
 /** @param {string | number} value */
 const literal = (value) => (typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`);
 

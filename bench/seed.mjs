@@ -131,8 +131,8 @@ export function cnpjFor(n) {
 export const maskCnpj = (cnpj) =>
   `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
 
-/** @param {string} text */
-const ascii = (text) =>
+/** A name as an email's local part: letters only, accents dropped, lower case. @param {string} text */
+export const ascii = (text) =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -190,6 +190,28 @@ export async function newAccount(name = 'Acme'): Promise<{ id: number; key: stri
   return { id: data.account.id, key: data.api_key.key, keyId: data.api_key.id };
 }
 
+/**
+ * A further API key of an account, through the admin API, with these scopes (and any other field
+ * of its body, such as `expires_at`): the answer's `data`, its `key` the secret.
+ */
+export async function newKey(
+  accountId: number,
+  scopes: string[],
+  extra: Record<string, unknown> = {},
+): Promise<Json> {
+  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
+    method: 'POST',
+    headers: adminHeaders(),
+    body: { name: 'Scoped', scopes, ...extra },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json(res)).data;
+}
+
+/** The secret of a new key of the account holding these scopes. */
+export const keyWith = async (accountId: number, scopes: string[]): Promise<string> =>
+  (await newKey(accountId, scopes)).key;
+
 /** POSTs a resource and returns its body's `data`, failing the test on anything but 201. */
 export async function create(key: string, path: string, body: unknown): Promise<Json> {
   const res = await call(path, { method: 'POST', key, body });

@@ -4,12 +4,12 @@ import apiDocs from '../../docs/api.md?raw';
 import { OPERATIONS, SCOPE_RESOURCES } from '../../src/core/scopes';
 import { withCheckDigits } from '../cnpj';
 import {
-  adminHeaders,
   call,
   create,
   expectProblem,
   type Json,
   json,
+  keyWith,
   newAccount,
   newWebhook,
   postEvent,
@@ -22,15 +22,6 @@ let serial = 0;
 const next = () => ++serial;
 
 /** A key of `account` with `scopes`, made through the admin API. */
-async function keyWith(account: Account, scopes: string[]): Promise<string> {
-  const res = await call(`/admin/accounts/${account.id}/api-keys`, {
-    method: 'POST',
-    headers: adminHeaders(),
-    body: { name: `Scoped ${next()}`, scopes },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await json(res)).data.key;
-}
 
 const user = (a: Account) => create(a.key, '/v1/users', { name: 'Ana', email: `ana${next()}@example.com` });
 const company = (a: Account) =>
@@ -188,7 +179,7 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
 };
 
 async function keyIdOf(a: Account, scopes: string[]): Promise<number> {
-  const key = await keyWith(a, scopes);
+  const key = await keyWith(a.id, scopes);
   return (await json(await call('/v1/me', { key }))).data.api_key.id;
 }
 
@@ -261,7 +252,7 @@ describe('API key scopes on every /v1 operation', () => {
       const keys = new Map<string, Promise<string>>();
       const key = (scopes: string[]) => {
         const id = scopes.join(',');
-        if (!keys.has(id)) keys.set(id, keyWith(account, scopes));
+        if (!keys.has(id)) keys.set(id, keyWith(account.id, scopes));
         return keys.get(id) as Promise<string>;
       };
       for (const [operation, scope] of documented) {
@@ -313,7 +304,7 @@ describe('API key scopes on every /v1 operation', () => {
   it('the webhook URL and /admin are outside key scopes', async () => {
     const account = await newAccount();
     const hook = await webhook(account);
-    const readOnly = await keyWith(account, ['*:read']);
+    const readOnly = await keyWith(account.id, ['*:read']);
     // The URL is its own credential: a key, scoped or not, neither helps nor hinders.
     const sent = await postEvent(hook.path, { nome: 'Ana' }, { Authorization: `Bearer ${readOnly}` });
     expect(sent.status).toBe(204);

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, type Json, json, newAccount, newWebhook, roundTrips } from '../helpers';
+import { call, type Json, json, keyWith, newAccount, newWebhook, roundTrips } from '../helpers';
 
 /** A key of `accountId` with `scopes`, made through the admin API: its secret. */
-async function keyWith(accountId: number, scopes: string[]): Promise<string> {
-  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
-    method: 'POST',
-    headers: adminHeaders(),
-    body: { name: `Scoped ${scopes.join(' ')}`, scopes },
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await json(res)).data.key;
-}
 
 const body = async (res: Response): Promise<Json> => {
   expect(res.status, await res.clone().text()).toBeLessThan(300);

@@ -1,12 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
-  adminHeaders,
   call,
   callWithDb,
   create,
   type Json,
   json,
+  keyWith,
   newAccount,
   newWebhook,
   recordingD1,
@@ -55,16 +55,6 @@ async function read(path: string, cookie: string, lang = 'pt-BR'): Promise<strin
   const body = await page(res);
   expect(roundTrips(res)).toBe(1);
   return body;
-}
-
-async function keyWith(accountId: number, scopes: string[]): Promise<string> {
-  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
-    method: 'POST',
-    headers: adminHeaders(),
-    body: { name: 'Panel', scopes },
-  });
-  expect(res.status).toBe(201);
-  return (await json(res)).data.key;
 }
 
 const eventPath = (r: Lead, id: number) => `/panel/webhooks/${r.hook.id}/events/${id}`;

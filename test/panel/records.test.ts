@@ -1,16 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import {
-  adminHeaders,
-  call,
-  callWithDb,
-  create,
-  json,
-  newAccount,
-  recordingD1,
-  roundTrips,
-} from '../helpers';
+import { call, callWithDb, create, keyWith, newAccount, recordingD1, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
 
 // The read-only record pages: what an event's result links to.
@@ -75,16 +66,6 @@ const paths = (r: Crm) => [
   `/panel/tasks/${r.task.id}`,
   `/panel/companies/${r.company.id}`,
 ];
-
-async function keyWith(accountId: number, scopes: string[]): Promise<string> {
-  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
-    method: 'POST',
-    headers: adminHeaders(),
-    body: { name: 'Panel', scopes },
-  });
-  expect(res.status).toBe(201);
-  return (await json(res)).data.key;
-}
 
 describe('the record pages show the record, formatted for people, with links between them', () => {
   it('a contact: its fields, its company and owner by name, its deals, custom fields; one round trip', async () => {

@@ -1,17 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, create, json, newAccount } from '../helpers';
+import { create, newAccount, newKey } from '../helpers';
 import { page, panel, signIn } from './browser';
-
-async function keyWith(accountId: number, scopes: string[], extra: Record<string, unknown> = {}) {
-  const res = await call(`/admin/accounts/${accountId}/api-keys`, {
-    method: 'POST',
-    headers: adminHeaders(),
-    body: { name: 'Panel', scopes, ...extra },
-  });
-  expect(res.status).toBe(201);
-  return (await json(res)).data;
-}
 
 const hookRow = (id: number) =>
   env.DB.prepare('SELECT name, mode, enabled, token FROM inbound_webhooks WHERE id = ?').bind(id).first();
@@ -20,7 +10,7 @@ describe('the panel offers only what the key may do', () => {
   it('a read-only key signs in and sees webhooks and events, without any action that changes them', async () => {
     const account = await newAccount();
     const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
-    const { key } = await keyWith(account.id, ['webhooks:read']);
+    const { key } = await newKey(account.id, ['webhooks:read']);
     const cookie = await signIn(key);
 
     const list = await page(await panel('/panel/webhooks', { cookie }));
@@ -67,7 +57,7 @@ describe('the panel offers only what the key may do', () => {
     const account = await newAccount();
     const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
     const token = String((await hookRow(hook.id))?.token);
-    const readOnly = await signIn((await keyWith(account.id, ['*:read'])).key);
+    const readOnly = await signIn((await newKey(account.id, ['*:read'])).key);
     for (const path of [
       '/panel/webhooks',
       `/panel/webhooks/${hook.id}`,
@@ -78,7 +68,7 @@ describe('the panel offers only what the key may do', () => {
     }
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: readOnly }));
     expect(edit).toContain('oculta: exige webhooks:update');
-    const updater = await signIn((await keyWith(account.id, ['webhooks:read', 'webhooks:update'])).key);
+    const updater = await signIn((await newKey(account.id, ['webhooks:read', 'webhooks:update'])).key);
     const shown = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: updater }));
     expect(shown).toContain(`/hooks/${token}`);
     expect(shown).not.toContain('oculta: exige webhooks:update');
@@ -98,12 +88,12 @@ describe('the panel offers only what the key may do', () => {
 
   it('a key without webhooks:read gets a page naming the scope; an expired key cannot sign in', async () => {
     const account = await newAccount();
-    const { key } = await keyWith(account.id, ['deals:read']);
+    const { key } = await newKey(account.id, ['deals:read']);
     const cookie = await signIn(key);
     const html = await page(await panel('/panel/webhooks', { cookie }), 403);
     expect(html).toContain('webhooks:read');
 
-    const soon = await keyWith(account.id, ['*:*']);
+    const soon = await newKey(account.id, ['*:*']);
     await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
       .bind(Date.now() - 1, soon.id)
       .run();
@@ -113,7 +103,7 @@ describe('the panel offers only what the key may do', () => {
 
   it('a session ends when its key expires', async () => {
     const account = await newAccount();
-    const made = await keyWith(account.id, ['webhooks:*']);
+    const made = await newKey(account.id, ['webhooks:*']);
     const cookie = await signIn(made.key);
     expect((await panel('/panel/webhooks', { cookie })).status).toBe(200);
     await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
