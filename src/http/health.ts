@@ -1,5 +1,5 @@
 import { D1Meter } from '../db/meter';
-import { requestIdOf } from './middleware';
+import { requestIdOf, trace } from './middleware';
 import { SECURITY_HEADERS } from './security';
 
 /** What a healthy Worker answers, here and on the app's own `/health` route. */
@@ -41,8 +41,6 @@ export function fastHealth(request: Request): Response | undefined {
   // The Response's own copy of the fixed headers, then this request's two: no Headers of our own
   // copied first (the cheapest of copy-then-set, a plain object or an array init, measured in workerd).
   const response = new Response(BODY, { headers: FIXED });
-  const headers = response.headers;
-  headers.set('X-Request-Id', requestId);
-  headers.set('Server-Timing', UNTIMED);
+  trace(response.headers, requestId, UNTIMED, null);
   return response;
 }
