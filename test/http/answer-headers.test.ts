@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { withCheckDigits } from '../cnpj';
+import { BASE, call, callWithEnv, create, newAccount } from '../helpers';
+
+/**
+ * Every header of the API's answers, name and value, as they were before answers were built from
+ * a prebuilt set: a header more, less or changed on any kind of answer fails here.
+ */
+const SECURITY = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=15552000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+const ID = 'answer-headers-test';
+const timing = (trips: number) =>
+  expect.stringMatching(new RegExp(`^d1;dur=\\d+\\.\\d;desc="${trips} round trips?", total;dur=\\d+\\.\\d$`));
+const BOOKMARK = expect.stringMatching(/^[0-9a-f-]{20,}$/);
+
+/** What every `/v1` answer carries, given its D1 round trips and whether it has a bookmark. */
+const api = (trips: number, bookmark = true) => ({
+  ...SECURITY,
+  'cache-control': 'no-store',
+  'server-timing': timing(trips),
+  'x-request-id': ID,
+  ...(bookmark ? { 'x-d1-bookmark': BOOKMARK } : {}),
+});
+const JSON_TYPE = { 'content-type': 'application/json' };
+const PROBLEM_TYPE = { 'content-type': 'application/problem+json' };
+
+const headersOf = (res: Response) => Object.fromEntries(res.headers);
+const send = (path: string, key: string, options: { method?: string; body?: unknown } = {}) =>
+  call(path, { ...options, key, headers: { 'X-Request-Id': ID } });
+
+describe('the headers of the API answers', () => {
+  it('are exactly these on a list, a get, a create, an update and a delete', async () => {
+    const { key } = await newAccount();
+    const created = await send('/v1/companies', key, {
+      method: 'POST',
+      body: { name: 'Acme Ltda', cnpj: withCheckDigits('112223330001') },
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { id: number } };
+    const { id } = data;
+    expect(headersOf(created)).toEqual({
+      ...api(2),
+      ...JSON_TYPE,
+      location: `${BASE}/v1/companies/${id}`,
+    });
+    await create(key, '/v1/companies', { name: 'Beta Ltda', cnpj: withCheckDigits('112223330002') });
+
+    const page = await send('/v1/companies?limit=1', key);
+    expect(page.status).toBe(200);
+    const { meta } = (await page.json()) as { meta: { next_cursor: string } };
+    expect(headersOf(page)).toEqual({
+      ...api(1),
+      ...JSON_TYPE,
+      link: `<${BASE}/v1/companies?limit=1&cursor=${meta.next_cursor}>; rel="next"`,
+    });
+    const last = await send('/v1/companies?limit=5', key);
+    expect(headersOf(last)).toEqual({ ...api(1), ...JSON_TYPE });
+
+    const got = await send(`/v1/companies/${id}`, key);
+    expect(got.status).toBe(200);
+    expect(headersOf(got)).toEqual({ ...api(1), ...JSON_TYPE });
+
+    const updated = await send(`/v1/companies/${id}`, key, { method: 'PUT', body: { name: 'Acme SA' } });
+    expect(updated.status).toBe(200);
+    expect(headersOf(updated)).toEqual({ ...api(2), ...JSON_TYPE });
+
+    const contact = await create(key, '/v1/contacts', { name: 'Ana' });
+    const removed = await send(`/v1/contacts/${contact.id}`, key, { method: 'DELETE' });
+    expect(removed.status).toBe(204);
+    expect(headersOf(removed)).toEqual(api(1));
+  });
+
+  it('are exactly these on a 404, a 422 and a 405', async () => {
+    const { key } = await newAccount();
+    const missing = await send('/v1/companies/999999', key);
+    expect(missing.status).toBe(404);
+    expect(headersOf(missing)).toEqual({ ...api(1), ...PROBLEM_TYPE });
+
+    const invalid = await send('/v1/companies', key, { method: 'POST', body: { name: '' } });
+    expect(invalid.status).toBe(422);
+    expect(headersOf(invalid)).toEqual({ ...api(0, false), ...PROBLEM_TYPE });
+
+    const refused = await send('/v1/companies', key, { method: 'PATCH', body: {} });
+    expect(refused.status).toBe(405);
+    expect(headersOf(refused)).toEqual({ ...api(0, false), ...PROBLEM_TYPE, allow: 'GET, HEAD, POST' });
+  });
+
+  it('are exactly these on a preflight and on an answer to a listed origin', async () => {
+    const { key } = await newAccount();
+    const origin = 'https://app.example.com';
+    const cors = { CORS_ORIGINS: origin };
+    const preflight = await callWithEnv(cors, '/v1/companies', {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'X-Request-Id': ID },
+    });
+    expect(preflight.status).toBe(204);
+    const exposed = 'Location,Link,X-Request-Id,X-D1-Bookmark,Server-Timing,Retry-After,Idempotent-Replayed';
+    expect(headersOf(preflight)).toEqual({
+      ...api(0, false),
+      'access-control-allow-headers': 'Authorization,Content-Type,Idempotency-Key,X-Request-Id,X-D1-Bookmark',
+      'access-control-allow-methods': 'GET,POST,PUT,DELETE',
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': exposed,
+      'access-control-max-age': '600',
+      vary: 'Origin, Access-Control-Request-Headers',
+    });
+
+    const listed = await callWithEnv(cors, '/v1/companies', {
+      key,
+      headers: { Origin: origin, 'X-Request-Id': ID },
+    });
+    expect(listed.status).toBe(200);
+    expect(headersOf(listed)).toEqual({
+      ...api(1),
+      ...JSON_TYPE,
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': exposed,
+      vary: 'Origin',
+    });
+  });
+});
