@@ -28,6 +28,7 @@ import type { Db } from './client';
 import { guardedWrite } from './errors';
 import type { PagePlan } from './keyset';
 import { live, restorable } from './live';
+import { named } from './named';
 import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
@@ -123,7 +124,7 @@ function select(db: Db, table: TenantTable, fields: SelectedFields, where: SQL |
     .where(where);
 }
 
-/** The row and its extras, for the rows `where` selects. */
+/** The row and its extras, for the rows `where` selects (each under its key: see `named`). */
 export function view(
   db: Db,
   table: TenantTable,
@@ -131,7 +132,7 @@ export function view(
   where: SQL | undefined,
   from?: SQL,
 ) {
-  return select(db, table, { ...getTableColumns(table), ...extras } as SelectedFields, where, from);
+  return select(db, table, named({ ...getTableColumns(table), ...extras }), where, from);
 }
 
 /** Columns of `T`'s rows that no reader of a list or a get uses. */
@@ -139,8 +140,8 @@ export type Unread<T extends TenantTable> = readonly (keyof Select<T> & string)[
 
 /**
  * What a list or a get selects: the row and its extras less the `unread` columns (fewer cells
- * for D1 to send and for the binding and the row mapping to copy), keeping `sortColumn`, which a
- * cursor is made of.
+ * for D1 to send and for the binding to copy), keeping `sortColumn`, which a cursor is made of;
+ * each under its key (see `named`).
  */
 function shown(
   spec: { table: TenantTable; extras?: Extras; unread?: readonly string[] },
@@ -150,7 +151,7 @@ function shown(
   const columns = Object.entries(getTableColumns(spec.table)).filter(
     ([key, column]) => column === sortColumn || !unread.includes(key),
   );
-  return { ...Object.fromEntries(columns), ...spec.extras } as SelectedFields;
+  return named({ ...Object.fromEntries(columns), ...spec.extras });
 }
 
 /** `table` without its indexes: a query on it can only look rows up by id. */
