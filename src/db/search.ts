@@ -1,7 +1,6 @@
-import { and, type SQL, type StringChunk, sql } from 'drizzle-orm';
+import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
 import { normalizeText } from '../core/text';
-import { filled, lazyPieces } from './prerendered';
 import { companies, contacts, users } from './schema';
 
 /**
@@ -74,61 +73,25 @@ function clause(column: string, normalized: string): string | undefined {
   return undefined;
 }
 
-/** What a match is on `column`: it holds `value` (already through normalizeText). */
-export const exactCondition = (column: AnySQLiteColumn, value: unknown) =>
-  sql`instr(${column}, ${value}) > 0`;
-
-/** `exactCondition` on the column's bare name, for a subquery that selects it under that name. */
-export const unqualifiedCondition = (column: AnySQLiteColumn, value: unknown) =>
-  sql`instr(${sql.identifier(column.name)}, ${value}) > 0`;
-
-type Conditions = { exact: () => StringChunk[]; unqualified: () => StringChunk[] };
-
-/**
- * Each searchable column's two conditions, rendered once (see `prerendered`): a search on every
- * request otherwise built both as SQL trees and rendered them chunk by chunk. Keyed by the schema's
- * columns (code), so it holds as many entries as there are searchable columns, and no value.
- */
-const conditions = new WeakMap<AnySQLiteColumn, Conditions>();
-
-function conditionsOf(column: AnySQLiteColumn): Conditions {
-  let found = conditions.get(column);
-  if (found === undefined) {
-    found = {
-      exact: lazyPieces((value: unknown) => exactCondition(column, value), 1),
-      unqualified: lazyPieces((value: unknown) => unqualifiedCondition(column, value), 1),
-    };
-    conditions.set(column, found);
-  }
-  return found;
-}
-
 /** The search for `values` (searchable column -> the text it must contain) in `index`, if any. */
 export function search<I extends SearchIndex>(
   index: I,
   values: Partial<Record<keyof I['columns'] & string, string>>,
 ): Search | undefined {
-  const exact: SQL[] = [];
-  const unqualified: SQL[] = [];
-  const columns: Record<string, AnySQLiteColumn> = {};
-  const clauses: string[] = [];
-  let sent = 0;
-  for (const [name, value] of Object.entries<string | undefined>(values)) {
-    if (value === undefined) continue;
-    sent++;
-    // Each value normalised once: the exact conditions and the MATCH clause both take it.
-    const normalized = normalizeText(value);
+  const sent = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (!sent.length) return undefined;
+  // Each value normalised once: the exact conditions and the MATCH clause both take it.
+  const normalized = sent.map(([name, value]) => [name, normalizeText(value)] as const);
+  const compared = normalized.flatMap(([name, value]) => {
     const column = index.columns[name];
-    if (column) {
-      const pieces = conditionsOf(column);
-      exact.push(filled(pieces.exact(), normalized));
-      unqualified.push(filled(pieces.unqualified(), normalized));
-      columns[column.name] = column;
-    }
-    const found = clause(name, normalized);
-    if (found !== undefined) clauses.push(found);
-  }
-  if (!sent) return undefined;
+    return column ? [{ column, value }] : [];
+  });
+  const exact = compared.map(({ column, value }) => sql`instr(${column}, ${value}) > 0`);
+  const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
+  const unqualified = compared.map(
+    ({ column, value }) => sql`instr(${sql.identifier(column.name)}, ${value}) > 0`,
+  );
+  const clauses = normalized.flatMap(([name, value]) => clause(name, value) ?? []);
   const found = { exact, columns, unqualified };
   return clauses.length ? { ...found, match: { table: index.table, query: clauses.join(' AND ') } } : found;
 }

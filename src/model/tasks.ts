@@ -10,23 +10,15 @@ import type { Db } from '../db/client';
 import { inIds, rangeConditions } from '../db/filters';
 import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import type { Columns, Viewed, WriteSpec } from '../db/own';
-import { filled, lazyPieces } from '../db/prerendered';
 import { deals, taskCategories, taskOwners, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
 
 type Create = z.infer<typeof TaskCreate>;
 type Update = z.infer<typeof TaskUpdate>;
 
-/** The id of the account's category whose normalised name is `name`, as a subquery. */
-export const categoryQuery = (account: unknown, name: unknown) =>
-  sql<number>`(select ${taskCategories.id} from ${taskCategories} where ${taskCategories.accountId} = ${account} and ${taskCategories.nameNorm} = ${name})`;
-
-/** `categoryQuery`'s text, rendered once: a category filter built and rendered it on every request. */
-const categoryPieces = lazyPieces(categoryQuery, 2);
-
 /** The id of the account's category named `name` (any case), as a subquery. */
 const categoryId = (account: number | SQLWrapper, name: string) =>
-  filled<number>(categoryPieces(), account, normalizeText(name));
+  sql<number>`(select ${taskCategories.id} from ${taskCategories} where ${taskCategories.accountId} = ${account} and ${taskCategories.nameNorm} = ${normalizeText(name)})`;
 
 const extras = {
   ownerIds: linkedUserIds('owners'),

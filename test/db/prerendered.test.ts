@@ -1,21 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type Scope } from '../../src/core/scopes';
-import { normalizeText } from '../../src/core/text';
 import { FastDialect } from '../../src/db/dialect';
 import { grantQuery, KeyGrant } from '../../src/db/key-grant';
-import { tasks } from '../../src/db/schema';
-import {
-  exactCondition,
-  type SearchIndex,
-  search,
-  searchIndexes,
-  unqualifiedCondition,
-} from '../../src/db/search';
 import { accountOf, accountQuery } from '../../src/db/tenant';
-import { categoryQuery, taskFilters, taskSpec } from '../../src/model/tasks';
 
 const HASH = 'a'.repeat(64);
 // A key as the panel holds it: a subquery on its session, with parameters of its own.
@@ -53,39 +42,5 @@ describe('key subqueries from prerendered text', () => {
     const text = rendered(new KeyGrant(HASH, 'deals:update', NOW).getSQL()).sql;
     expect(text).toContain(`"api_keys"."expires_at" > ${Math.ceil(NOW / 1000) * 1000}`);
     expect(text).toContain("'deals:update', 'deals:*', '*:update', '*:*'");
-  });
-});
-
-describe('search conditions from prerendered text', () => {
-  it('each searchable column of every index: exact and unqualified render as their Drizzle templates', () => {
-    const values = ['magalhães', 'Ação "x" ?', 'ab', '\u0000a'];
-    for (const index of Object.values(searchIndexes)) {
-      for (const [name, column] of Object.entries<AnySQLiteColumn>(index.columns)) {
-        for (const value of values) {
-          const found = search<SearchIndex>(index, { [name]: value });
-          const normalized = normalizeText(value);
-          expect(rendered(found?.exact[0] as SQL)).toEqual(rendered(exactCondition(column, normalized)));
-          expect(rendered(found?.unqualified[0] as SQL)).toEqual(
-            rendered(unqualifiedCondition(column, normalized)),
-          );
-          expect(found?.columns).toEqual({ [column.name]: column });
-        }
-      }
-    }
-  });
-});
-
-describe("a task category's subquery from prerendered text", () => {
-  it('renders as its Drizzle template in the category filter (any key) and in a write', () => {
-    const name = 'Ligação "x"';
-    for (const key of [HASH, SESSION_KEY, new KeyGrant(HASH, 'tasks:read', NOW)]) {
-      const account = accountOf(key);
-      const [, filter] = taskFilters({ category: name, limit: 50 }, account, tasks.createdAt);
-      const template = sql`${tasks.categoryId} = ${categoryQuery(account, normalizeText(name))}`;
-      expect(rendered(filter as SQL)).toEqual(rendered(template));
-    }
-    const written = taskSpec.update({ category: name }, 7).categoryId as SQL;
-    expect(rendered(written)).toEqual(rendered(categoryQuery(7, normalizeText(name))));
-    expect(rendered(written).params).toEqual([7, normalizeText(name)]);
   });
 });
