@@ -28,7 +28,6 @@ import type { Db } from './client';
 import { guardedWrite } from './errors';
 import type { PagePlan } from './keyset';
 import { live, restorable } from './live';
-import { named } from './named';
 import { assertRefs, refsQuery } from './refs';
 import { accounts, type ResourceTable, type TenantTable } from './schema';
 import { PROBED_ROWS, type Search, searchPlan } from './search';
@@ -124,7 +123,7 @@ function select(db: Db, table: TenantTable, fields: SelectedFields, where: SQL |
     .where(where);
 }
 
-/** The row and its extras, for the rows `where` selects (each under its key: see `named`). */
+/** The row and its extras, for the rows `where` selects. */
 export function view(
   db: Db,
   table: TenantTable,
@@ -132,7 +131,7 @@ export function view(
   where: SQL | undefined,
   from?: SQL,
 ) {
-  return select(db, table, named({ ...getTableColumns(table), ...extras }), where, from);
+  return select(db, table, { ...getTableColumns(table), ...extras } as SelectedFields, where, from);
 }
 
 /** Columns of `T`'s rows that no reader of a list or a get uses. */
@@ -140,8 +139,8 @@ export type Unread<T extends TenantTable> = readonly (keyof Select<T> & string)[
 
 /**
  * What a list or a get selects: the row and its extras less the `unread` columns (fewer cells
- * for D1 to send and for the binding to copy), keeping `sortColumn`, which a cursor is made of;
- * each under its key (see `named`).
+ * for D1 to send and for the binding and the row mapping to copy), keeping `sortColumn`, which a
+ * cursor is made of.
  */
 function shown(
   spec: { table: TenantTable; extras?: Extras; unread?: readonly string[] },
@@ -151,7 +150,7 @@ function shown(
   const columns = Object.entries(getTableColumns(spec.table)).filter(
     ([key, column]) => column === sortColumn || !unread.includes(key),
   );
-  return named({ ...Object.fromEntries(columns), ...spec.extras });
+  return { ...Object.fromEntries(columns), ...spec.extras } as SelectedFields;
 }
 
 /** `table` without its indexes: a query on it can only look rows up by id. */

@@ -20,33 +20,6 @@ function decoderOf(field: unknown): Decoder {
 const keeps = (decoder: Decoder) =>
   decoder === noopDecoder || decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue;
 
-type Mapper = (rows: Row[]) => Row[];
-
-/** A field selected as `... as "<its key>"` (db/named.ts): D1's row has it under that key. */
-const underItsKey = ({ path, field }: Field) => field instanceof SQL.Aliased && field.fieldAlias === path[0];
-
-/**
- * The rows of a statement that selects every field under its key: D1's own objects are the rows
- * (the same keys in the same order, made by the binding for this result alone), with the cells
- * whose decoder changes them decoded in place. No second object per row.
- */
-function inPlace(keys: string[], decoders: (Decoder | undefined)[]): Mapper {
-  const decoded = keys.flatMap((key, i) => {
-    const decoder = decoders[i];
-    return decoder ? [{ key, decoder }] : [];
-  });
-  if (!decoded.length) return (rows) => rows;
-  return (rows) => {
-    for (const row of rows) {
-      for (const { key, decoder } of decoded) {
-        const value = row[key];
-        if (value !== null) row[key] = decoder.mapFromDriverValue(value);
-      }
-    }
-    return rows;
-  };
-}
-
 /**
  * The rows of a batch's result (D1 objects, one key per column in select order) as Drizzle maps
  * them, for a flat selection: each field's decoder found once per statement, where Drizzle's
@@ -61,7 +34,6 @@ function flatMapper(fields: Field[]): Mapper | undefined {
     const found = decoderOf(field);
     return keeps(found) ? undefined : found;
   });
-  if (fields.every(underItsKey)) return inPlace(keys, decoders);
   // Each row starts as a copy of one with every key in place, in order: V8 copies its layout at
   // once, where adding the keys one by one walked its layout's transitions for every row.
   const template: Row = Object.fromEntries(keys.map((key) => [key, null]));
@@ -78,6 +50,8 @@ function flatMapper(fields: Field[]): Mapper | undefined {
       return mapped;
     });
 }
+
+type Mapper = (rows: Row[]) => Row[];
 
 /**
  * The mapper of each fields array seen: a prebuilt statement (db/shapes.ts) prepares with the same

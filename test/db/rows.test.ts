@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { D1Meter } from '../../src/db/meter';
 import { view } from '../../src/db/own';
-import { companies, contacts, deals, type TenantTable, tasks, users } from '../../src/db/schema';
+import { companies, deals, tasks } from '../../src/db/schema';
 import { companySpec } from '../../src/model/companies';
 import { taskSpec } from '../../src/model/tasks';
 import { create, newAccount, newUser } from '../helpers';
@@ -46,57 +46,5 @@ describe("a batch's rows", () => {
     expect(ours[0][0]).toMatchObject({ followerIds: [user.id], segment: null });
     expect(ours[1][0]).toMatchObject({ ownerIds: [user.id], completedAt: null });
     expect(ours[2][0]).toMatchObject({ customFields: { origem: 'site', nota: 3 }, deletedAt: null });
-  });
-});
-
-describe('rows selected under their keys (db/named.ts)', () => {
-  it("equal the old path's rows (Drizzle's names, Drizzle's mapping) key for key and in order, on every resource", async () => {
-    const { key, id: accountId } = await newAccount();
-    const user = await newUser(key, 'Rita');
-    const company = await create(key, '/v1/companies', {
-      name: 'Acme Ltda',
-      cnpj: '11.222.333/0001-81',
-      follower_ids: [user.id],
-    });
-    await create(key, '/v1/companies', { name: 'Beta', cnpj: '11.444.777/0001-61', segment: 'Varejo' });
-    await create(key, '/v1/contacts', { name: 'Ana', company_id: company.id, custom_fields: { a: 1 } });
-    await create(key, '/v1/contacts', { name: 'Bia', email: 'bia@example.com' });
-    const deal = await create(key, '/v1/deals', { name: 'Negócio', value: 10, custom_fields: { b: 'dois' } });
-    await create(key, '/v1/tasks', {
-      deal_id: deal.id,
-      name: 'Ligar',
-      category: 'Ligação',
-      owner_id: user.id,
-    });
-    await create(key, '/v1/tasks', {
-      deal_id: deal.id,
-      name: 'Enviar',
-      category: 'Email',
-      is_completed: true,
-    });
-    const resources: [TenantTable, Record<string, SQL> | undefined][] = [
-      [companies, companySpec.extras],
-      [contacts, undefined],
-      [deals, undefined],
-      [tasks, taskSpec.extras],
-      [users, undefined],
-    ];
-    const db = createDb(env.DB.withSession('first-primary'), new D1Meter());
-    const drizzles = drizzle(env.DB) as unknown as ReturnType<typeof createDb>;
-    for (const [table, extras] of resources) {
-      const mine = sql`${table.accountId} = ${accountId}`;
-      const [ours] = await db.batch([view(db, table, extras, mine)]);
-      // The old path: the same fields under Drizzle's own names, mapped by Drizzle.
-      const old = drizzles
-        .select({ ...getTableColumns(table), ...extras })
-        .from(table)
-        .where(mine);
-      const [theirs] = await drizzles.batch([old]);
-      expect(ours.length, String(table)).toBeGreaterThan(0);
-      expect(ours).toEqual(theirs);
-      ours.forEach((row, i) => {
-        expect(Object.keys(row)).toEqual(Object.keys(theirs[i] as object));
-      });
-    }
   });
 });
