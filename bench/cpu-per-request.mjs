@@ -136,4 +136,17 @@ const served = JSON.parse(readFileSync(positionals[0], 'utf8'));
 const prefixes = (values.targets ?? 'A,B,V').split(',');
 const targets = prefixes.flatMap((p) => served.targets.filter((t) => t.id.startsWith(p)));
 const plan = { requests: Number(values.requests ?? 1500), rounds: Number(values.rounds ?? 4) };
+if (
+  !Number.isSafeInteger(plan.requests) ||
+  plan.requests < 1 ||
+  !Number.isSafeInteger(plan.rounds) ||
+  plan.rounds < 1
+) {
+  console.error(`--requests and --rounds take whole numbers of 1 or more.\n${USAGE}`);
+  process.exit(2);
+}
+if (targets.length === 0) {
+  console.error(`No target of ${positionals[0]} starts with ${prefixes.join(', ')}.`);
+  process.exit(2);
+}
 for (const path of values.path ?? ['/health']) console.log(`${await table(targets, path, plan)}\n`);
