@@ -14,6 +14,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { refusals } from './cli.mjs';
+import { percentile } from './load.mjs';
+import { table } from './report.mjs';
+import { machineLine } from './run-info.mjs';
 
 /** @typedef {{ id: string, origin: string, pid: number, apiKey: string }} Target */
 /** @typedef {{ user: number, proxy: number, wrangler: number }} ProcessCpu ms of CPU so far */
@@ -83,11 +87,17 @@ async function measure(target, path, amount) {
 }
 
 /** @param {number[]} values */
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+/** The same median as `npm run bench`'s (nearest rank). @param {number[]} values */
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+const COLUMNS = ['target', 'user workerd', 'proxy workerd', 'wrangler', 'client', 'sum'];
 
 /** Every round of `path`, each target in turn, then the medians as a table. @param {Target[]} targets @param {string} path @param {{ requests: number, rounds: number }} plan */
-async function table(targets, path, plan) {
-  const load1 = [loadavg()[0]];
+async function cpuTable(targets, path, plan) {
   for (const target of targets) await load(target, path, 300); // warm-up
   /** @type {Map<string, PerRequest[]>} */
   const rounds = new Map(targets.map((t) => [t.id, []]));
@@ -96,57 +106,39 @@ async function table(targets, path, plan) {
       rounds.get(target.id)?.push(await measure(target, path, plan.requests));
     }
   }
-  load1.push(loadavg()[0]);
-  const lines = [
-    `GET ${path}: ms of CPU per request, median of ${plan.rounds} rounds (load ${load1.map((l) => l.toFixed(2)).join(' → ')})`,
-    '',
-    '| target | user workerd | proxy workerd | wrangler | client | sum |',
-    '|---|---:|---:|---:|---:|---:|',
-  ];
-  for (const [id, measured] of rounds) {
+  const rows = [...rounds].map(([id, measured]) => {
     /** @param {keyof PerRequest} key */
     const m = (key) => median(measured.map((r) => r[key]));
     const sum = m('user') + m('proxy') + m('wrangler') + m('client');
-    const ms = [m('user'), m('proxy'), m('wrangler'), m('client'), sum].map((x) => x.toFixed(3));
-    lines.push(`| ${id} | ${ms.join(' | ')} |`);
-  }
-  return lines.join('\n');
+    return [id, ...[m('user'), m('proxy'), m('wrangler'), m('client'), sum].map((x) => x.toFixed(3))];
+  });
+  const align = /** @type {('l' | 'r')[]} */ (COLUMNS.map((_, i) => (i ? 'r' : 'l')));
+  return `GET ${path}: ms of CPU per request, median of ${plan.rounds} rounds\n\n${table(COLUMNS, rows, align)}`;
 }
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     path: { type: 'string', multiple: true },
-    targets: { type: 'string' },
-    requests: { type: 'string' },
-    rounds: { type: 'string' },
-    help: { type: 'boolean' },
+    targets: { type: 'string', default: 'A,B,V' },
+    requests: { type: 'string', default: '1500' },
+    rounds: { type: 'string', default: '4' },
+    help: { type: 'boolean', default: false },
   },
 });
-if (values.help || positionals.length !== 1) {
+const { fail, positive } = refusals(USAGE);
+if (values.help) {
   console.log(USAGE);
-  process.exit(values.help ? 0 : 2);
+  process.exit(0);
 }
-if (process.platform !== 'linux') {
-  console.error('cpu-per-request reads /proc: Linux only.');
-  process.exit(2);
-}
+if (positionals.length !== 1) fail('One SERVE_JSON, the file `compare.mjs ... --serve` printed.');
+if (process.platform !== 'linux') fail('cpu-per-request reads /proc: Linux only.');
+const plan = { requests: positive('requests', values.requests), rounds: positive('rounds', values.rounds) };
 /** @type {{ targets: Target[] }} */
 const served = JSON.parse(readFileSync(positionals[0], 'utf8'));
-const prefixes = (values.targets ?? 'A,B,V').split(',');
+const prefixes = values.targets.split(',');
 const targets = prefixes.flatMap((p) => served.targets.filter((t) => t.id.startsWith(p)));
-const plan = { requests: Number(values.requests ?? 1500), rounds: Number(values.rounds ?? 4) };
-if (
-  !Number.isSafeInteger(plan.requests) ||
-  plan.requests < 1 ||
-  !Number.isSafeInteger(plan.rounds) ||
-  plan.rounds < 1
-) {
-  console.error(`--requests and --rounds take whole numbers of 1 or more.\n${USAGE}`);
-  process.exit(2);
-}
-if (targets.length === 0) {
-  console.error(`No target of ${positionals[0]} starts with ${prefixes.join(', ')}.`);
-  process.exit(2);
-}
-for (const path of values.path ?? ['/health']) console.log(`${await table(targets, path, plan)}\n`);
+if (targets.length === 0) fail(`No target of ${positionals[0]} starts with ${prefixes.join(', ')}.`);
+const loadAtStart = loadavg();
+for (const path of values.path ?? ['/health']) console.log(`${await cpuTable(targets, path, plan)}\n`);
+console.log(machineLine(loadAtStart));

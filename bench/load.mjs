@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
  */
 
 /** Nearest-rank percentile of ascending `sorted`. @param {number[]} sorted @param {number} p */
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
