@@ -6,7 +6,7 @@
 // is printed: autocannon ends a fixed number of requests on its one-second tick, so one would be
 // N ÷ whole seconds.
 //
-//   node ../shared/perf-ref/compare.mjs . --variant bench/reference-headers --rows 1000 --serve > serve.json &
+//   node ../shared/perf-ref/compare.mjs . --rows 1000 --serve > serve.json &
 //   node bench/cpu-per-request.mjs serve.json --path /health --path '/v1/companies?limit=50'
 //
 // Linux only (it reads /proc). GET only: the targets' API key is sent, nothing else.

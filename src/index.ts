@@ -37,7 +37,7 @@ import { purgeExpiredEvents } from './webhooks/event-log';
 const app = router();
 
 // Four links on a `/v1` request (each a middleware call and a promise in Hono's chain): context and
-// security headers; CORS and no-store; 405; limits, key, bookmark and Idempotency-Key.
+// security headers (no-store among them); CORS; 405; limits, key, bookmark and Idempotency-Key.
 app.use('*', requestContext);
 // CORS first, so a preflight is answered and a 405 carries the headers a browser needs to read it.
 app.use('/v1/*', apiCors);

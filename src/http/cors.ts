@@ -67,12 +67,10 @@ async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undef
 /**
  * CORS for `/v1`, before authentication: a preflight (any OPTIONS) is a 204 that needs no key and
  * no database. Only an origin listed in CORS_ORIGINS gets CORS headers; any other gets none, so a
- * browser keeps its pages from reading the API. Every answer, errors and preflights included, is
- * `Cache-Control: no-store`: an account's data is for no shared cache or disk (one link of the
- * chain, where no-store was a middleware of its own).
+ * browser keeps its pages from reading the API. (`Cache-Control: no-store` is the security
+ * headers': every API answer carries it, `src/http/security.ts`.)
  */
 export const apiCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   const preflight = await corsFor(c, next);
   if (preflight) c.res = preflight;
-  c.res.headers.set('Cache-Control', 'no-store');
 };

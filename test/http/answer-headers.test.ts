@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import { API_POLICY, BASE, call, callWithEnv, create, newAccount } from '../helpers';
+import {
+  API_POLICY,
+  adminHeaders,
+  BASE,
+  call,
+  callWithEnv,
+  create,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
 
 /**
  * Every header of the API's answers, name and value, pinned: a header more, less or changed on any
@@ -8,18 +18,13 @@ import { API_POLICY, BASE, call, callWithEnv, create, newAccount } from '../help
  * set of headers, which a handler's own `Location` must survive).
  */
 const SECURITY = {
+  'cache-control': 'no-store',
   'content-security-policy': API_POLICY,
-  'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
   'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=15552000; includeSubDomains',
   'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
   'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
 };
 
 const ID = 'answer-headers-test';
@@ -30,7 +35,6 @@ const BOOKMARK = expect.stringMatching(/^[0-9a-f-]{20,}$/);
 /** What every `/v1` answer carries, given its D1 round trips and whether it has a bookmark. */
 const api = (trips: number, bookmark = true) => ({
   ...SECURITY,
-  'cache-control': 'no-store',
   'server-timing': timing(trips),
   'x-request-id': ID,
   ...(bookmark ? { 'x-d1-bookmark': BOOKMARK } : {}),
@@ -131,5 +135,59 @@ describe('the headers of the API answers', () => {
       'access-control-expose-headers': exposed,
       vary: 'Origin',
     });
+  });
+});
+
+/** What a page a browser renders carries besides the API's set: the HTML-only headers. */
+const HTML_ONLY = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+const HTML_NAMES = Object.keys(HTML_ONLY);
+
+describe('the headers outside /v1', () => {
+  it('are the API set, and no HTML-only header, on /health, /openapi.json, /hooks and /admin', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { fields: [{ key: 'n', type: 'number' }] });
+    const answers = [
+      await call('/health', { headers: { 'X-Request-Id': ID } }),
+      await call('/health?probe=1', { headers: { 'X-Request-Id': ID } }),
+      await call('/openapi.json', { headers: { 'X-Request-Id': ID } }),
+      await postEvent(hook.path, { n: 1 }),
+      await postEvent('/hooks/whk_unknown', { n: 1 }),
+      await call('/admin/accounts', { method: 'POST', body: {}, headers: adminHeaders() }),
+    ];
+    for (const res of answers) {
+      const headers = headersOf(res);
+      expect(headers, res.url).toMatchObject(SECURITY);
+      for (const name of HTML_NAMES) expect(headers, `${res.url} ${name}`).not.toHaveProperty(name);
+    }
+    expect(headersOf(answers[0] as Response)).toEqual({
+      ...SECURITY,
+      ...JSON_TYPE,
+      'server-timing': timing(0),
+      'x-request-id': ID,
+    });
+  });
+
+  it("add the HTML-only ones on the panel's pages and /docs, and only there", async () => {
+    for (const path of ['/panel/sign-in', '/docs']) {
+      const res = await call(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('Content-Type'), path).toMatch(/^text\/html/);
+      expect(headersOf(res), path).toMatchObject({
+        ...HTML_ONLY,
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+      });
+    }
+    const style = await call('/panel/static/panel.css');
+    expect(style.status).toBe(200);
+    expect(style.headers.get('Cache-Control')).toBe('public, max-age=3600');
+    for (const name of HTML_NAMES) expect(headersOf(style), name).not.toHaveProperty(name);
   });
 });
