@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { client, createAccount, field } from '../bench/api.mjs';
 import { refusals } from '../bench/cli.mjs';
+import { drain } from '../bench/consumer.mjs';
 import { endpoints } from '../bench/endpoints.mjs';
 import { load, summarize } from '../bench/load.mjs';
 import { migrate, startWorker, wrangler } from '../bench/local.mjs';
@@ -39,6 +40,8 @@ const usage = `Usage: npm run bench -- [options]
   --no-cron         skip running the Worker's cron (PRAGMA optimize) after seeding: the query
                     planner then has no statistics, as on a database the cron has not reached yet
   --only TEXT       only endpoints whose name contains TEXT (/health always runs)
+  --events N        webhook events for the Queue consumer's throughput, after the endpoints
+                    (a flow of contact + deal + task each; default 1000, 0 skips it)
   --out FILE        where the JSON goes (default bench/results.json)`;
 
 const { values: args } = parseArgs({
@@ -52,6 +55,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     cron: { type: 'boolean', default: true },
     only: { type: 'string' },
+    events: { type: 'string', default: '1000' },
     out: { type: 'string', default: 'bench/results.json' },
     help: { type: 'boolean', default: false },
   },
@@ -73,6 +77,7 @@ const settings = {
   duration_s: positive('duration', args.duration),
   warmup_s: positive('warmup', args.warmup),
   cron: args.cron,
+  consumer_events: args.events === '0' ? 0 : positive('events', args.events),
 };
 
 /**
@@ -229,7 +234,7 @@ async function measure(index) {
   });
 }
 
-/** @type {{ rows: number, seed: Target['seed'], endpoints: EndpointResult[] }[]} */
+/** @type {{ rows: number, seed: Target['seed'], endpoints: EndpointResult[], consumer?: import('../bench/consumer.mjs').Drain }[]} */
 const runs = [];
 try {
   for (const rows of sizes) {
@@ -247,6 +252,18 @@ try {
       progress(`   [${run.rows}] ${result.name}  ${figures}`);
     });
   }
+  if (settings.consumer_events) {
+    for (const [k, target] of targets.entries()) {
+      const run = runs[k];
+      if (!run || !target.worker) continue;
+      const { origin } = target.worker;
+      run.consumer = await drain(client(origin, target.apiKey), origin, {
+        events: settings.consumer_events,
+        connections: settings.connections,
+      });
+      progress(`   [${run.rows}] Queue consumer  ${run.consumer.events_per_s.toFixed(1)} events/s`);
+    }
+  }
 } finally {
   await cleanUp();
 }
@@ -259,6 +276,12 @@ for (const run of runs) {
   console.log(table(RESULT_HEADER, run.endpoints.map(resultRow), RESULT_ALIGN));
   const why = notes(run.endpoints);
   if (why.length) console.log(`\n${why.join('\n')}`);
+  const q = run.consumer;
+  if (q) {
+    console.log(
+      `\nQueue consumer (flow: contact + deal + task): ${q.events} events posted in ${q.post_s.toFixed(1)} s, all processed ${q.drain_s.toFixed(1)} s after the first post: ${q.events_per_s.toFixed(1)} events/s${q.any_failed ? ' (some FAILED)' : ''}`,
+    );
+  }
 }
 
 const [small, large] = runs;
@@ -280,7 +303,10 @@ writeJson(args.out, {
 });
 console.log(`\n${machineLine(loadAtStart)} JSON: ${args.out}`);
 
-const broken = runs.flatMap((run) => run.endpoints.filter((r) => r.error || r.failures));
+const broken = runs.flatMap((run) => [
+  ...run.endpoints.filter((r) => r.error || r.failures),
+  ...(run.consumer?.any_failed ? [{ name: 'Queue consumer' }] : []),
+]);
 if (broken.length) {
   console.error(
     `\n${broken.length} endpoint(s) failed or answered non-2xx under load: ${broken.map((r) => r.name).join(', ')}`,
