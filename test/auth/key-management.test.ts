@@ -245,6 +245,36 @@ describe('/v1/api-keys: an account manages its own keys', () => {
     }
     await expectProblem(await createKey(account.key, { name: 'X' }), 409, 'conflict');
   });
+
+  it('40 concurrent creates leave at most 100 live keys: the cap holds in the database', async () => {
+    const account = await newAccount();
+    const now = Date.now();
+    for (let i = 0; i < 69; i++) {
+      await env.DB.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)')
+        .bind(account.id, `filler-${account.id}-${i}`, now)
+        .run();
+    }
+    // 70 live keys: room for 30 more, asked for by 40 at once.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => createKey(account.key, { name: `Burst ${i}` })),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(10);
+    for (const res of answers.filter((r) => r.status === 409)) {
+      const problem = await expectProblem(res, 409, 'conflict');
+      expect(problem.detail).toMatch(/at most 100 live API keys/);
+    }
+    expect(await liveKeys(account.id)).toBe(100);
+    // The operator's route meets the same cap, with the same answer.
+    const admin = await call(`/admin/accounts/${account.id}/api-keys`, {
+      method: 'POST',
+      headers: adminHeaders(),
+      body: { name: 'One more' },
+    });
+    await expectProblem(admin, 409, 'conflict');
+    expect(await liveKeys(account.id)).toBe(100);
+  });
 });
 
 describe('GET /v1/me', () => {
