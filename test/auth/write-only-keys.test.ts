@@ -1,6 +1,15 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, type Json, json, keyWith, newAccount, newWebhook, postEvent } from '../helpers';
+import {
+  call,
+  create,
+  failNewestEvent,
+  type Json,
+  json,
+  keyWith,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
 
 const lead = {
   name: 'Ana Souza',
@@ -60,17 +69,12 @@ describe('a write by a key without the resource:read scope', () => {
     expect(rotated.url).toMatch(/\/hooks\/whk_/);
 
     expect((await postEvent(rotated.url, { nome: 'Ana', email: 'ana@example.com' })).status).toBe(204);
-    const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
-      .bind(hook.id)
-      .first<{ id: number }>();
-    await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
-      .bind(row?.id)
-      .run();
-    const replayed = await call(`/v1/inbound-webhooks/${hook.id}/events/${row?.id}/replay`, {
+    const eventId = await failNewestEvent(hook.id);
+    const replayed = await call(`/v1/inbound-webhooks/${hook.id}/events/${eventId}/replay`, {
       method: 'POST',
       key: updater,
     });
-    expect(await answer(replayed, 202)).toEqual({ id: row?.id, status: 'pending' });
+    expect(await answer(replayed, 202)).toEqual({ id: eventId, status: 'pending' });
   });
 
   it('is documented: the update and restore answers are the resource or its Written form', async () => {
