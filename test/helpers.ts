@@ -306,6 +306,17 @@ export function resource(path: string) {
   };
 }
 
+/** Marks the webhook's newest event `failed` (as the consumer would), for a replay; its id. */
+export async function failNewestEvent(hookId: number): Promise<number> {
+  const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
+    .bind(hookId)
+    .first<{ id: number }>();
+  await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
+    .bind(row?.id)
+    .run();
+  return row?.id as number;
+}
+
 /** A row written straight to D1 (to choose timestamps, or for tables without an API yet); its id. */
 export async function insertRow(table: string, row: Record<string, string | number | null>): Promise<number> {
   const columns = Object.keys(row);

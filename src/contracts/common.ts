@@ -213,3 +213,23 @@ export const one = <T extends z.ZodType>(schema: T, name: string) =>
 /** `{ data: [...], meta }`, named `<name>Page` in the document. */
 export const list = <T extends z.ZodType>(schema: T, name: string) =>
   envelope(`${name}Page`, () => z.object({ data: z.array(schema), meta: MetaSchema }));
+
+/**
+ * `{ data: <one> }` as a write answers it, named `<name>WriteResponse`: the resource whole, or, to
+ * a key without its resource's `:read` scope, `<name>Written`: only its `id` and the fields the
+ * write changed (src/http/visible.ts).
+ */
+export const oneWritten = <T extends z.ZodObject<{ id: typeof Id }>>(schema: T, name: string) =>
+  envelope(`${name}WriteResponse`, () =>
+    z.object({
+      data: z.union([
+        schema,
+        schema
+          .partial()
+          .required({ id: true })
+          .openapi(`${name}Written`, {
+            description: `What a write answers a key without the resource's \`:read\` scope: the ${name}'s \`id\` and the fields the write changed, nothing else.`,
+          }),
+      ]),
+    }),
+  );

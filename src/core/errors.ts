@@ -63,6 +63,16 @@ export const webhookLimitReached = () =>
     `This account already has ${MAX_WEBHOOKS} inbound webhooks, the most it may have (disabled ones count): reuse one, changing its configuration, instead of creating another.`,
   );
 
+/**
+ * Enough for every integration an account runs; a key that may create keys cannot fill D1. The
+ * trigger `api_keys_cap` (drizzle/0017_api_keys_cap.sql) enforces the same number inside the insert.
+ */
+export const MAX_LIVE_KEYS = 100;
+
+/** The account has as many live API keys as it may. */
+export const keyLimitReached = () =>
+  conflict(`An account holds at most ${MAX_LIVE_KEYS} live API keys; revoke one first.`);
+
 /** The account's webhook events fill its storage quota: ingest stores nothing more for now. */
 export const eventStorageFull = (detail: string) => new DomainError('event_storage_full', detail);
 

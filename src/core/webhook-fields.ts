@@ -151,6 +151,19 @@ const BRAZILIAN = /^([+-]?)\s*(?:R\$\s*)?([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d
 type Read = { value: FieldValue } | { error: string };
 const expect = (what: string): Read => ({ error: `Expected ${what}.` });
 
+/**
+ * A number read from text, unless no record can hold it: an infinity, or a whole number beyond
+ * ±(2^53 - 1), which would be stored rounded (an order id's 17 digits as other digits).
+ */
+function exact(value: number): Read {
+  if (!Number.isFinite(value)) return expect('a finite number');
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return expect(
+      `a whole number of at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1): a larger one would be stored rounded; map it to a string field`,
+    );
+  return { value };
+}
+
 /** A number sent as text, by the default convention or (`pt-BR`) the Brazilian one. */
 function readNumber(text: string, locale: FieldLocale | undefined): Read {
   if (locale === 'pt-BR') {
@@ -160,15 +173,13 @@ function readNumber(text: string, locale: FieldLocale | undefined): Read {
       return expect(
         'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
       );
-    const value = Number(`${m[1] || m[2]}${(m[3] ?? '').replaceAll('.', '')}.${m[4] ?? '0'}`);
-    return Number.isFinite(value) ? { value } : expect('a finite number');
+    return exact(Number(`${m[1] || m[2]}${(m[3] ?? '').replaceAll('.', '')}.${m[4] ?? '0'}`));
   }
   const m = NUMERIC.exec(text);
   if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
   // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
   if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
-  const value = Number(text.replace(',', '.'));
-  return Number.isFinite(value) ? { value } : expect('a finite number');
+  return exact(Number(text.replace(',', '.')));
 }
 
 // Compared after NFC, so a decomposed `não` (n, a, combining tilde, o) is the same word.

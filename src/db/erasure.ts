@@ -1,16 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { notFound } from '../core/errors';
 import type { Db } from './client';
-import {
-  formDecoded,
-  mayName,
-  names,
-  nodeNames,
-  pieces,
-  VALUE_CUTS,
-  WORD_CUTS,
-  walkable,
-} from './person-match';
+import { mayName, names, nodeNames, pieces, readings, VALUE_CUTS, WORD_CUTS, walkable } from './person-match';
 import { contacts, deals, idempotencyKeys, inboundEventResults, inboundEvents } from './schema';
 import { accountOf, type KeyRef, scoped } from './tenant';
 
@@ -19,8 +10,9 @@ const ERASED = 'Erased on request (LGPD).';
 /**
  * The ids of the account's webhook events that hold contact `id`: those that produced it (their
  * result) or matched it (a test event's preview), and those that name its email or phone anywhere
- * they keep a sender's text: payload values and keys, the kept start of a refused body (JSON, or a
- * form, percent-escapes decoded and `+` read as a space too), the problem's detail, the kept
+ * they keep a sender's text: payload values and keys, the kept start of a refused body (each
+ * piece as written, as JSON string content with its escapes decoded, and as a form's key or value
+ * with `+` a space and its percent-escapes decoded), the problem's detail, the kept
  * headers, the Idempotency-Key. One flat select per place: SQLite caps how deep an expression
  * nests, subqueries included.
  */
@@ -28,7 +20,7 @@ function eventsHolding(account: SQL, id: number): SQL {
   const naming = (sources: SQL, where: SQL) =>
     sql`select x.id from ${inboundEvents} x join ${contacts} c on c.account_id = x.account_id and c.id = ${id}${sources}
       where x.account_id = ${account} and ${where}`;
-  const body = formDecoded(sql`json_extract(x.rejection, '$.body')`);
+  const body = sql`json_extract(x.rejection, '$.body')`;
   const detail = sql`json_extract(x.rejection, '$.detail')`;
   const r = inboundEventResults;
   const linked = sql`select x.id from ${inboundEvents} x where x.account_id = ${account} and (
@@ -37,10 +29,12 @@ function eventsHolding(account: SQL, id: number): SQL {
     or exists (select 1 from ${contacts} c where c.account_id = x.account_id and c.id = ${id} and ${names(sql`x.idempotency_key`)}))`;
   const payload = naming(sql`, json_tree(${walkable(sql`x.payload`)}) v`, nodeNames('v'));
   // Texts are cut into pieces only when they may name the person (mayName): the cutting reads
-  // them one character at a time, and every event has headers.
+  // them one character at a time, and every event has headers. A kept body with an escape (`\`
+  // in JSON, `%` in a form) may hide the person from mayName, so it is always cut, and each
+  // piece read every way ingest may read it (readings), escapes decoded.
   const kept = naming(
-    sql`, json_each(${pieces(body, VALUE_CUTS)}) w`,
-    sql`x.rejection is not null and ${mayName(body)} and (${names(sql`w.value`)} or ${names(sql`replace(w.value, '+', ' ')`)})`,
+    sql`, json_each(${pieces(body, VALUE_CUTS)}) w, json_each(${readings(sql`w.value`)}) r`,
+    sql`x.rejection is not null and (${mayName(body)} or ${body} glob '*[\\%]*') and ${names(sql`r.value`)}`,
   );
   const problem = naming(
     sql`, json_each(${pieces(detail, WORD_CUTS)}) w`,

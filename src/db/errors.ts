@@ -1,6 +1,6 @@
 import { Column, is } from 'drizzle-orm';
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { conflict, invalid, webhookLimitReached } from '../core/errors';
+import { conflict, invalid, keyLimitReached, webhookLimitReached } from '../core/errors';
 
 function messages(err: unknown): string {
   const parts: string[] = [];
@@ -43,6 +43,8 @@ export async function guardedWrite<T>(write: PromiseLike<T>, table: SQLiteTable)
   } catch (err) {
     // Raised by the trigger inbound_webhooks_cap (drizzle/0011_event_storage.sql).
     if (messages(err).includes('webhook_limit_reached')) throw webhookLimitReached();
+    // Raised by the trigger api_keys_cap (drizzle/0017_api_keys_cap.sql).
+    if (messages(err).includes('api_key_limit_reached')) throw keyLimitReached();
     const constraint = brokenConstraint(err);
     if (constraint === 'unique') {
       const field = uniqueField(err, table);

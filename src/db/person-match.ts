@@ -77,6 +77,10 @@ export const VALUE_CUTS = sql.raw(`'"&=[]{}:,'`);
 /** Where the words of free text end (a header, a problem's detail), as well. */
 export const WORD_CUTS = sql`${VALUE_CUTS} || '()<>;' || ${spaces}`;
 
+/** A JSON array of `length(t)` zeros: json_each over it walks the positions of text `t`. */
+const positions = (t: SQL): SQL =>
+  sql`'[' || substr(replace(hex(zeroblob(length(${t}))), '00', ',0'), 2) || ']'`;
+
 /**
  * The pieces of text `t` cut at every character of `cuts`, as a JSON array of strings for
  * json_each: built one character at a time, each cut becoming `","`.
@@ -85,23 +89,41 @@ export function pieces(t: SQL, cuts: SQL): SQL {
   const ch = sql`substr(${t}, p.key + 1, 1)`;
   const piece = sql`case when instr(${cuts}, ${ch}) > 0 then '","'
     else substr(json_quote(${ch}), 2, length(json_quote(${ch})) - 2) end`;
-  const each = sql`json_each('[' || substr(replace(hex(zeroblob(length(${t}))), '00', ',0'), 2) || ']')`;
-  return sql`'["' || (select group_concat(${piece}, '') from ${each} p) || '"]'`;
+  return sql`'["' || (select group_concat(${piece}, '') from json_each(${positions(t)}) p) || '"]'`;
 }
 
-/** Form text lower-cased, with the percent-escapes an email or a phone can hold decoded. */
-export const formDecoded = (t: SQL): SQL =>
-  [
-    ['%40', '@'],
-    ['%2b', '+'],
-    ['%28', '('],
-    ['%29', ')'],
-    ['%20', ' '],
-    ['%27', "''"],
-    ['%2e', '.'],
-    ['%2d', '-'],
-    ['%5f', '_'],
-  ].reduce(
-    (acc, [from = '', to = '']) => sql`replace(${acc}, '${sql.raw(from)}', '${sql.raw(to)}')`,
-    sql`lower(${t})`,
-  );
+/**
+ * A piece of a JSON text as JSON.parse reads it inside a string, every escape decoded (`\u0040`,
+ * `\t`, `\/`); as written when it holds none, or is no string's content.
+ */
+const jsonDecoded = (t: SQL): SQL => {
+  const quoted = sql`'"' || ${t} || '"'`;
+  return sql`case when instr(${t}, '\\') > 0 and json_valid(${quoted}) then json_extract(${quoted}, '$') else ${t} end`;
+};
+
+const HEX_PAIR = sql.raw(`'[0-9a-fA-F][0-9a-fA-F]'`);
+
+/**
+ * A piece of a form as URLSearchParams reads it: `+` a space, then every percent-escape decoded
+ * (`%6D`, `%C3%A3`), one character at a time; a `%` without two hex digits after it stays.
+ */
+const formDecoded = (t: SQL): SQL => {
+  const u = sql`replace(${t}, '+', ' ')`;
+  const at = (from: SQL, n: number) => sql`substr(${u}, ${from}, ${sql.raw(String(n))})`;
+  // Character k (0-based) is `substr(u, k + 1, 1)`: an escape's `%` gives its two hex digits as a
+  // byte, the digits give nothing, any other character its UTF-8 bytes.
+  const byte = sql`case
+      when ${at(sql`k + 1`, 1)} = '%' and ${at(sql`k + 2`, 2)} glob ${HEX_PAIR} then ${at(sql`k + 2`, 2)}
+      when k >= 1 and ${at(sql`k`, 1)} = '%' and ${at(sql`k + 1`, 2)} glob ${HEX_PAIR} then ''
+      when k >= 2 and ${at(sql`k - 1`, 1)} = '%' and ${at(sql`k`, 2)} glob ${HEX_PAIR} then ''
+      else hex(${at(sql`k + 1`, 1)}) end`;
+  return sql`case when instr(${t}, '%') = 0 then ${u}
+    else (select cast(unhex(group_concat(${byte}, '')) as text)
+      from (select p.key as k from json_each(${positions(u)}) p)) end`;
+};
+
+/**
+ * Every way ingest may read piece `t` of a kept body, as a JSON array for json_each: as written,
+ * as the content of a JSON string, and as a form's key or value.
+ */
+export const readings = (t: SQL): SQL => sql`json_array(${t}, ${jsonDecoded(t)}, ${formDecoded(t)})`;

@@ -17,11 +17,14 @@ const ABANDONED_MS = 60_000;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
 /** The 422 of a key used again, within its window, for another request: here and by webhook ingest. */
-export const keyReused = (): ApiError =>
-  new ApiError(
-    422,
-    'idempotency_key_reused',
-    'This Idempotency-Key was used for a different request (another path or body) in the last 24 hours.',
+export const keyReused = (
+  detail = 'This Idempotency-Key was used for a different request (another path or body) in the last 24 hours.',
+): ApiError => new ApiError(422, 'idempotency_key_reused', detail);
+
+/** `/v1`'s: the API key is part of the request, and a stored answer goes only to the key that made it. */
+const keyReusedOnV1 = () =>
+  keyReused(
+    'This Idempotency-Key was used in the last 24 hours for a different request: another path or body, or another API key of this account (a stored answer is replayed only to the key that made it). Use a new Idempotency-Key.',
   );
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
@@ -206,9 +209,7 @@ export class IdempotencyClaim implements BatchExtension {
       .from(idempotencyKeys)
       .where(this.#row());
     if (!row) return undefined;
-    if (row.requestHash !== (await armed.fingerprint())) {
-      return keyReused();
-    }
+    if (row.requestHash !== (await armed.fingerprint())) return keyReusedOnV1();
     if (row.status === null || !row.response) return undefined;
     return new Response(row.response.body, {
       status: row.status,

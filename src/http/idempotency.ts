@@ -30,7 +30,12 @@ function canonical(body: string): string {
   }
 }
 
-/** The hash of the request's method, path and body. */
+/**
+ * The hash of the request: the API key that makes it (the SHA-256 of its secret), its method, path
+ * and body. The key is part of the request, so a stored answer is replayed only to the key that
+ * made it: another key of the account with the same Idempotency-Key gets the 422 of a different
+ * request, never an answer it could not have read itself.
+ */
 function fingerprintOf(c: Context<AppEnv>): () => Promise<string> {
   let hash: Promise<string> | undefined;
   return () => {
@@ -38,7 +43,9 @@ function fingerprintOf(c: Context<AppEnv>): () => Promise<string> {
     hash ??= c.req
       .arrayBuffer()
       .then((bytes) =>
-        sha256Hex(`${c.req.method} ${c.req.path}\n${canonical(new TextDecoder().decode(bytes))}`),
+        sha256Hex(
+          `${c.get('apiKeyHash')}\n${c.req.method} ${c.req.path}\n${canonical(new TextDecoder().decode(bytes))}`,
+        ),
       );
     return hash;
   };
@@ -46,7 +53,8 @@ function fingerprintOf(c: Context<AppEnv>): () => Promise<string> {
 
 /**
  * Idempotent `/v1` POSTs: a retry with the same key and request gets the first response again
- * (`Idempotent-Replayed: true`) and runs nothing; another request with the key is a 422; a retry
+ * (`Idempotent-Replayed: true`) and runs nothing; another request with the key (another path,
+ * body or API key) is a 422; a retry
  * while the first runs is a 409. Requests refused before they reach the database (auth, schema)
  * store nothing, like Stripe's.
  */

@@ -1,4 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { invalid } from '../core/errors';
+import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
@@ -70,13 +72,17 @@ async function parsedBody(c: Context<AppEnv>, next: Next): Promise<void> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest('body_not_object', 'The body must be a JSON object.');
   }
+  // Refused rather than stored rounded without a word.
+  const unsafe = unsafeIntegers(text);
+  if (unsafe.length) throw invalid(unsafe.map((found) => unsafeIntegerError(found, 'refused')));
   c.req.bodyCache.json = Promise.resolve(body);
   await next();
 }
 
 /**
  * For routes that take a JSON body: 415 without a JSON content type, 413 over 1 MiB, 400 for
- * malformed JSON or a body that is not an object, in that order. One link of the chain (the three
+ * malformed JSON or a body that is not an object, 422 for a whole number JSON.parse rounds, in
+ * that order. One link of the chain (the three
  * steps call each other), where Hono's `every` composed three.
  */
 export const jsonGuard: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -117,7 +117,7 @@ export const idempotencyParam = {
   in: 'header' as const,
   required: false,
   description:
-    'Makes a retry safe: for 24 hours a repeat with the same key and request gets the first response again (with `Idempotent-Replayed: true`) and changes nothing. The same key with another path or body is a 422 `idempotency_key_reused`; a repeat while the first is still running is a 409 `idempotency_key_in_use`. 1 to 255 printable ASCII characters, else 400 `invalid_idempotency_key`',
+    'Makes a retry safe: for 24 hours a repeat with the same key and request gets the first response again (with `Idempotent-Replayed: true`) and changes nothing. The same key with another path or body, or from another API key of the account (a stored answer is replayed only to the key that made it), is a 422 `idempotency_key_reused`; a repeat while the first is still running is a 409 `idempotency_key_in_use`. 1 to 255 printable ASCII characters, else 400 `invalid_idempotency_key`',
   schema: idempotencyKeySchema,
 };
 

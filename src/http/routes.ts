@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { list, one } from '../contracts/common';
+import { type Id, list, one, oneWritten } from '../contracts/common';
 import { jsonGuard } from './middleware';
 import {
   bodyErrors,
@@ -25,7 +25,7 @@ export const linkHeader = {
 
 /** The four routes every `/v1` resource has, described once for the OpenAPI document. */
 export function resourceRoutes<
-  R extends z.ZodType,
+  R extends z.ZodObject<{ id: typeof Id }>,
   Q extends z.ZodObject,
   C extends z.ZodType,
   U extends z.ZodType,
@@ -116,11 +116,11 @@ export function resourceRoutes<
       tags,
       security,
       summary: `Update ${a} ${names.one} (partial: absent fields stay, null clears)`,
-      description: `Changes only the fields sent: an absent field keeps its value and \`null\` clears an optional one. Answers the ${names.one} as it now is.`,
+      description: `Changes only the fields sent: an absent field keeps its value and \`null\` clears an optional one. Answers the ${names.one} as it now is; to a key without the resource's \`:read\` scope, only its \`id\` and the fields sent (\`${names.schema}Written\`).`,
       middleware: [jsonGuard] as const,
       request: { params: IdParam, body: jsonBody(schemas.update) },
       responses: {
-        200: jsonContent(single, `The updated ${names.one}`),
+        200: jsonContent(oneWritten(schemas.resource, names.schema), `The updated ${names.one}`),
         ...errorResponses(...bodyErrors, 404, 429, ...conflicts),
       },
     }),
@@ -132,7 +132,7 @@ export function resourceRoutes<
  * (contacts take `erase`); none by default, so a parameter meant for another route is a 400, not
  * ignored on a delete.
  */
-export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
+export function trashRoutes<R extends z.ZodObject<{ id: typeof Id }>, Q extends z.ZodObject>(
   names: { tag: string; one: string; schema: string; removeNote?: string },
   schemas: { resource: R; remove?: Q },
 ) {
@@ -159,11 +159,15 @@ export function trashRoutes<R extends z.ZodType, Q extends z.ZodObject>(
       tags,
       security,
       summary: `Restore ${article(names.one)} ${names.one} from the trash (within 30 days of its deletion)`,
-      description: `Takes the ${names.one} out of the trash, as it was when deleted, and answers it. 404 when it is not in the account's trash (never deleted, or deleted more than 30 days ago); 409 when what it needs is itself in the trash.`,
+      description: `Takes the ${names.one} out of the trash, as it was when deleted, and answers it (to a key without the resource's \`:read\` scope, only its \`id\` and \`deleted_at\`). 404 when it is not in the account's trash (never deleted, or deleted more than 30 days ago); 409 when what it needs is itself in the trash.`,
       parameters: [idempotencyParam],
       request: { params: IdParam },
       responses: {
-        200: jsonContent(one(schemas.resource, names.schema), `The restored ${names.one}`, replayedHeader),
+        200: jsonContent(
+          oneWritten(schemas.resource, names.schema),
+          `The restored ${names.one}`,
+          replayedHeader,
+        ),
         // 409: what the row needs is itself in the trash (a task's deal), or the Idempotency-Key is in use.
         ...errorResponses(400, 404, 409, 413, 422, 429),
       },

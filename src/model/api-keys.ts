@@ -1,14 +1,12 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyCreateBody } from '../contracts/api-keys';
 import { iso, isoOrNull } from '../contracts/common';
-import { conflict, insufficientScope, invalid, notFound } from '../core/errors';
+import { insufficientScope, invalid, MAX_LIVE_KEYS, notFound } from '../core/errors';
 import { covers, type Scope } from '../core/scopes';
 import type { Db } from '../db/client';
+import { guardedWrite } from '../db/errors';
 import { apiKeys } from '../db/schema';
 import { accountOf, type KeyRef, scoped } from '../db/tenant';
-
-/** Enough for every integration an account runs; a key that may create keys cannot fill D1. */
-export const MAX_LIVE_KEYS = 100;
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
@@ -134,30 +132,27 @@ export const newKeyRow = ({ accountId, hash, body, expiresAt }: NewKey, now: num
 });
 
 /**
- * Two round trips, like every write: the creating key (its scopes and expiry) and the account's
- * count of live keys, then the insert.
+ * Two round trips, like every write: the creating key (its scopes and expiry), then the insert,
+ * which the trigger `api_keys_cap` refuses (409) once the account holds MAX_LIVE_KEYS live keys:
+ * checked inside the insert, so concurrent creates cannot pass it together.
  */
 export async function createKey(db: Db, key: KeyRef, hash: string, body: ApiKeyCreateBody, now: number) {
-  const [accountId, creators, live] = await scoped(
+  const [accountId, creators] = await scoped(
     db,
     key,
     db
       .select({ scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt })
       .from(apiKeys)
       .where(eq(apiKeys.keyHash, key)),
-    db.select({ n: count() }).from(apiKeys).where(liveKeysOf(key)),
   );
   const creator = creators[0];
   if (!creator) throw notFound();
   assertCovered(creator.scopes, body.scopes ?? null);
   const expiresAt = expiryOf(body, creator.expiresAt, now);
-  if ((live[0]?.n ?? 0) >= MAX_LIVE_KEYS) {
-    throw conflict(`An account holds at most ${MAX_LIVE_KEYS} live API keys; revoke one first.`);
-  }
-  const [row] = await db
-    .insert(apiKeys)
-    .values(newKeyRow({ accountId, hash, body, expiresAt }, now))
-    .returning();
+  const [row] = await guardedWrite(
+    db.insert(apiKeys).values(newKeyRow({ accountId, hash, body, expiresAt }, now)).returning(),
+    apiKeys,
+  );
   if (!row) throw new Error('api key insert returned no row');
   return row;
 }

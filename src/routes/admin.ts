@@ -6,6 +6,7 @@ import { ApiKeyCreate, type ApiKeyCreateBody, NewApiKey } from '../contracts/api
 import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
 import { notFound, unauthorized } from '../core/errors';
 import { ownVar } from '../core/own-vars';
+import { guardedWrite } from '../db/errors';
 import { accounts, apiKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { jsonGuard } from '../http/middleware';
@@ -74,12 +75,12 @@ const createKey = createRoute({
   security,
   summary: 'Issue another API key for an account, with any scopes (the body of POST /v1/api-keys)',
   description:
-    'A further key for the account (one per client, so each can be revoked alone), with a name, scopes and an expiry as `POST /v1/api-keys` takes them, but any scopes; no body: an unnamed full-access key. The key is shown only in this answer.',
+    'A further key for the account (one per client, so each can be revoked alone), with a name, scopes and an expiry as `POST /v1/api-keys` takes them, but any scopes; no body: an unnamed full-access key. The key is shown only in this answer. 409 when the account already holds 100 live keys.',
   middleware: [optionalJson] as const,
   request: { params: IdParam, body: { ...jsonBody(ApiKeyCreate), required: false } },
   responses: {
     201: jsonContent(one(NewApiKey, 'NewApiKey'), 'The new key, with its secret'),
-    ...errorResponses(...bodyErrors, 404),
+    ...errorResponses(...bodyErrors, 404, 409),
   },
 });
 
@@ -135,27 +136,31 @@ export const adminRouter = base
       { accountId: id, hash: await sha256Hex(key), body, expiresAt: expiryOf(body, null, now) },
       now,
     );
-    // Insert-from-select: the account must exist, in the same statement.
-    const [row] = await db
-      .insert(apiKeys)
-      .select(
-        db
-          // Every column of the table, in its order.
-          .select({
-            id: sql<number>`null`.as('id'),
-            accountId: accounts.id,
-            keyHash: sql<string>`${values.keyHash}`.as('key_hash'),
-            createdAt: sql<number>`${now}`.as('created_at'),
-            revokedAt: sql<number | null>`null`.as('revoked_at'),
-            name: sql<string | null>`${values.name}`.as('name'),
-            scopes: sql<string | null>`${values.scopes && JSON.stringify(values.scopes)}`.as('scopes'),
-            expiresAt: sql<number | null>`${values.expiresAt}`.as('expires_at'),
-            lastUsedAt: sql<number | null>`null`.as('last_used_at'),
-          })
-          .from(accounts)
-          .where(eq(accounts.id, id)),
-      )
-      .returning();
+    // Insert-from-select: the account must exist, in the same statement. The trigger api_keys_cap
+    // holds the operator to the account's 100 live keys too (409).
+    const [row] = await guardedWrite(
+      db
+        .insert(apiKeys)
+        .select(
+          db
+            // Every column of the table, in its order.
+            .select({
+              id: sql<number>`null`.as('id'),
+              accountId: accounts.id,
+              keyHash: sql<string>`${values.keyHash}`.as('key_hash'),
+              createdAt: sql<number>`${now}`.as('created_at'),
+              revokedAt: sql<number | null>`null`.as('revoked_at'),
+              name: sql<string | null>`${values.name}`.as('name'),
+              scopes: sql<string | null>`${values.scopes && JSON.stringify(values.scopes)}`.as('scopes'),
+              expiresAt: sql<number | null>`${values.expiresAt}`.as('expires_at'),
+              lastUsedAt: sql<number | null>`null`.as('last_used_at'),
+            })
+            .from(accounts)
+            .where(eq(accounts.id, id)),
+        )
+        .returning(),
+      apiKeys,
+    );
     if (!row) throw notFound('No such account.');
     return c.json({ data: { ...presentKey(row), key } }, 201);
   })

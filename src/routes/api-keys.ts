@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { newApiKey, sha256Hex } from '../auth/secrets';
 import { ApiKeyCreate, ApiKeyInfo, Me, NewApiKey } from '../contracts/api-keys';
+import { MAX_LIVE_KEYS } from '../core/errors';
 import type { AppEnv } from '../env';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-claim';
 import { jsonGuard } from '../http/middleware';
@@ -17,7 +18,7 @@ import {
 } from '../http/openapi';
 import { badRequest } from '../http/problem';
 import { urlOf } from '../http/urls';
-import { createKey, getKey, listKeys, MAX_LIVE_KEYS, ownKey, presentKey, revokeKey } from '../model/api-keys';
+import { createKey, getKey, listKeys, ownKey, presentKey, revokeKey } from '../model/api-keys';
 
 const tags = ['API keys'];
 // The scope each operation needs is derived from its method and path (src/core/scopes.ts).

@@ -7,6 +7,7 @@ import { charsetOf, decodeText, formPairs, latinWarnings, textPrefix } from '../
 import type { FieldError } from '../core/errors';
 import { sameEvent } from '../core/event-identity';
 import { formObject } from '../core/form-body';
+import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { logError } from '../core/log';
 import { readFields } from '../core/webhook-fields';
@@ -72,6 +73,8 @@ function parseObject(
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest('body_not_object', 'The body must be a JSON object.');
     }
+    // A lead is kept whatever its numbers, but one read rounded is said.
+    warnings.push(...unsafeIntegers(text).map((found) => unsafeIntegerError(found, 'rounded')));
     value = parsed;
   } else {
     // `curl -d '{...}'` sends JSON labelled as a form; read as one, it would be a single odd key.

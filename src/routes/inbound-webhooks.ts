@@ -1,7 +1,7 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { list, one } from '../contracts/common';
+import { list, one, oneWritten } from '../contracts/common';
 import { listOwn } from '../db/own';
 import { inboundEvents, inboundWebhooks } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -21,6 +21,7 @@ import {
 import { keyset } from '../http/pagination';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
+import { visibleAnswer } from '../http/visible';
 import { replayMatching } from '../webhooks/bulk-replay';
 import {
   BulkReplay,
@@ -132,7 +133,11 @@ const rotate = webhookRoute({
     body: { required: false, content: { 'application/json': { schema: RotateTokenBody } } },
   },
   responses: {
-    200: jsonContent(one(InboundWebhook, 'InboundWebhook'), 'The webhook with its new URL', replayedHeader),
+    200: jsonContent(
+      oneWritten(InboundWebhook, 'InboundWebhook'),
+      'The webhook with its new URL (to a key without `webhooks:read`, only its id, URLs and `updated_at`)',
+      replayedHeader,
+    ),
     ...errorResponses(...bodyErrors, 404, 409, 429),
   },
 });
@@ -188,11 +193,11 @@ const replay = webhookRoute({
   operationId: 'replayInboundWebhookEvent',
   summary: 'Run a failed event again',
   description:
-    "Queues a `failed` event again with the webhook's current configuration; it is `pending` until the consumer processes it. Any other status is a 409.",
+    "Queues a `failed` event again with the webhook's current configuration; it is `pending` until the consumer processes it. Any other status is a 409. A key without `webhooks:read` gets only the event's `id` and `status`.",
   request: { params: EventParams },
   responses: {
     202: jsonContent(
-      one(WebhookEvent, 'WebhookEvent'),
+      oneWritten(WebhookEvent, 'WebhookEvent'),
       'Queued again; it is `pending` until processed',
       replayedHeader,
     ),
@@ -206,11 +211,11 @@ const processForReal = webhookRoute({
   operationId: 'processInboundWebhookTestEvent',
   summary: 'Process a test event for real, once the webhook is in production',
   description:
-    "Queues a `test` event (one that was only previewed) as a production event: it is `pending` until the consumer processes it with the webhook's current configuration, and then it writes real records, as if it had arrived now. The webhook must be in production mode (409 otherwise); any status but `test` is a 409 too. Needs `webhooks:update`, as a replay does.",
+    "Queues a `test` event (one that was only previewed) as a production event: it is `pending` until the consumer processes it with the webhook's current configuration, and then it writes real records, as if it had arrived now. The webhook must be in production mode (409 otherwise); any status but `test` is a 409 too. Needs `webhooks:update`, as a replay does; a key without `webhooks:read` gets only the event's `id` and `status`.",
   request: { params: EventParams },
   responses: {
     202: jsonContent(
-      one(WebhookEvent, 'WebhookEvent'),
+      oneWritten(WebhookEvent, 'WebhookEvent'),
       'Queued as a production event; it is `pending` until processed',
       replayedHeader,
     ),
@@ -260,7 +265,8 @@ export const inboundWebhooksRouter = router()
     // No grace unless asked: a default changing would break the clients that rotate a leaked URL.
     const grace = c.req.valid('json')?.grace_period ?? 0;
     const row = await rotateOwnWebhook(c.get('db'), c.get('keyHash'), c.req.valid('param').id, grace);
-    return c.json({ data: present(row, c) }, 200);
+    const changed = ['url', 'previous_url_expires_at', 'updated_at'];
+    return c.json({ data: visibleAnswer(c, present(row, c), changed) }, 200);
   })
   .openapi(sampleFields, async (c) => {
     const fields = await readSampleFields(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
@@ -286,10 +292,11 @@ export const inboundWebhooksRouter = router()
   .openapi(replay, async (c) => {
     const { id, event_id } = c.req.valid('param');
     const row = await replayEvent(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, event_id);
-    return c.json({ data: presentEvent(row) }, 202);
+    // A `webhooks:update` key without `webhooks:read` never reads the lead's payload this way.
+    return c.json({ data: visibleAnswer(c, presentEvent(row), ['status']) }, 202);
   })
   .openapi(processForReal, async (c) => {
     const { id, event_id } = c.req.valid('param');
     const row = await processTestEvent(c.get('db'), c.get('keyHash'), c.env.EVENTS, id, event_id);
-    return c.json({ data: presentEvent(row) }, 202);
+    return c.json({ data: visibleAnswer(c, presentEvent(row), ['status']) }, 202);
   });

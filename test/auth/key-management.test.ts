@@ -32,6 +32,16 @@ const createKey = (key: string, body: Json, headers: Record<string, string> = {}
 const keyRow = (id: number) =>
   env.DB.prepare('SELECT * FROM api_keys WHERE id = ?').bind(id).first<Record<string, unknown>>();
 
+/** `n` more live keys of the account, written straight to D1. */
+async function fillKeys(accountId: number, n: number): Promise<void> {
+  const now = Date.now();
+  for (let i = 0; i < n; i++) {
+    await env.DB.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)')
+      .bind(accountId, `filler-${accountId}-${i}`, now)
+      .run();
+  }
+}
+
 const liveKeys = async (accountId: number) =>
   (
     await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL')
@@ -237,13 +247,33 @@ describe('/v1/api-keys: an account manages its own keys', () => {
 
   it('an account holds at most 100 live keys', async () => {
     const account = await newAccount();
-    const now = Date.now();
-    for (let i = 0; i < 99; i++) {
-      await env.DB.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)')
-        .bind(account.id, `filler-${account.id}-${i}`, now)
-        .run();
-    }
+    await fillKeys(account.id, 99);
     await expectProblem(await createKey(account.key, { name: 'X' }), 409, 'conflict');
+  });
+
+  it('40 concurrent creates leave at most 100 live keys: the cap holds in the database', async () => {
+    const account = await newAccount();
+    await fillKeys(account.id, 69);
+    // 70 live keys: room for 30 more, asked for by 40 at once.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => createKey(account.key, { name: `Burst ${i}` })),
+    );
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(10);
+    for (const res of answers.filter((r) => r.status === 409)) {
+      const problem = await expectProblem(res, 409, 'conflict');
+      expect(problem.detail).toMatch(/at most 100 live API keys/);
+    }
+    expect(await liveKeys(account.id)).toBe(100);
+    // The operator's route meets the same cap, with the same answer.
+    const admin = await call(`/admin/accounts/${account.id}/api-keys`, {
+      method: 'POST',
+      headers: adminHeaders(),
+      body: { name: 'One more' },
+    });
+    await expectProblem(admin, 409, 'conflict');
+    expect(await liveKeys(account.id)).toBe(100);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   call,
   create,
   expectProblem,
+  failNewestEvent,
   type Json,
   json,
   keyWith,
@@ -50,13 +51,7 @@ async function failedEvent(a: Account): Promise<{ hook: number; event: number }>
   if (!eventHooks.has(a.id)) eventHooks.set(a.id, webhook(a));
   const hook = await (eventHooks.get(a.id) as ReturnType<typeof webhook>);
   expect((await postEvent(hook.path, { nome: 'Ana' })).status).toBe(204);
-  const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
-    .bind(hook.id)
-    .first<{ id: number }>();
-  await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
-    .bind(row?.id)
-    .run();
-  return { hook: hook.id, event: row?.id as number };
+  return { hook: hook.id, event: await failNewestEvent(hook.id) };
 }
 
 const crud = (resource: string, make: (a: Account) => Promise<Json>, post: (a: Account) => Json) => ({

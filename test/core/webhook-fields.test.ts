@@ -205,6 +205,22 @@ describe('readFields', () => {
     expect(Object.fromEntries(optional.values)).toEqual({ ok: 'yes' });
   });
 
+  it('leaves out a whole number beyond 2^53 - 1 sent as text to a number field, saying why, instead of rounding it', () => {
+    const { values, errors, warnings } = readFields(
+      { pedido: '9007199254740993', valor: 'R$ 90.071.992.547.409.930', ok: '9007199254740991' },
+      [spec('pedido', 'number'), { ...spec('valor', 'number'), locale: 'pt-BR' }, spec('ok', 'number')],
+    );
+    expect(errors).toEqual([]);
+    expect(warnings.map((w) => [w.path, w.code])).toEqual([
+      ['pedido', 'dropped'],
+      ['valor', 'dropped'],
+    ]);
+    expect(warnings[0]?.message).toBe(
+      'Left out: Expected a whole number of at most 9007199254740991 (2^53 - 1): a larger one would be stored rounded; map it to a string field.',
+    );
+    expect(Object.fromEntries(values)).toEqual({ ok: 9007199254740991 });
+  });
+
   it('coerces near misses to the canonical value', () => {
     const { values, errors, warnings } = readFields(
       {

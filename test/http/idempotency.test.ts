@@ -3,7 +3,17 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
 import worker from '../../src/index';
-import { call, create, expectProblem, type Json, json, newAccount, newWebhook, roundTrips } from '../helpers';
+import {
+  call,
+  create,
+  expectProblem,
+  type Json,
+  json,
+  keyWith,
+  newAccount,
+  newWebhook,
+  roundTrips,
+} from '../helpers';
 
 const HOUR = 3_600_000;
 const company = { name: 'Auto Lima', cnpj: '11.222.333/0001-81' };
@@ -92,8 +102,14 @@ const post = (key: string, path: string, body: unknown, idempotencyKey?: string)
  * Sets a key's row as if a POST of `company` to /v1/companies had started `ageMs` ago and got only
  * as far as `state`.
  */
-async function plantKey(accountId: number, key: string, ageMs: number, state: { committed: boolean }) {
-  const hash = await sha256Hex(`POST /v1/companies\n${JSON.stringify(company)}`);
+async function plantKey(
+  accountId: number,
+  apiKey: string,
+  key: string,
+  ageMs: number,
+  state: { committed: boolean },
+) {
+  const hash = await sha256Hex(`${await sha256Hex(apiKey)}\nPOST /v1/companies\n${JSON.stringify(company)}`);
   await env.DB.prepare(
     'INSERT INTO idempotency_keys (account_id, key, request_hash, created_at, committed) VALUES (?, ?, ?, ?, ?)',
   )
@@ -147,15 +163,15 @@ describe('Idempotency-Key on /v1 POSTs', () => {
 
   it('is a 409 while a request with the key is still running, and runs nothing', async () => {
     const { id, key } = await newAccount();
-    await plantKey(id, 'running', 1_000, { committed: false });
+    await plantKey(id, key, 'running', 1_000, { committed: false });
     await expectProblem(await post(key, '/v1/companies', company, 'running'), 409, 'idempotency_key_in_use');
     expect(await count('companies', id)).toBe(0);
   });
 
   it('runs again a request abandoned before it wrote anything, but never one that wrote', async () => {
     const { id, key } = await newAccount();
-    await plantKey(id, 'abandoned', 2 * 60_000, { committed: false });
-    await plantKey(id, 'wrote', 2 * 60_000, { committed: true });
+    await plantKey(id, key, 'abandoned', 2 * 60_000, { committed: false });
+    await plantKey(id, key, 'wrote', 2 * 60_000, { committed: true });
 
     expect((await post(key, '/v1/companies', company, 'abandoned')).status).toBe(201);
     const again = { ...company, cnpj: '11.444.777/0001-61' };
@@ -166,7 +182,7 @@ describe('Idempotency-Key on /v1 POSTs', () => {
 
   it('forgets a key after 24 hours: the request runs again', async () => {
     const { id, key } = await newAccount();
-    await plantKey(id, 'old', 24 * HOUR + 1_000, { committed: true });
+    await plantKey(id, key, 'old', 24 * HOUR + 1_000, { committed: true });
     expect((await post(key, '/v1/companies', company, 'old')).status).toBe(201);
     expect(await count('companies', id)).toBe(1);
   });
@@ -200,6 +216,32 @@ describe('Idempotency-Key on /v1 POSTs', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('Idempotent-Replayed')).toBeNull();
     expect(await count('companies', b.id)).toBe(1);
+  });
+
+  it('replays a stored answer to the key that made it only: another key of the account gets a 422 and never the answer', async () => {
+    const account = await newAccount();
+    const narrow = await keyWith(account.id, ['webhooks:insert']);
+    const body = { name: 'Site' };
+    const first = await post(account.key, '/v1/inbound-webhooks', body, 'hook-1');
+    expect(first.status).toBe(201);
+    const url = (await json(first)).data.url;
+    expect(url).toMatch(/\/hooks\/whk_/);
+    await stored(account.id, 'hook-1');
+
+    // Same path, body and Idempotency-Key, from another key of the same account: the first answer
+    // holds the webhook's URL (a write credential), which this key never saw.
+    const other = await post(narrow, '/v1/inbound-webhooks', body, 'hook-1');
+    const problem = await expectProblem(other, 422, 'idempotency_key_reused');
+    expect(problem.detail).toMatch(/another API key/);
+    expect(other.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(JSON.stringify(problem)).not.toContain('whk_');
+    expect(await count('inbound_webhooks', account.id)).toBe(1);
+
+    // The key that made it still gets its answer.
+    const retry = await post(account.key, '/v1/inbound-webhooks', body, 'hook-1');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await json(retry)).data.url).toBe(url);
   });
 
   it('keeps nothing for an unknown API key', async () => {
@@ -367,9 +409,9 @@ describe('Idempotency-Key on /v1 POSTs', () => {
 
 describe('cron: expired keys', () => {
   it('deletes keys past 24 hours and keeps the others', async () => {
-    const { id } = await newAccount();
-    await plantKey(id, 'expired', 24 * HOUR + 1_000, { committed: true });
-    await plantKey(id, 'fresh', HOUR, { committed: true });
+    const { id, key } = await newAccount();
+    await plantKey(id, key, 'expired', 24 * HOUR + 1_000, { committed: true });
+    await plantKey(id, key, 'fresh', HOUR, { committed: true });
     await worker.scheduled(createScheduledController({ cron: '*/5 * * * *' }), env);
     expect(await keyRow(id, 'expired')).toBeNull();
     expect(await keyRow(id, 'fresh')).not.toBeNull();

@@ -280,7 +280,7 @@ describe('what generated clients rely on', () => {
       expect(schemaOf('get', `/v1/${plural}`, '200')).toBe(`#/components/schemas/${name}Page`);
       expect(schemaOf('post', `/v1/${plural}`, '201')).toBe(`#/components/schemas/${name}Response`);
       expect(schemaOf('get', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
-      expect(schemaOf('put', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}Response`);
+      expect(schemaOf('put', `/v1/${plural}/{id}`, '200')).toBe(`#/components/schemas/${name}WriteResponse`);
       const page = doc.components.schemas[`${name}Page`];
       expect(page.properties.data.items.$ref).toBe(`#/components/schemas/${name}`);
       expect(page.properties.meta.$ref).toBe('#/components/schemas/PageMeta');

@@ -165,6 +165,50 @@ describe('LGPD erasure: the person wherever an event keeps a sender’s text', (
     ).toEqual(before);
     await expectNoTrace(accountId);
   });
+
+  it('reads a refused body as ingest reads it, every escape decoded: JSON escapes and a form’s percent-escapes', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key, { name: 'Leads', mode: 'test' });
+    const zoe = await create(key, '/v1/contacts', { name: 'Zoe Quintela', email: EMAIL, phone: PHONE });
+    const post = async (body: string, type = 'application/json') => {
+      const res = await call(hook.path, { method: 'POST', body, headers: { 'Content-Type': type } });
+      expect(res.status).toBe(400);
+      return (await rows('select max(id) as id from inbound_events where webhook_id = ?', hook.id))[0].id;
+    };
+    const form = 'application/x-www-form-urlencoded';
+    // Each body is cut short (malformed), so it is kept as written, escapes and all.
+    const planted: Record<string, number> = {
+      at: await post('{"email": "zoe.quintela\\u0040x.co", "nome": '),
+      dot: await post('{"email": "zoe\\u002equintela@x.co", "nome": '),
+      upper: await post('{"email": "\\u005aOE.QUINTELA@X.CO", "nome": '),
+      tab: await post('{"email": "\\tzoe.quintela@x.co", "nome": '),
+      phone: await post('{"fone": "\\u002811) 97777\\u002d6666", "nome": '),
+      percent: await post('email=z%6Fe.quintela%40x%2eco&a[=1', form),
+      percentUpper: await post('email=%5AOE%2EQUINTELA%40X.CO&a[=1', form),
+      percentPhone: await post('tel=%2B55+%311+97777%2D6666&a[=1', form),
+    };
+    const unrelated = await post('{"email": "joana.quintela\\u0040x.co", "nome": ');
+    // The event log's search finds each of them (it reads the kept text as written)...
+    const found = async () =>
+      (
+        await json(await call(`/v1/inbound-webhooks/${hook.id}/events?q=quintela&limit=100`, { key }))
+      ).data.map((e: Json) => e.id);
+    expect(await found()).toEqual(expect.arrayContaining([planted.at, planted.dot, planted.tab, unrelated]));
+
+    expect((await erase(key, zoe.id)).status).toBe(204);
+
+    // ...and erasure reads them as ingest would: each one's kept body is gone, the other person's stays.
+    const kept = new Map(
+      (await rows('select id, rejection from inbound_events where webhook_id = ?', hook.id)).map((e) => [
+        e.id as number,
+        JSON.parse(e.rejection).body as string | null,
+      ]),
+    );
+    const left = Object.entries(planted).filter(([, id]) => kept.get(id) !== null);
+    expect(left.map(([place]) => place)).toEqual([]);
+    expect(kept.get(unrelated)).toBe('{"email": "joana.quintela\\u0040x.co", "nome": ');
+    expect(await found()).toEqual([unrelated]);
+  });
 });
 
 describe('LGPD erasure: what the run of the flows wrote of the person', () => {
