@@ -143,10 +143,10 @@ const problem = (err: ApiError, requestId: string | undefined) =>
     headers: { 'Content-Type': 'application/problem+json', ...err.headers },
   });
 
-// Under /hooks, an unknown endpoint is an empty 404, as an unknown token is (routes/hooks.ts): a
-// sender learns nothing there but that the URL is wrong, and no route of its own answers otherwise.
+// Under /hooks/, an unknown endpoint is an empty 404, as an unknown token is (routes/hooks.ts): a
+// sender learns nothing there but that the URL is wrong.
 app.notFound((c) =>
-  /^\/hooks(\/|$)/.test(c.req.path)
+  c.req.path.startsWith('/hooks/')
     ? c.body(null, 404)
     : problem(new ApiError(404, 'not_found', 'No such route.'), c.get('requestId')),
 );
