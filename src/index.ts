@@ -16,7 +16,8 @@ import { forgetExpiredKeys } from './http/idempotency';
 import { methodNotAllowed } from './http/methods';
 import { requestContext } from './http/middleware';
 import { jsonContent, router } from './http/openapi';
-import { ApiError, asApiError } from './http/problem';
+import { ApiError, asApiError, type ProblemCode } from './http/problem';
+import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { panelRouter } from './panel/routes';
@@ -126,6 +127,9 @@ app.get('/openapi.json', (c) =>
   c.json(openApiDocument(ownVar(c.env, 'PUBLIC_BASE_URL') || new URL(c.req.url).origin)),
 );
 app.get('/docs', docsPage);
+// Each problem's `type` (`/problems/<code>`) resolves to a page that explains its code.
+app.get('/problems', problemIndex);
+app.get('/problems/:code', problemPage);
 app.get('/docs/:file', docsAsset);
 // The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.
 app.route(
@@ -139,10 +143,16 @@ const problem = (err: ApiError, requestId: string | undefined) =>
     headers: { 'Content-Type': 'application/problem+json', ...err.headers },
   });
 
-app.notFound((c) => problem(new ApiError(404, 'not_found', 'No such route.'), c.get('requestId')));
+// Under /hooks/, an unknown endpoint is an empty 404, as an unknown token is (routes/hooks.ts): a
+// sender learns nothing there but that the URL is wrong.
+app.notFound((c) =>
+  c.req.path.startsWith('/hooks/')
+    ? c.body(null, 404)
+    : problem(new ApiError(404, 'not_found', 'No such route.'), c.get('requestId')),
+);
 
 /** Codes for Hono's own HTTP errors, so they match the documented ones. */
-const httpCodes: Record<number, string> = {
+const httpCodes: Record<number, ProblemCode> = {
   400: 'malformed_json',
   413: 'body_too_large',
   415: 'unsupported_media_type',

@@ -180,13 +180,23 @@ export const DeletedAt = Timestamp.nullable().openapi({
 /** A time that may be unset (deleted_at, due_date, processed_at...), as the API writes it. */
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
-/** An optional query flag: exactly `true` or `false` (no `1`, `yes` or empty), read as a boolean. */
+// Python's `requests` writes a bool as `True`/`False` (str(True)): the one other spelling a client
+// sends without meaning to. `1`, `yes`, `TRUE` or empty stay refused.
+const FLAGS = ['true', 'false', 'True', 'False'] as const;
+
+/** An optional query flag: `true` or `false` (or `True`/`False`), read as a boolean. */
 export const queryFlag = (description?: string) =>
   z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
+    .enum(FLAGS)
+    .transform((value) => value.toLowerCase() === 'true')
     .optional()
-    .openapi({ type: 'string', enum: ['true', 'false'], ...(description && { description }) });
+    .openapi({
+      type: 'string',
+      enum: [...FLAGS],
+      // Generators that name enum members by upper-casing (openapi-generator) would give two `TRUE`s.
+      'x-enum-varnames': ['TRUE', 'FALSE', 'PYTHON_TRUE', 'PYTHON_FALSE'],
+      ...(description && { description }),
+    });
 
 /** The list parameter of every resource with a trash. */
 export const trashQuery = {

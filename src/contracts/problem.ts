@@ -11,7 +11,10 @@ export const FieldErrorSchema = z
 
 export const ProblemSchema = z
   .object({
-    type: z.string().openapi({ example: '/problems/validation_failed' }),
+    type: z.string().openapi({
+      example: '/problems/validation_failed',
+      description: '`/problems/<code>`: a page of this API that explains the code',
+    }),
     title: z.string().openapi({ example: 'Unprocessable Content' }),
     status: z.number().int(),
     detail: z.string(),

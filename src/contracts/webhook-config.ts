@@ -69,7 +69,9 @@ const DateFormat = z
     const compiled = compileFormat(format);
     if ('error' in compiled) ctx.addIssue({ code: 'custom', message: compiled.error });
   })
-  .openapi({ example: 'DD/MM/YYYY' });
+  // Tokens and separators, as the API reads them; that YYYY, MM and DD are each there once (and HH
+  // before mm before ss) is the API's to check: a pattern without lookaheads cannot say it.
+  .openapi({ example: 'DD/MM/YYYY', pattern: '^(?:YYYY|MM|DD|HH|mm|ss|[-/.: T,])+$' });
 
 /** The most users one round robin takes turns between. */
 export const MAX_ROUND_ROBIN = 100;

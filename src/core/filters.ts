@@ -50,11 +50,21 @@ export function parseDateTime(value: string): number | undefined {
 // A date-time that would parse with an offset: the usual slip, which the message names.
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/i;
 
-/** Why `value` is no date-time: the missing offset when that is it, else `otherwise`. */
-export const dateTimeMessage = (value: string, otherwise: string): string =>
-  NO_OFFSET.test(value)
+// A `+03:00` sent unencoded in a query arrives as ` 03:00`: a URL's query reads `+` as a space.
+const SPACED_OFFSET = / (?=\d{2}:?\d{2}$)/;
+
+/**
+ * Why `value` is no date-time: a `+` that became a space or the missing offset when that is it,
+ * else `otherwise`.
+ */
+export function dateTimeMessage(value: string, otherwise: string): string {
+  if (SPACED_OFFSET.test(value) && parseDateTime(value.replace(SPACED_OFFSET, '+')) !== undefined) {
+    return `"${value}" has a space where its offset's + should be: in a query string + means a space, so encode the + as %2B (${value.replace(SPACED_OFFSET, '%2B')}).`;
+  }
+  return NO_OFFSET.test(value)
     ? `"${value}" has no offset, so it is no instant: add Z or ±hh:mm (${value}Z, ${value}-03:00).`
     : otherwise;
+}
 
 export type Op = 'gte' | 'lte' | 'gt' | 'lt';
 export type Bound = { op: Op; ms: number };

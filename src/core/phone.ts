@@ -1,10 +1,18 @@
 const SEPARATORS = /[\s().-]/g;
 
+// Any run of separators, which normalizePhone drops wherever they are.
+const S = '[\\s().-]*';
+const digits = (n: string) => `(?:\\d${S}){${n}}`;
+
 /**
- * What normalizePhone can read, as an OpenAPI pattern: separators, at most one leading `+`, and 8
- * (international) to 17 (`00` + 15) digits. The digits' meaning is checked by normalizePhone.
+ * Exactly what normalizePhone reads, as an OpenAPI pattern (a test holds the two equal on
+ * generated strings): separators anywhere around `+` or `00` and 8 to 15 digits, the first not
+ * 0; or a Brazilian national number, with an optional trunk `0` and country `55`, a 2-digit area
+ * code (no 0) and an 8-digit landline (2-8 first) or a 9-digit mobile (9 first).
  */
-export const PHONE_SHAPE = /^[\s().-]*\+?[\s().-]*(?:\d[\s().-]*){8,17}$/;
+export const PHONE_SHAPE = new RegExp(
+  `^${S}(?:(?:\\+|0${S}0)${S}[1-9]${S}${digits('7,14')}|(?:0${S})?(?:5${S}5${S})?[1-9]${S}[1-9]${S}(?:9${S}${digits('8')}|[2-8]${S}${digits('7')}))$`,
+);
 
 /** A phone as stored and returned. */
 export const E164 = /^\+[1-9]\d{7,14}$/;

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { ownVar } from '../core/own-vars';
 import type { AppEnv } from '../env';
 import { BOOKMARK_HEADER } from './bookmark';
+import { API_RATE_POLICY } from './rate-limit';
 
 /** An origin as a browser sends it (`https://app.example.com`): not `null`, `*`, a path or capitals. */
 const isOrigin = (text: string): boolean => URL.canParse(text) && new URL(text).origin === text;
@@ -26,7 +27,7 @@ const configured = (value: string): string[] => {
 };
 
 /** What a listed origin may read of an answer, and send in a request. */
-const EXPOSED = `Location,Link,X-Request-Id,${BOOKMARK_HEADER},Server-Timing,Retry-After,Idempotent-Replayed`;
+const EXPOSED = `Location,Link,X-Request-Id,${BOOKMARK_HEADER},Server-Timing,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed`;
 
 /**
  * CORS as `apiCors` describes it, with the headers Hono's `cors` gave for this one configuration
@@ -73,4 +74,7 @@ async function corsFor(c: Context<AppEnv>, next: Next): Promise<Response | undef
 export const apiCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   const preflight = await corsFor(c, next);
   if (preflight) c.res = preflight;
+  // The limits every request but a preflight (which none counts) is held to: on a 429, both
+  // policies rather than only the one it broke, which its `RateLimit` names.
+  if (!preflight) c.res.headers.set('RateLimit-Policy', API_RATE_POLICY);
 };

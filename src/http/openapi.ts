@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { BOOKMARK, BOOKMARK_HEADER } from './bookmark';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, REPLAYED_HEADER } from './idempotency-claim';
 import { badRequest } from './problem';
-import { RATE_LIMIT_PERIOD_S } from './rate-limit';
+import { API_RATE_POLICY, RATE_LIMIT_PERIOD_S } from './rate-limit';
 
 /**
  * Whether the query string holds a parameter with no name (`?=open`, `a=1&=x`): as URLSearchParams
@@ -157,6 +157,9 @@ const allErrors = {
   ),
   429: problem(`Over the API key's rate limit; retry after ${RATE_LIMIT_PERIOD_S} seconds`, {
     'Retry-After': text("Seconds to wait before retrying: the rate limit's window"),
+    RateLimit: text(
+      `The policy broken, with nothing left of it for at most the window (\`"key";r=0;t=${RATE_LIMIT_PERIOD_S}\`; draft-ietf-httpapi-ratelimit-headers). Every \`/v1\` answer also names its policies in \`RateLimit-Policy\` (\`${API_RATE_POLICY}\`)`,
+    ),
   }),
   500: problem('Unexpected failure, logged with the request id'),
 } as const;

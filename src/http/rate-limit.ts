@@ -14,9 +14,32 @@ export const RATE_LIMIT_PERIOD_S = 60;
 type Limiter = 'API_RATE_LIMITER' | 'HOOK_RATE_LIMITER' | 'CLIENT_RATE_LIMITER' | 'SIGN_IN_RATE_LIMITER';
 
 /**
+ * Each limiter as a quota policy of the IETF draft "RateLimit header fields for HTTP"
+ * (draft-ietf-httpapi-ratelimit-headers): its name in `RateLimit`/`RateLimit-Policy` and its
+ * `limit` in wrangler.toml, which the binding cannot report (a test holds the two equal).
+ */
+export const policies = {
+  API_RATE_LIMITER: { name: 'key', quota: 1000 },
+  CLIENT_RATE_LIMITER: { name: 'client', quota: 6000 },
+  HOOK_RATE_LIMITER: { name: 'webhook', quota: 600 },
+  SIGN_IN_RATE_LIMITER: { name: 'sign-in', quota: 10 },
+} as const satisfies Record<Limiter, { name: string; quota: number }>;
+
+const policyItem = (limiter: Limiter) =>
+  `"${policies[limiter].name}";q=${policies[limiter].quota};w=${RATE_LIMIT_PERIOD_S}`;
+
+/**
+ * `RateLimit-Policy` of every `/v1` answer: the two limits a `/v1` request counts against, so a
+ * client can pace itself under them. A fixed string: it costs an answer one header set.
+ */
+export const API_RATE_POLICY = `${policyItem('API_RATE_LIMITER')}, ${policyItem('CLIENT_RATE_LIMITER')}`;
+
+/**
  * Counts one request against `key` (a hash, never a credential; a function, so that a hash made
  * only for the limiter is not made when limits are off) and throws the 429 once it is over the
- * limit. The binding's counters live beside the Worker, so this costs no D1 round trip.
+ * limit, with `RateLimit` naming the policy spent: nothing remains of it for at most the window
+ * (the binding answers only over or under, so no count is reported before that). The binding's
+ * counters live beside the Worker, so this costs no D1 round trip.
  * `RATE_LIMITS=off` is for local load runs only (bench, drill), never set in wrangler.toml.
  */
 export async function rateLimit(
@@ -34,7 +57,11 @@ export async function rateLimit(
       'rate_limited',
       `Too many requests; retry in ${RATE_LIMIT_PERIOD_S} seconds.`,
       undefined,
-      { 'Retry-After': String(RATE_LIMIT_PERIOD_S) },
+      {
+        'Retry-After': String(RATE_LIMIT_PERIOD_S),
+        RateLimit: `"${policies[limiter].name}";r=0;t=${RATE_LIMIT_PERIOD_S}`,
+        'RateLimit-Policy': policyItem(limiter),
+      },
     );
   }
 }

@@ -32,9 +32,13 @@ const timing = (trips: number) =>
   expect.stringMatching(new RegExp(`^d1;dur=\\d+\\.\\d;desc="${trips} round trips?", total;dur=\\d+\\.\\d$`));
 const BOOKMARK = expect.stringMatching(/^[0-9a-f-]{20,}$/);
 
+/** The limits a `/v1` request counts against (src/http/rate-limit.ts), on every answer but a preflight. */
+const RATE_POLICY = { 'ratelimit-policy': '"key";q=1000;w=60, "client";q=6000;w=60' };
+
 /** What every `/v1` answer carries, given its D1 round trips and whether it has a bookmark. */
 const api = (trips: number, bookmark = true) => ({
   ...SECURITY,
+  ...RATE_POLICY,
   'server-timing': timing(trips),
   'x-request-id': ID,
   ...(bookmark ? { 'x-d1-bookmark': BOOKMARK } : {}),
@@ -112,9 +116,11 @@ describe('the headers of the API answers', () => {
       headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'X-Request-Id': ID },
     });
     expect(preflight.status).toBe(204);
-    const exposed = 'Location,Link,X-Request-Id,X-D1-Bookmark,Server-Timing,Retry-After,Idempotent-Replayed';
+    const exposed =
+      'Location,Link,X-Request-Id,X-D1-Bookmark,Server-Timing,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed';
+    const { 'ratelimit-policy': _counted, ...uncounted } = api(0, false);
     expect(headersOf(preflight)).toEqual({
-      ...api(0, false),
+      ...uncounted,
       'access-control-allow-headers': 'Authorization,Content-Type,Idempotency-Key,X-Request-Id,X-D1-Bookmark',
       'access-control-allow-methods': 'GET,POST,PUT,DELETE',
       'access-control-allow-origin': origin,

@@ -112,6 +112,8 @@ describe('CORS on /v1 requests', () => {
         'x-d1-bookmark',
         'server-timing',
         'retry-after',
+        'ratelimit',
+        'ratelimit-policy',
         'idempotent-replayed',
       ]);
       expect(list(res.headers.get('Vary'))).toContain('origin');

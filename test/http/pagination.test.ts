@@ -65,7 +65,7 @@ describe('cursors', () => {
 
   it('name the sort a cursor was issued for only when it is one of the list sorts', async () => {
     const { key } = await newAccount();
-    const cursor = cursorOf(['name', 'a', 1]);
+    const cursor = cursorOf(['name', 'a', 1, '']);
     const named = await expectProblem(
       await call(`/v1/users?cursor=${cursor}`, { key }),
       400,

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { clientPrefix, RATE_LIMIT_PERIOD_S } from '../../src/http/rate-limit';
+import { clientPrefix, policies, RATE_LIMIT_PERIOD_S } from '../../src/http/rate-limit';
 import wranglerToml from '../../wrangler.toml?raw';
 import {
   adminHeaders,
@@ -39,12 +39,19 @@ async function untilLimited(
   throw new Error(`no 429 after ${2 * LOW_LIMIT + 1} requests`);
 }
 
-/** A 429 `rate_limited` problem with Retry-After: the window, decided before any D1 round trip. */
-async function expectLimited(res: Response): Promise<void> {
+/**
+ * A 429 `rate_limited` problem with Retry-After: the window, decided before any D1 round trip; its
+ * `RateLimit` (draft-ietf-httpapi-ratelimit-headers) says nothing is left of `policy` for that long.
+ */
+async function expectLimited(res: Response, policy: 'key' | 'client' | 'webhook'): Promise<void> {
   await expectProblem(res, 429, 'rate_limited');
   expect(res.headers.get('Retry-After')).toBe(String(RATE_LIMIT_PERIOD_S));
+  expect(res.headers.get('RateLimit')).toBe(`"${policy}";r=0;t=${RATE_LIMIT_PERIOD_S}`);
   expect(roundTrips(res)).toBe(0);
 }
+
+/** What every `/v1` answer but a preflight says of the limits it counts against. */
+const API_POLICY_HEADER = '"key";q=1000;w=60, "client";q=6000;w=60';
 
 describe('/v1 rate limit, per API key', () => {
   it('answers 429 with Retry-After once a key is over its limit, and writes nothing then', async () => {
@@ -54,7 +61,7 @@ describe('/v1 rate limit, per API key', () => {
     let n = 0;
     const { passed, limited } = await untilLimited(() => post(n++));
     for (const res of passed) expect(res.status).toBe(201);
-    await expectLimited(limited);
+    await expectLimited(limited, 'key');
     expect((await list(key, '/v1/users?limit=100')).data).toHaveLength(passed.length);
 
     // Another key of the same account has its own count.
@@ -67,7 +74,28 @@ describe('/v1 rate limit, per API key', () => {
     const { key } = await newAccount();
     const { passed, limited } = await untilLimited(() => callWithEnv(low, '/v1/deals/999', { key }));
     for (const res of passed) await expectProblem(res, 404, 'not_found');
-    await expectLimited(limited);
+    await expectLimited(limited, 'key');
+  });
+
+  it('names its limits in RateLimit-Policy on every answer, 429s and refusals included, so a client can pace itself', async () => {
+    const { key } = await newAccount();
+    const answers = [
+      await call('/v1/users', { key }),
+      await call('/v1/users', { key: 'crm_short' }),
+      await call('/v1/deals/999', { key }),
+      await call('/v1/users', { method: 'PATCH', key }),
+      await call('/v1/nowhere', { key }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 401, 404, 405, 404]);
+    const { limited } = await untilLimited(() => callWithEnv(low, '/v1/users', { key }));
+    for (const res of [...answers, limited]) {
+      expect(res.headers.get('RateLimit-Policy'), String(res.status)).toBe(API_POLICY_HEADER);
+    }
+    // Not on ingest, which a sender does not pace by these, nor on the panel.
+    expect(
+      (await call('/hooks/whk_x', { method: 'POST', body: {} })).headers.get('RateLimit-Policy'),
+    ).toBeNull();
+    expect((await call('/health')).headers.get('RateLimit-Policy')).toBeNull();
   });
 
   it('does not count a request without a well-formed key: that is a 401 first', async () => {
@@ -93,7 +121,7 @@ describe('ingest rate limit, per webhook', () => {
       callWithEnv(low, path, { method: 'POST', body: { n: 1, __fault: 'send' } });
     const { passed, limited } = await untilLimited(() => post(hook.path));
     for (const res of passed) expect(res.status).toBe(204);
-    await expectLimited(limited);
+    await expectLimited(limited, 'webhook');
     const events = await list(key, `/v1/inbound-webhooks/${hook.id}/events?limit=100`);
     expect(events.data).toHaveLength(passed.length);
 
@@ -106,7 +134,7 @@ describe('ingest rate limit, per webhook', () => {
       callWithEnv(low, unknown, { method: 'POST', body: { n: 1 } }),
     );
     for (const res of passed) expect(res.status).toBe(404);
-    await expectLimited(limited);
+    await expectLimited(limited, 'webhook');
   });
 });
 
@@ -124,7 +152,7 @@ describe('rate limit per client address, before any key or token is looked up', 
       await expectProblem(res, 401, 'unauthorized');
       expect(roundTrips(res)).toBe(1);
     }
-    await expectLimited(limited);
+    await expectLimited(limited, 'client');
     // Another address has its own count.
     const elsewhere = await callWithEnv(lowClient, '/v1/users', {
       key: `crm_${madeUp()}`,
@@ -143,7 +171,7 @@ describe('rate limit per client address, before any key or token is looked up', 
       }),
     );
     for (const res of passed) expect(res.status).toBe(404);
-    await expectLimited(limited);
+    await expectLimited(limited, 'client');
   });
 });
 
@@ -193,7 +221,7 @@ describe('the client of an address', () => {
         headers: { 'CF-Connecting-IP': forms[n++ % 4] ?? '' },
       }),
     );
-    await expectLimited(limited);
+    await expectLimited(limited, 'client');
     // The next /64 has its own count.
     const next = await callWithEnv(lowClient, '/v1/users', {
       key: 'crm_short',
@@ -214,6 +242,10 @@ describe('configuration', () => {
   it('wrangler.toml declares both limiters with the window the 429 announces, and never turns them off', () => {
     expect(limiter('API_RATE_LIMITER')).toEqual({ limit: 1000, period: RATE_LIMIT_PERIOD_S });
     expect(limiter('HOOK_RATE_LIMITER')).toEqual({ limit: 600, period: RATE_LIMIT_PERIOD_S });
+    // RateLimit-Policy states each limit: the binding cannot say it, so the two are held equal.
+    for (const [name, { quota }] of Object.entries(policies)) {
+      expect(limiter(name), name).toEqual({ limit: quota, period: RATE_LIMIT_PERIOD_S });
+    }
     expect(wranglerToml).not.toMatch(/RATE_LIMITS/);
   });
 

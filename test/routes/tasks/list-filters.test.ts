@@ -136,7 +136,7 @@ describe('tasks: list and filters', () => {
     expect(await ids('false')).toEqual([call1, mail1, call3, meet1, meet2]);
   });
 
-  it.each(['yes', '1', '0', 'TRUE', 'False', '', 'true,false', 'null'])(
+  it.each(['yes', '1', '0', 'TRUE', 'fALSE', '', 'true,false', 'null'])(
     'rejects is_completed=%s with 400 invalid_query',
     async (is_completed) => {
       const { key } = await accountWithDeal();
