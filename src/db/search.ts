@@ -1,6 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
-import { normalizeText } from '../core/text';
+import { ACCENTED, normalizeText, withoutAccents } from '../core/text';
 import { companies, contacts, users } from './schema';
 
 /**
@@ -31,6 +31,17 @@ export type Search = {
   /** The FTS5 table and MATCH query, when some value gives the index something to look up. */
   match?: { table: string; query: string };
 };
+
+/**
+ * `column` without the accents of `ACCENTED`, as SQL (SQLite has no such function): what a match is
+ * checked on, so `joao` finds "João" on every path of the search, the index's and the sort walk's.
+ * Literal characters, no parameters: the statement's text stays one for every value.
+ */
+const withoutAccentsSql = (column: SQL): SQL =>
+  ACCENTED.reduce(
+    (folded, [letter, base]) => sql`replace(${folded}, ${sql.raw(`'${letter}', '${base}'`)})`,
+    column,
+  );
 
 /** U+001F, the separator in the grams columns (see the migration). */
 const US = '\u001f';
@@ -82,14 +93,18 @@ export function search<I extends SearchIndex>(
   if (!sent.length) return undefined;
   // Each value normalised once: the exact conditions and the MATCH clause both take it.
   const normalized = sent.map(([name, value]) => [name, normalizeText(value)] as const);
+  // The index folds accents itself (`remove_diacritics`); the check compares both sides without them.
   const compared = normalized.flatMap(([name, value]) => {
     const column = index.columns[name];
-    return column ? [{ column, value }] : [];
+    return column ? [{ column, value: withoutAccents(value) }] : [];
   });
-  const exact = compared.map(({ column, value }) => sql`instr(${column}, ${value}) > 0`);
+  const exact = compared.map(
+    ({ column, value }) => sql`instr(${withoutAccentsSql(sql`${column}`)}, ${value}) > 0`,
+  );
   const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
   const unqualified = compared.map(
-    ({ column, value }) => sql`instr(${sql.identifier(column.name)}, ${value}) > 0`,
+    ({ column, value }) =>
+      sql`instr(${withoutAccentsSql(sql`${sql.identifier(column.name)}`)}, ${value}) > 0`,
   );
   const clauses = normalized.flatMap(([name, value]) => clause(name, value) ?? []);
   const found = { exact, columns, unqualified };
