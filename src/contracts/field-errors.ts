@@ -102,6 +102,9 @@ function nearest(value: string, options: readonly string[]): string[] {
     .map((x) => x.option);
 }
 
+// How zod's own English messages start (its `en` locale).
+const ZOD_DEFAULT = /^(?:Invalid input|Invalid option|Too big|Too small)\b/;
+
 // Up to this many allowed values are listed; past it, the nearest ones.
 const LISTED = 8;
 
@@ -111,6 +114,8 @@ const LISTED = 8;
  * Messages the API wrote itself (custom checks) pass as they are.
  */
 function issueWords(issue: Issue, value: unknown): string {
+  // A message a schema gave (`min(1, BLANK)`) is the API's already; only zod's own are reworded.
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       return `Expected ${KINDS[issue.expected] ?? issue.expected}.${issue.expected === 'number' ? brazilianHint(value) : ''}`;

@@ -44,6 +44,11 @@ describe('__contains without accents', () => {
     await create(key, '/v1/contacts', { name: 'Acao 100 ja' });
     expect(await ids(key, '/v1/contacts', { name__contains: '0% ja' })).toEqual([pct.id]);
     expect(await ids(key, '/v1/contacts', { name__contains: 'a_ao' })).toEqual([]);
+    // GLOB's own wildcards are literal too, and the longest value (255 letters, each a class) is read.
+    expect(await ids(key, '/v1/contacts', { name__contains: 'a*o' })).toEqual([]);
+    expect(await ids(key, '/v1/contacts', { name__contains: 'ac?o' })).toEqual([]);
+    expect(await ids(key, '/v1/contacts', { name__contains: '[a]' })).toEqual([]);
+    expect(await ids(key, '/v1/contacts', { name__contains: 'aeiouç'.repeat(42).slice(0, 255) })).toEqual([]);
     const food = await create(key, '/v1/companies', {
       name: 'São Paulo Alimentos',
       cnpj: '11.444.777/0001-61',
