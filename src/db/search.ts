@@ -43,6 +43,9 @@ const withoutAccentsSql = (column: SQL): SQL =>
     column,
   );
 
+/** What the index does not hold as characters: U+0000, and the combining marks it drops. */
+const UNINDEXED = /[\0\u0300-\u036f]/;
+
 /** U+001F, the separator in the grams columns (see the migration). */
 const US = '\u001f';
 
@@ -64,14 +67,16 @@ function codePoints(text: string): number {
 /**
  * The MATCH clause that finds every row whose `column` contains `normalized` (a value already
  * through normalizeText), and maybe some that do not. Inside double quotes FTS5 takes everything
- * literally but `"` (doubled), so no value can inject query syntax. The tokenizer skips U+0000, so
- * the clause looks up the longest piece between them (in code points; the first of equals), which
- * any containing text holds too; a value of nothing but U+0000 has no lookup at all.
+ * literally but `"` (doubled), so no value can inject query syntax. The tokenizer skips U+0000,
+ * and with `remove_diacritics` drops a combining mark (U+0300-U+036F, as in `i̇`, which NFC cannot
+ * join to its letter) from the text and the query alike, so the clause looks up the longest piece
+ * between them (in code points; the first of equals), which any containing text holds too; a value
+ * of nothing but those has no lookup at all.
  */
 function clause(column: string, normalized: string): string | undefined {
   let piece = '';
   let longest = 0;
-  for (const each of normalized.split('\0')) {
+  for (const each of normalized.split(UNINDEXED)) {
     const length = codePoints(each);
     if (length > longest) {
       piece = each;
