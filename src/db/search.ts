@@ -44,7 +44,7 @@ const withoutAccentsSql = (column: SQL): SQL =>
   );
 
 /** What the index does not hold as characters: U+0000, and the combining marks it drops. */
-const UNINDEXED = /[\0\u0300-\u036f]/;
+const UNINDEXED = /\0|[\u0300-\u036f]/;
 
 /** U+001F, the separator in the grams columns (see the migration). */
 const US = '\u001f';

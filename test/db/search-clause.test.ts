@@ -8,7 +8,7 @@ import { search, searchIndexes } from '../../src/db/search';
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 function previousClause(column: string, value: string): string | undefined {
   const pieces = normalizeText(value)
-    .split(/[\0\u0300-\u036f]/)
+    .split(/\0|[\u0300-\u036f]/)
     .map((piece) => [...piece]);
   const longest = pieces.reduce((a, b) => (b.length > a.length ? b : a));
   const piece = longest.join('');
