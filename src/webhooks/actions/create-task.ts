@@ -6,7 +6,7 @@ import { common, noReservedSegment, Template, withDefault } from '../../contract
 import { render, templateKeys } from '../../core/templates';
 import { BLANK } from '../../core/text';
 import { type FieldValue, parseFieldDate } from '../../core/webhook-fields';
-import { dayRange } from '../../core/zones';
+import { dayStartIn } from '../../core/zones';
 import { newRow } from '../../db/own';
 import { inboundEventResults, tasks } from '../../db/schema';
 import { newTaskOwner, taskSpec } from '../../model/tasks';
@@ -65,8 +65,8 @@ function dueAt(from: number | string, { days, hours }: Due, zone: string): strin
     return ms === undefined ? undefined : dueAt(ms, { days, hours }, zone);
   }
   const day = new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-  const start = dayRange(day, zone)?.from;
-  return start === undefined ? undefined : new Date(Date.parse(start) + hours * HOUR_MS).toISOString();
+  const start = dayStartIn(day, zone);
+  return start === undefined ? undefined : new Date(start + hours * HOUR_MS).toISOString();
 }
 
 /** Where a due date counts from: `received_at`, or a date field's value as text. */
