@@ -532,8 +532,9 @@ async function phoneAndZone(page, editUrl) {
   await page.getByRole('link', { name: 'Preferências' }).click();
   await page.waitForURL(/\/panel\/settings\?next=/);
   await audit(page, 'preferences');
-  await page.getByLabel('Fuso horário').selectOption('Europe/Lisbon');
-  await page.getByRole('button', { name: 'Salvar' }).click();
+  // The person's zone, not the account's below it (a change for everyone, with its own button).
+  await page.getByLabel('Fuso horário', { exact: true }).selectOption('Europe/Lisbon');
+  await page.getByRole('button', { name: 'Salvar', exact: true }).click();
   await page.waitForURL(/\/events$/);
   const shown = (await page.locator('time').first().textContent()) ?? '';
   check(!shown.includes('Brasília'), `the zone setting did not change the times: ${shown}`);

@@ -22,6 +22,7 @@ import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
+import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
 import { companiesRouter } from './routes/companies';
@@ -70,6 +71,7 @@ const routes = app
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
+  .route('/v1/account', accountRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 
@@ -116,6 +118,7 @@ const documentConfig = (server: string) => ({
       name: 'API keys',
       description: "The account's API keys and their scopes, and the key making the request",
     },
+    { name: 'Account', description: "The account's settings: the time zone dates with no time stand in" },
     { name: 'Admin', description: 'Accounts and API keys, for the operator' },
     { name: 'Meta', description: 'Liveness' },
   ],

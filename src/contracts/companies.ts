@@ -73,10 +73,14 @@ export const CompanyQuery = z.strictObject({
   ...trashQuery,
   ...pageQuery(companySorts),
   name: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
-  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  name__contains: textFilter.openapi({
+    description: 'Partial match, ignoring case and accents (`joao` finds "João")',
+  }),
   cnpj: z.string().max(40).optional().openapi({ description: 'Exact match, with or without the mask' }),
   owner_id: idList,
   segment: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
-  segment__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  segment__contains: textFilter.openapi({
+    description: 'Partial match, ignoring case and accents (`joao` finds "João")',
+  }),
   ...timeRange('created_at'),
 });

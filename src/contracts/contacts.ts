@@ -53,7 +53,9 @@ export const ContactQuery = z.strictObject({
   owner_id: idList,
   email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   phone: Phone.optional().openapi({ description: 'Exact match after normalising to E.164' }),
-  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  name__contains: textFilter.openapi({
+    description: 'Partial match, ignoring case and accents (`joao` finds "João")',
+  }),
   ...timeRange('created_at'),
 });
 

@@ -35,10 +35,106 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
           : issue.code === 'custom'
             ? String(issue.params?.code ?? 'invalid')
             : issue.code,
-        message: missing ? 'This field is required.' : issue.message,
+        message: missing ? 'This field is required.' : issueWords(issue, valueAt(data, issue.path)),
       },
     ];
   });
+}
+
+type Issue = ZodError['issues'][number];
+
+/** What a value of each type zod names is, as a person reads it. */
+const KINDS: Readonly<Record<string, string>> = {
+  string: 'text (a JSON string)',
+  number: 'a number (a JSON number such as 89900.5, not in quotes)',
+  int: 'a whole number (a JSON number such as 42, not in quotes)',
+  boolean: 'true or false (not in quotes)',
+  object: 'a JSON object',
+  array: 'a list (a JSON array)',
+  null: 'null',
+};
+
+// A number written the Brazilian way (`89.900,00`, `R$ 1.234,5`): the hint says how to send it.
+const BRAZILIAN = /^\s*(?:R\$\s*)?[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*$/i;
+
+const brazilianHint = (value: unknown) => {
+  if (typeof value !== 'string' || !BRAZILIAN.test(value)) return '';
+  const plain = value.replace(/R\$|\s|\./gi, '').replace(',', '.');
+  return ` "${value}" is written the Brazilian way: send ${plain}, a number with a point for the decimals and no thousands separator.`;
+};
+
+const UNITS: Readonly<Record<string, [string, string]>> = {
+  string: ['character', 'characters'],
+  array: ['item', 'items'],
+  set: ['item', 'items'],
+};
+
+/** A size limit in words: "100 or less", "at most 255 characters". */
+function limitWords(issue: { origin: string; inclusive?: boolean }, bound: unknown, big: boolean): string {
+  const unit = UNITS[issue.origin];
+  const n = Number(bound);
+  if (unit) return `${big ? 'at most' : 'at least'} ${n} ${n === 1 ? unit[0] : unit[1]}`;
+  if (issue.inclusive === false) return `${big ? 'less' : 'more'} than ${n}`;
+  return `${n} or ${big ? 'less' : 'more'}`;
+}
+
+/** The nearest of `options` to `value` by edit distance, up to three. */
+function nearest(value: string, options: readonly string[]): string[] {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++)
+        next[j] = Math.min(
+          (row[j] ?? 0) + 1,
+          (next[j - 1] ?? 0) + 1,
+          (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+      row = next;
+    }
+    return row[b.length] ?? 0;
+  };
+  const short = value.slice(0, 100);
+  return options
+    .map((option) => ({ option, d: distance(short, option) }))
+    .sort((x, y) => x.d - y.d)
+    .slice(0, 3)
+    .map((x) => x.option);
+}
+
+// How zod's own English messages start (its `en` locale).
+const ZOD_DEFAULT = /^(?:Invalid input|Invalid option|Too big|Too small)\b/;
+
+// Up to this many allowed values are listed; past it, the nearest ones.
+const LISTED = 8;
+
+/**
+ * An issue in the API's words rather than zod's ("Invalid input: expected number, received
+ * string"): what the field takes, a size limit as words, a few allowed values rather than forty.
+ * Messages the API wrote itself (custom checks) pass as they are.
+ */
+function issueWords(issue: Issue, value: unknown): string {
+  // A message a schema gave (`min(1, BLANK)`) is the API's already; only zod's own are reworded.
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `Expected ${KINDS[issue.expected] ?? issue.expected}.${issue.expected === 'number' ? brazilianHint(value) : ''}`;
+    case 'too_big':
+      return `Must be ${limitWords(issue, issue.maximum, true)}.`;
+    case 'too_small':
+      return `Must be ${limitWords(issue, issue.minimum, false)}.`;
+    case 'invalid_value': {
+      const options = issue.values.map(String);
+      if (options.length <= LISTED) return `Expected one of: ${options.join(', ')}.`;
+      const shown =
+        typeof value === 'string'
+          ? `"${value.slice(0, 100)}" is not one of the ${options.length} allowed values`
+          : `Expected one of ${options.length} values`;
+      return `${shown}; the nearest are ${nearest(String(value), options).join(', ')}.`;
+    }
+    default:
+      return issue.message;
+  }
 }
 
 /**

@@ -27,6 +27,8 @@ export const UserQuery = z.strictObject({
   ...trashQuery,
   ...pageQuery(userSorts),
   email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
-  name__contains: textFilter.openapi({ description: 'Partial match, case-insensitive' }),
+  name__contains: textFilter.openapi({
+    description: 'Partial match, ignoring case and accents (`joao` finds "João")',
+  }),
   ...timeRange('created_at'),
 });

@@ -89,6 +89,8 @@ export type PlanContext = {
   mappedValue: (target: Target) => FieldValue | undefined;
   values: Values;
   receivedAt: number;
+  /** The account's IANA time zone: the day a date with no time stands for. */
+  zone: string;
   /** Adds a warning about the action without skipping it. */
   warn: (warning: FieldError) => void;
 };
@@ -110,9 +112,10 @@ export type PlanRules = {
 export function planFlows(
   config: { fields: readonly FieldMapping[]; flows: readonly Action[] },
   values: Values,
-  receivedAt: number,
+  when: { receivedAt: number; zone: string },
   rules: (action: Action) => PlanRules,
 ): Plan {
+  const { receivedAt, zone } = when;
   const { fields } = config;
   const plan: Plan = { steps: [], skipped: [], warnings: [] };
   const ctx: Omit<PlanContext, 'index'> = {
@@ -121,6 +124,7 @@ export function planFlows(
     mappedValue: (target) => mappedValue(fields, values, target),
     values,
     receivedAt,
+    zone,
     warn: (warning) => plan.warnings.push(warning),
   };
   const ran = new Set<string>();

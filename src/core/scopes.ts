@@ -10,6 +10,7 @@ export const SCOPE_RESOURCES = [
   'tasks',
   'webhooks',
   'api_keys',
+  'account',
 ] as const;
 export const OPERATIONS = ['read', 'insert', 'update', 'delete'] as const;
 
@@ -17,9 +18,18 @@ export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 export type Operation = (typeof OPERATIONS)[number];
 export type Scope = `${ScopeResource | '*'}:${Operation | '*'}`;
 
+/** The operations a resource has: every one, but the account (one row) is only read and updated. */
+const operationsOf = (resource: ScopeResource | '*'): readonly Operation[] =>
+  resource === 'account' ? ['read', 'update'] : OPERATIONS;
+
+/** Every concrete `<resource>:<operation>` pair, no wildcard. */
+export const CONCRETE_SCOPES: readonly Scope[] = SCOPE_RESOURCES.flatMap((r) =>
+  operationsOf(r).map((op): Scope => `${r}:${op}`),
+);
+
 /** Every scope a key may hold, wildcards included: what a create body's `scopes` may list. */
 export const ALL_SCOPES = (['*', ...SCOPE_RESOURCES] as const).flatMap((resource) =>
-  (['*', ...OPERATIONS] as const).map((op): Scope => `${resource}:${op}`),
+  (['*', ...operationsOf(resource)] as const).map((op): Scope => `${resource}:${op}`),
 ) as [Scope, ...Scope[]];
 
 /** The held scopes that grant `needed`: itself and its three wildcard forms. */
@@ -36,8 +46,7 @@ export function allows(held: readonly string[] | null, needed: Scope | null): bo
 
 /** The concrete `<resource>:<operation>` pairs a set of scopes stands for (null: all of them). */
 function expand(scopes: readonly string[] | null): Set<string> {
-  const pairs = SCOPE_RESOURCES.flatMap((r) => OPERATIONS.map((op): Scope => `${r}:${op}`));
-  return new Set(pairs.filter((pair) => allows(scopes, pair)));
+  return new Set(CONCRETE_SCOPES.filter((pair) => allows(scopes, pair)));
 }
 
 /**
@@ -68,6 +77,8 @@ const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
   'api-keys': 'api_keys',
   // The account's webhooks and their event storage against its limits: a read of webhooks.
   usage: 'webhooks',
+  // Its settings (the time zone dates with no time stand in): `account:read`, `account:update`.
+  account: 'account',
   me: null,
 };
 

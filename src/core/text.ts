@@ -40,3 +40,22 @@ export function parseEmail(raw: string): string | undefined {
   const value = raw.trim();
   return value.length <= MAX_EMAIL && EMAIL.test(value) ? value : undefined;
 }
+
+/**
+ * The lower-case letters whose accents a `__contains` search ignores, each with its base letter
+ * (`ã` -> `a`, `ç` -> `c`): Portuguese's 13, and Spanish's `ñ`. A subset of what SQLite's trigram
+ * `remove_diacritics` folds, so the search index never misses a row the check accepts
+ * (src/db/search.ts). These few only: SQL folds with one nested replace() per letter, and SQLite
+ * refuses an expression deeper than 100 levels (the list queries' subqueries count), while D1 caps
+ * a GLOB pattern at 50 bytes, too short for a class per letter.
+ */
+export const ACCENTED: readonly (readonly [string, string])[] = [...'áàâãçéêíóôõúüñ'].map(
+  (letter) => [letter, letter.normalize('NFD').replace(/[\u0300-\u036f]/g, '')] as const,
+);
+
+const ACCENT_OF = new Map(ACCENTED);
+const ACCENTS = new RegExp(`[${ACCENTED.map(([letter]) => letter).join('')}]`, 'g');
+
+/** A normalised text without the accents of `ACCENTED`: what a `__contains` search compares. */
+export const withoutAccents = (normalized: string): string =>
+  normalized.replace(ACCENTS, (letter) => ACCENT_OF.get(letter) ?? letter);

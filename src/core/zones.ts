@@ -33,15 +33,26 @@ export function validZone(raw: string | undefined): string | undefined {
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+// A day's start takes some 20 formats (the bisection below): one formatter per zone, not per step,
+// for the few zones a batch of events uses; the least recently made dropped past the bound.
+const MAX_DATE_FORMATS = 16;
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date (`YYYY-MM-DD`) of the instant `ms` in `zone`. */
 function localDate(ms: number, zone: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(ms);
+  let format = dateFormats.get(zone);
+  if (!format) {
+    // en-CA writes dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormats.set(zone, format);
+    if (dateFormats.size > MAX_DATE_FORMATS) dateFormats.delete(dateFormats.keys().next().value as string);
+  }
+  return format.format(ms);
 }
 
 /** The first instant (to the minute) whose date in `zone` is `day` or later. */
@@ -64,13 +75,21 @@ function dayStart(day: string, utcMidnight: number, zone: string): number {
  * not known. A day a clock change shortens or lengthens gets its real length (23 or 25 hours).
  */
 export function dayRange(day: string, zone: string): { from: string; to: string } | undefined {
+  const from = dayStartIn(day, zone);
+  if (from === undefined) return undefined;
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return { from: new Date(from).toISOString(), to: new Date(dayStartIn(next, zone) ?? from).toISOString() };
+}
+
+/**
+ * The first instant (epoch ms, to the minute) of the local day `day` (`YYYY-MM-DD`) in `zone`:
+ * where a date with no time starts for a person there. Undefined for a date that is not real or a
+ * zone that is not known.
+ */
+export function dayStartIn(day: string, zone: string): number | undefined {
   const m = DAY.exec(day);
   if (!m || validZone(zone) === undefined) return undefined;
   const midnight = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   if (new Date(midnight).toISOString().slice(0, 10) !== day) return undefined;
-  const next = new Date(midnight + 86_400_000).toISOString().slice(0, 10);
-  return {
-    from: new Date(dayStart(day, midnight, zone)).toISOString(),
-    to: new Date(dayStart(next, midnight + 86_400_000, zone)).toISOString(),
-  };
+  return dayStart(day, midnight, zone);
 }

@@ -66,6 +66,8 @@ export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
+  // The IANA zone a date with no time stands for a day in (src/core/zones.ts): São Paulo's by default.
+  timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
 });
 
 export const apiKeys = sqliteTable(

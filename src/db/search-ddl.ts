@@ -91,7 +91,7 @@ export function searchSchema(indexes: Record<string, SearchIndex> = searchIndexe
       (index): SchemaObject => ({
         type: 'table',
         name: index.table,
-        sql: `CREATE VIRTUAL TABLE ${index.table} USING fts5( ${ftsColumns(index).join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1' )`,
+        sql: `CREATE VIRTUAL TABLE ${index.table} USING fts5( ${ftsColumns(index).join(', ')}, content='', contentless_delete=1, tokenize='trigram remove_diacritics 1' )`,
       }),
     ),
     ...list.flatMap((index): SchemaObject[] => {

@@ -1,6 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn, AnySQLiteTable } from 'drizzle-orm/sqlite-core';
-import { normalizeText } from '../core/text';
+import { ACCENTED, normalizeText, withoutAccents } from '../core/text';
 import { companies, contacts, users } from './schema';
 
 /**
@@ -32,6 +32,20 @@ export type Search = {
   match?: { table: string; query: string };
 };
 
+/**
+ * `column` without the accents of `ACCENTED`, as SQL (SQLite has no such function): what a match is
+ * checked on, so `joao` finds "João" on every path of the search, the index's and the sort walk's.
+ * Literal characters, no parameters: the statement's text stays one for every value.
+ */
+const withoutAccentsSql = (column: SQL): SQL =>
+  ACCENTED.reduce(
+    (folded, [letter, base]) => sql`replace(${folded}, ${sql.raw(`'${letter}', '${base}'`)})`,
+    column,
+  );
+
+/** What the index does not hold as characters: U+0000, and the combining marks it drops. */
+const UNINDEXED = /\0|[\u0300-\u036f]/;
+
 /** U+001F, the separator in the grams columns (see the migration). */
 const US = '\u001f';
 
@@ -53,14 +67,16 @@ function codePoints(text: string): number {
 /**
  * The MATCH clause that finds every row whose `column` contains `normalized` (a value already
  * through normalizeText), and maybe some that do not. Inside double quotes FTS5 takes everything
- * literally but `"` (doubled), so no value can inject query syntax. The tokenizer skips U+0000, so
- * the clause looks up the longest piece between them (in code points; the first of equals), which
- * any containing text holds too; a value of nothing but U+0000 has no lookup at all.
+ * literally but `"` (doubled), so no value can inject query syntax. The tokenizer skips U+0000,
+ * and with `remove_diacritics` drops a combining mark (U+0300-U+036F, as in `i̇`, which NFC cannot
+ * join to its letter) from the text and the query alike, so the clause looks up the longest piece
+ * between them (in code points; the first of equals), which any containing text holds too; a value
+ * of nothing but those has no lookup at all.
  */
 function clause(column: string, normalized: string): string | undefined {
   let piece = '';
   let longest = 0;
-  for (const each of normalized.split('\0')) {
+  for (const each of normalized.split(UNINDEXED)) {
     const length = codePoints(each);
     if (length > longest) {
       piece = each;
@@ -82,14 +98,18 @@ export function search<I extends SearchIndex>(
   if (!sent.length) return undefined;
   // Each value normalised once: the exact conditions and the MATCH clause both take it.
   const normalized = sent.map(([name, value]) => [name, normalizeText(value)] as const);
+  // The index folds accents itself (`remove_diacritics`); the check compares both sides without them.
   const compared = normalized.flatMap(([name, value]) => {
     const column = index.columns[name];
-    return column ? [{ column, value }] : [];
+    return column ? [{ column, value: withoutAccents(value) }] : [];
   });
-  const exact = compared.map(({ column, value }) => sql`instr(${column}, ${value}) > 0`);
+  const exact = compared.map(
+    ({ column, value }) => sql`instr(${withoutAccentsSql(sql`${column}`)}, ${value}) > 0`,
+  );
   const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
   const unqualified = compared.map(
-    ({ column, value }) => sql`instr(${sql.identifier(column.name)}, ${value}) > 0`,
+    ({ column, value }) =>
+      sql`instr(${withoutAccentsSql(sql`${sql.identifier(column.name)}`)}, ${value}) > 0`,
   );
   const clauses = normalized.flatMap(([name, value]) => clause(name, value) ?? []);
   const found = { exact, columns, unqualified };

@@ -15,8 +15,11 @@ import {
 
 const security = [{ bearerAuth: [] }];
 
-/** `a` or `an` before a resource's name in a sentence. */
-const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+/**
+ * `a` or `an` before a resource's name in a sentence, by its sound: a vowel, but not the `u` said
+ * "you" (`a user`, `an inbound webhook`).
+ */
+const article = (noun: string) => (/^(?![uU](?:s|ni))[aeiou]/i.test(noun) ? 'an' : 'a');
 
 /** The header of every list page that has a next one. */
 export const linkHeader = {

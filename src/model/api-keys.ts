@@ -111,7 +111,13 @@ const uncovered = (held: readonly string[] | null, wanted: readonly Scope[] | nu
 /** The 403 of a key that asks for a scope it does not hold itself (null: full access). */
 export function assertCovered(held: readonly string[] | null, wanted: readonly Scope[] | null): void {
   const scope = uncovered(held, wanted);
-  if (scope) throw insufficientScope(scope);
+  if (scope) {
+    const asked = wanted === null ? 'full access (no `scopes`)' : scope;
+    throw insufficientScope(
+      scope,
+      `This API key cannot grant ${asked}: a key can only grant what it holds itself, and it does not hold ${scope}. Ask for fewer scopes, or create the key with a key that holds them (a full-access key holds every scope; GET /v1/me lists this key's).`,
+    );
+  }
 }
 
 export type NewKey = {

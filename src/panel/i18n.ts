@@ -214,6 +214,12 @@ const ptBR = {
   zoneNow: 'Agora neste fuso:',
   unknownZone: 'Fuso horário desconhecido: escolha um da lista.',
   prefsSaved: 'Preferências salvas.',
+  accountZone: 'Fuso horário da conta',
+  accountZoneHint:
+    'Vale para toda a conta: uma data sem hora (como data_compra = 2024-03-05) é esse dia neste fuso, e um prazo de tarefa contado a partir dela cai nesse dia aqui.',
+  accountZoneDenied: 'Esta chave não pode ler as configurações da conta (precisa de account:read).',
+  saveAccountZone: 'Salvar fuso da conta',
+  accountZoneSaved: 'Fuso horário da conta salvo.',
   // t23-webhook: new webhooks in test mode, rotate and disable confirmations, the overview.
   newWebhookTestHint:
     'Um webhook novo começa em modo de teste: cada evento é conferido e mostra o que criaria, sem gravar nada no CRM. Passe para produção quando os testes estiverem certos.',
@@ -545,6 +551,12 @@ const en: Messages = {
   zoneNow: 'Now in this zone:',
   unknownZone: 'Unknown time zone: pick one from the list.',
   prefsSaved: 'Preferences saved.',
+  accountZone: "The account's time zone",
+  accountZoneHint:
+    'For the whole account: a date with no time (such as data_compra = 2024-03-05) is that day in this zone, and a task due date counted from it lands on that day here.',
+  accountZoneDenied: "This key cannot read the account's settings (it needs account:read).",
+  saveAccountZone: "Save the account's zone",
+  accountZoneSaved: "The account's time zone is saved.",
   // t23-webhook: new webhooks in test mode, rotate and disable confirmations, the overview.
   newWebhookTestHint:
     'A new webhook starts in test mode: each event is checked and shows what it would create, without writing anything to the CRM. Switch it to production once the tests look right.',

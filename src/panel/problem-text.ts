@@ -115,6 +115,29 @@ const config: Rule[] = [
     pt: (_, m) => `${m[1] === 'small' ? 'Pequeno' : 'Grande'} demais: o limite é ${m[3]}${m[4]}.`,
     en: (_, m) => `Too ${m[1]}: the limit is ${m[3]}${m[4]}.`,
   },
+  // The words of src/contracts/field-errors.ts.
+  {
+    re: /^Expected (text|a number|a whole number|true or false|a JSON object|a list) \(.*\)\.$/,
+    pt: (_, m) =>
+      `Esperado ${({ text: 'um texto', 'a number': 'um número', 'a whole number': 'um número inteiro', 'true or false': 'verdadeiro ou falso', 'a JSON object': 'um objeto JSON', 'a list': 'uma lista' } as Record<string, string>)[m[1] ?? ''] ?? m[1]}.`,
+    en: (_, m) => `Expected ${m[1]}.`,
+  },
+  {
+    re: /^Must be at (most|least) (\d+) (character|characters|item|items)\.$/,
+    pt: (_, m) =>
+      `No ${m[1] === 'most' ? 'máximo' : 'mínimo'} ${m[2]} ${m[3]?.startsWith('char') ? 'caracteres' : 'itens'}.`,
+    en: (_, m) => `Must be at ${m[1]} ${m[2]} ${m[3]}.`,
+  },
+  {
+    re: /^Must be (\d+) or (less|more)\.$/,
+    pt: (_, m) => `Deve ser ${m[1]} ou ${m[2] === 'less' ? 'menos' : 'mais'}.`,
+    en: (_, m) => `Must be ${m[1]} or ${m[2]}.`,
+  },
+  {
+    re: /^Expected one of: (.*)\.$/s,
+    pt: (_, m) => `Esperado um destes: ${m[1]}.`,
+    en: (_, m) => `Expected one of: ${m[1]}.`,
+  },
   {
     re: /^This field is required\.$/,
     pt: () => 'Este campo é obrigatório.',

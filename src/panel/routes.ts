@@ -15,7 +15,7 @@ import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { eventsPage, replayEventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
-import { saveSettings, settingsForm } from './pages/settings';
+import { saveAccountZone, saveSettings, settingsForm } from './pages/settings';
 import { signIn, signInForm, signOut, switchLanguage } from './pages/sign-in';
 import { webhookPage } from './pages/webhook';
 import { disableConfirm, rotateConfirm } from './pages/webhook-confirm';
@@ -159,6 +159,7 @@ export function panelRouter(deliver: Deliver) {
     .get('/lang/:lang', switchLanguage)
     .get('/settings', settingsForm)
     .post('/settings', saveSettings)
+    .post('/settings/account', guarded('account:update', saveAccountZone))
     .get('/sign-in', signInForm)
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)

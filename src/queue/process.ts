@@ -7,7 +7,7 @@ import { readFields } from '../core/webhook-fields';
 import type { Db } from '../db/client';
 import { brokenConstraint } from '../db/errors';
 import { assertRefs, refsQuery } from '../db/refs';
-import { inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
+import { accounts, inboundEvents, inboundWebhooks, webhookRotations } from '../db/schema';
 import type { Bindings } from '../env';
 import { moduleOf, planFlows, type ValidStep, type WritableStep } from '../webhooks/actions';
 import type { Found } from '../webhooks/actions/action';
@@ -21,7 +21,11 @@ export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
 
 const failed = (error: string): Outcome => ({ status: 'failed', error });
 
-type Loaded = { event: typeof inboundEvents.$inferSelect; hook: typeof inboundWebhooks.$inferSelect };
+type Loaded = {
+  event: typeof inboundEvents.$inferSelect;
+  hook: typeof inboundWebhooks.$inferSelect;
+  zone: string;
+};
 
 /**
  * Applies one event: loads it with its webhook, maps and validates its fields, plans the flows,
@@ -51,11 +55,12 @@ export async function processEvent(
   return writeRecords(db, context, steps, warnings);
 }
 
-/** The event with its webhook, if it is still pending. */
+/** The event with its webhook and its account's time zone, if it is still pending. */
 async function loadPending(db: Db, eventId: number): Promise<Loaded | undefined> {
   const [loaded] = await db
-    .select({ event: inboundEvents, hook: inboundWebhooks })
+    .select({ event: inboundEvents, hook: inboundWebhooks, zone: accounts.timeZone })
     .from(inboundEvents)
+    .innerJoin(accounts, eq(accounts.id, inboundEvents.accountId))
     .innerJoin(
       inboundWebhooks,
       and(
@@ -74,7 +79,7 @@ async function loadPending(db: Db, eventId: number): Promise<Loaded | undefined>
  */
 async function planSteps(
   db: Db,
-  { event, hook }: Loaded,
+  { event, hook, zone }: Loaded,
   payload: unknown,
 ): Promise<
   | { error: string }
@@ -86,7 +91,7 @@ async function planSteps(
       error: `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
     };
   }
-  const salvaged = usableSteps(planFlows(hook, values, event.receivedAt), hook.fields);
+  const salvaged = usableSteps(planFlows(hook, values, { receivedAt: event.receivedAt, zone }), hook.fields);
   let steps = salvaged.steps;
   const refs = ownerRefs(steps);
   const { owners, found } = await lookUp(db, event.accountId, hook.id, steps, refs);

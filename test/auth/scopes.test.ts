@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import apiDocs from '../../docs/api.md?raw';
-import { OPERATIONS, SCOPE_RESOURCES } from '../../src/core/scopes';
+import { CONCRETE_SCOPES } from '../../src/core/scopes';
 import { withCheckDigits } from '../cnpj';
 import {
   call,
@@ -171,6 +171,13 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
   }),
   'GET /v1/me': async () => ({ method: 'GET', path: '/v1/me', status: 200 }),
   'GET /v1/usage': async () => ({ method: 'GET', path: '/v1/usage', status: 200 }),
+  'GET /v1/account': async () => ({ method: 'GET', path: '/v1/account', status: 200 }),
+  'PUT /v1/account': async () => ({
+    method: 'PUT',
+    path: '/v1/account',
+    body: { time_zone: 'America/Manaus' },
+    status: 200,
+  }),
 };
 
 async function keyIdOf(a: Account, scopes: string[]): Promise<number> {
@@ -208,7 +215,7 @@ async function snapshot(accountId: number): Promise<string> {
   return JSON.stringify(dump);
 }
 
-const ALL_CONCRETE = SCOPE_RESOURCES.flatMap((r) => OPERATIONS.map((op) => `${r}:${op}`));
+const ALL_CONCRETE = CONCRETE_SCOPES;
 
 async function send(req: Req, key: string): Promise<Response> {
   return call(req.path, { method: req.method, key, ...(req.body !== undefined && { body: req.body }) });

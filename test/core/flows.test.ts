@@ -16,7 +16,7 @@ function plan(
   receivedAt = RECEIVED,
 ) {
   const config = { fields: z.array(FieldMapping).parse(fields), flows: z.array(Action).parse(flows) };
-  return planFlows(config, new Map(Object.entries(values)), receivedAt);
+  return planFlows(config, new Map(Object.entries(values)), { receivedAt, zone: 'UTC' });
 }
 
 const LEAD = [
@@ -309,7 +309,7 @@ describe('planFlows: keys from the configuration', () => {
         ['n', 'Ana'],
         ['a', 'x'],
       ]),
-      RECEIVED,
+      { receivedAt: RECEIVED, zone: 'UTC' },
     );
     const custom = steps[0]?.body.custom_fields as object;
     expect(Object.getPrototypeOf(custom)).toBeNull();

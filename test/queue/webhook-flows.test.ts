@@ -331,7 +331,8 @@ describe('create_task', () => {
     const receivedAt = Date.parse(event.received_at);
     expect(tasks.map((t) => [t.name, t.due_date, t.owner_ids, t.deal_id])).toEqual([
       ['Ligar', new Date(receivedAt + (2 * 24 + 3) * 3_600_000).toISOString(), [ana], event.result.deal_id],
-      ['Revisão', '2025-03-05T00:00:00.000Z', [bia], event.result.deal_id],
+      // A date with no time is that day in the account's zone (São Paulo by default, UTC-3).
+      ['Revisão', '2025-03-05T03:00:00.000Z', [bia], event.result.deal_id],
       ['Preparar', '2024-03-10T13:30:00.000Z', [], event.result.deal_id],
       ['Sem prazo', null, [], event.result.deal_id],
     ]);

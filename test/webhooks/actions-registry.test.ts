@@ -82,7 +82,10 @@ describe('the flow action registry is the single source', () => {
   });
 
   it('every action plans, settles and previews: one configuration of each writes an entry of each', () => {
-    const plan = planFlows({ fields: FIELDS, flows: FLOWS }, VALUES, Date.parse('2026-01-10T12:00:00Z'));
+    const plan = planFlows({ fields: FIELDS, flows: FLOWS }, VALUES, {
+      receivedAt: Date.parse('2026-01-10T12:00:00Z'),
+      zone: 'UTC',
+    });
     const salvaged = usableSteps(plan, FIELDS);
     const settled = writableSteps(salvaged.steps, found, FIELDS, salvaged);
     if ('error' in settled) throw new Error(settled.error);
@@ -97,7 +100,10 @@ describe('the flow action registry is the single source', () => {
 
 describe('a record to create has a name, by its type', () => {
   it('names a contact to create after its email when the event has no name, and fails an event with nothing to name it after', () => {
-    const plan = planFlows({ fields: FIELDS, flows: FLOWS.slice(0, 1) }, VALUES, 0);
+    const plan = planFlows({ fields: FIELDS, flows: FLOWS.slice(0, 1) }, VALUES, {
+      receivedAt: 0,
+      zone: 'UTC',
+    });
     const salvaged = usableSteps(plan, FIELDS);
     const settled = writableSteps(salvaged.steps, found, FIELDS, salvaged);
     expect(settled).toMatchObject({
@@ -105,7 +111,10 @@ describe('a record to create has a name, by its type', () => {
     });
     expect(salvaged.warnings.map((w) => w.code)).toEqual(['contact_named_from']);
 
-    const bare = planFlows({ fields: FIELDS, flows: FLOWS.slice(0, 1) }, new Map(), 0);
+    const bare = planFlows({ fields: FIELDS, flows: FLOWS.slice(0, 1) }, new Map(), {
+      receivedAt: 0,
+      zone: 'UTC',
+    });
     const none = usableSteps(bare, FIELDS);
     expect(writableSteps(none.steps, found, FIELDS, none)).toEqual({
       error: expect.stringMatching(/^contact\.name: needed to create a contact/),
@@ -115,7 +124,10 @@ describe('a record to create has a name, by its type', () => {
   it('skips a company to create without a name, and updates one found by its CNPJ without one', () => {
     const values = new Map(VALUES);
     values.delete('empresa');
-    const plan = planFlows({ fields: FIELDS, flows: FLOWS.slice(1, 2) }, values, 0);
+    const plan = planFlows({ fields: FIELDS, flows: FLOWS.slice(1, 2) }, values, {
+      receivedAt: 0,
+      zone: 'UTC',
+    });
     const salvaged = usableSteps(plan, FIELDS);
     expect(writableSteps(salvaged.steps, found, FIELDS, salvaged)).toEqual({ steps: [] });
     expect(salvaged.skipped.map((s) => s.action)).toEqual(['upsert_company']);

@@ -59,6 +59,7 @@ it('turns the example body into a contact, a deal and a task due 365 days after 
     deal_id,
     category: 'Pós-venda',
     owner_ids: [user.id],
-    due_date: '2025-03-05T00:00:00.000Z',
+    // 2025-03-05 in São Paulo, the account's zone by default: its midnight is 03:00 UTC.
+    due_date: '2025-03-05T03:00:00.000Z',
   });
 });

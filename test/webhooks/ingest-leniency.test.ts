@@ -78,7 +78,7 @@ describe('ingest: near misses in optional fields are coerced or left out, never 
     const deal = await get(key, `/v1/deals/${event.result.deal_id}`);
     expect(deal).toMatchObject({ value: 89900, custom_fields: { quando: '2024-03-05T10:00:00.000Z' } });
     const task = await get(key, `/v1/tasks/${event.result.task_ids[0]}`);
-    expect(task.due_date).toBe('2025-03-05T00:00:00.000Z');
+    expect(task.due_date).toBe('2025-03-05T03:00:00.000Z');
   });
 
   it('still refuses a required field that does not fit, or is blank, with 400', async () => {

@@ -7,6 +7,29 @@ import { zoneGroups } from '../zone-labels';
 const zoneOption = (zone: string, label: string, chosen: string) =>
   html`<option value="${zone}"${zone === chosen ? raw(' selected') : ''}>${label}</option>`;
 
+/** Every zone of the runtime's list, grouped and named for people, `chosen` selected; `<id>-hint` describes it. */
+const zoneSelect = (p: Page, id: string, name: string, chosen: string) =>
+  html`<select id="${id}" name="${name}" class="wide" aria-describedby="${id}-hint">
+${zoneGroups(p.t, zoneNames()).map(
+  (g) =>
+    html`<optgroup label="${g.label}">${g.options.map((o) => zoneOption(o.zone, o.label, chosen))}</optgroup>`,
+)}
+</select>`;
+
+/** The account's zone as the page's key may read it: the zone, or `denied` (no `account:read`). */
+export type AccountZone = { zone: string } | 'denied';
+
+/** The account's own zone (for every date with no time), in a form of its own: a change for everyone. */
+function accountForm(p: Page, account: AccountZone) {
+  if (account === 'denied') return html`<p class="card narrow hint">${p.t.accountZoneDenied}</p>`;
+  return html`<form method="post" action="/panel/settings/account" class="card narrow">
+<label for="account-zone">${p.t.accountZone}</label>
+${zoneSelect(p, 'account-zone', 'time_zone', account.zone)}
+<p id="account-zone-hint" class="hint">${p.t.accountZoneHint}</p>
+<button type="submit">${p.t.saveAccountZone}</button>
+</form>`;
+}
+
 /**
  * The person's preferences: the language and the time zone of the panel's times, kept in cookies.
  * `next`, a panel path, is where the save goes back to.
@@ -15,6 +38,7 @@ export function settingsPage(
   p: Page,
   next: string | undefined,
   flash?: { kind: 'ok' | 'error'; text: string },
+  account?: AccountZone,
 ) {
   return layout(
     p,
@@ -27,16 +51,12 @@ ${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
         html`<option value="${l}" lang="${l}"${l === p.lang ? raw(' selected') : ''}>${l === 'en' ? 'English' : 'Português (Brasil)'}</option>`,
     )}</select>
 <label for="zone">${p.t.timeZone}</label>
-<select id="zone" name="zone" class="wide" aria-describedby="zone-hint">
-${zoneGroups(p.t, zoneNames()).map(
-  (g) =>
-    html`<optgroup label="${g.label}">${g.options.map((o) => zoneOption(o.zone, o.label, p.zone))}</optgroup>`,
-)}
-</select>
+${zoneSelect(p, 'zone', 'zone', p.zone)}
 <p id="zone-hint" class="hint">${p.t.timeZoneHint}</p>
 <p>${p.t.zoneNow} ${when(new Date().toISOString(), p)}</p>
 <button type="submit">${p.t.save}</button>
-</form>`,
+</form>
+${account === undefined ? '' : accountForm(p, account)}`,
     flash,
   );
 }

@@ -6,6 +6,7 @@ import { common, noReservedSegment, Template, withDefault } from '../../contract
 import { render, templateKeys } from '../../core/templates';
 import { BLANK } from '../../core/text';
 import { type FieldValue, parseFieldDate } from '../../core/webhook-fields';
+import { dayStartIn } from '../../core/zones';
 import { newRow } from '../../db/own';
 import { inboundEventResults, tasks } from '../../db/schema';
 import { newTaskOwner, taskSpec } from '../../model/tasks';
@@ -46,9 +47,31 @@ const TaskBody = z.strictObject(taskFields).omit({ deal_id: true });
 type Valid = ValidOf<'create_task', z.infer<typeof TaskBody>>;
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-const dateOf = (value: FieldValue | undefined) =>
-  typeof value === 'string' ? parseFieldDate(value)?.ms : undefined;
+type Due = { days: number; hours: number };
+
+/**
+ * When a task is due, `due` after `from` (`received_at`'s instant, or a date field's canonical
+ * text): after an instant, that many hours later; after a date with no time (`2026-11-24`), which
+ * stands for that day in the account's zone, `days` later on the calendar, from the start of that
+ * day there, plus `hours`, so the task lands on the day a person in the zone counts to.
+ */
+function dueAt(from: number | string, { days, hours }: Due, zone: string): string | undefined {
+  if (typeof from === 'number') return new Date(from + (days * 24 + hours) * HOUR_MS).toISOString();
+  if (!DATE_ONLY.test(from)) {
+    const ms = parseFieldDate(from)?.ms;
+    return ms === undefined ? undefined : dueAt(ms, { days, hours }, zone);
+  }
+  const day = new Date(Date.parse(`${from}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+  const start = dayStartIn(day, zone);
+  return start === undefined ? undefined : new Date(start + hours * HOUR_MS).toISOString();
+}
+
+/** Where a due date counts from: `received_at`, or a date field's value as text. */
+const fromOf = (key: string, value: FieldValue | undefined, receivedAt: number) =>
+  key === 'received_at' ? receivedAt : typeof value === 'string' ? value : undefined;
 
 /** Creates a task on the deal the flow created before it, due some time after a date of the event. */
 export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid> = {
@@ -64,10 +87,11 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
       issue('Expected received_at or a field of type date.', 'due', 'from');
   },
   needs: { action: 'create_deal', reason: 'no deal was created before it' },
-  plan(action, { index, values, receivedAt, lookup, warn }) {
+  plan(action, { index, values, receivedAt, zone, lookup, warn }) {
     const { due } = action;
-    const from = due && (due.from === 'received_at' ? receivedAt : dateOf(values.get(due.from)));
-    if (due && from === undefined) {
+    const from = due && fromOf(due.from, values.get(due.from), receivedAt);
+    const dueDate = due && from !== undefined ? dueAt(from, due, zone) : undefined;
+    if (due && dueDate === undefined) {
       warn({
         path: `flows.${index}.due.from`,
         code: 'no_due_date',
@@ -78,10 +102,7 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
       name: render(action.name, lookup),
       category: render(action.category, lookup),
       ...(action.description !== undefined && { description: action.description }),
-      due_date:
-        due && from !== undefined
-          ? new Date(from + (due.days * 24 + due.hours) * HOUR_MS).toISOString()
-          : null,
+      due_date: dueDate ?? null,
     };
     return { body };
   },

@@ -49,5 +49,5 @@ export const configIssues = (fields: FieldMapping[], flows: Action[]) =>
 export const planFlows = (
   config: { fields: readonly FieldMapping[]; flows: readonly Action[] },
   values: Values,
-  receivedAt: number,
-): Plan => planWith(config, values, receivedAt, (action) => moduleOf(action.action));
+  when: { receivedAt: number; zone: string },
+): Plan => planWith(config, values, when, (action) => moduleOf(action.action));
