@@ -225,12 +225,9 @@ export const EventDeleteResult = z
       .number()
       .int()
       .openapi({ description: `Events deleted by this call (${MAX_EVENT_DELETE} at most)` }),
-    remaining: z
-      .number()
-      .int()
-      .openapi({
-        description: 'Events that still match the filter and may be deleted: call again to delete them',
-      }),
+    remaining: z.number().int().openapi({
+      description: 'Events that still match the filter and may be deleted: call again to delete them',
+    }),
   })
   .openapi('WebhookEventDeleteResult');
 
