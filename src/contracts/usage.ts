@@ -12,7 +12,7 @@ export const Usage = z
     event_storage: z.object({
       used_bytes: z.int().openapi({
         description:
-          "What its webhook events take up: payloads, refused bodies, headers, warnings, previews and errors, plus 256 bytes per event and 6 per byte of the event's search index (at most 2,500 indexed bytes per event)",
+          "What its webhook events take up: payloads, refused bodies, headers, warnings, previews and errors, plus 256 bytes per event and 16 per byte of the event's search index (at most 1,200 indexed bytes per event: the first 100 characters of each value)",
       }),
       quota_bytes: z.int().openapi({ description: 'The most it may keep' }),
       webhook_quota_bytes: z.int().openapi({
