@@ -10,7 +10,7 @@ import { formObject } from '../core/form-body';
 import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { logError } from '../core/log';
-import { storedBody } from '../core/stored-body';
+import { MAX_REMAINDER_BYTES, storedBody } from '../core/stored-body';
 import { readFields } from '../core/webhook-fields';
 import { looksLikeWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
@@ -123,7 +123,7 @@ const ingest = createRoute({
   // The URL is the credential: no security scheme applies.
   security: [],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
-  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB, in UTF-8 or in the Latin-1 charset its Content-Type declares (\`charset=iso-8859-1\`, \`windows-1252\`); bytes that are not UTF-8 and declare no charset are read as Windows-1252, with a warning. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 422) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once, if its body is the same; with another body it is a 422. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
+  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB (the event keeps its declared fields and ${MAX_REMAINDER_BYTES / 1024} KiB of the rest, with a \`body_trimmed\` warning when it is cut), in UTF-8 or in the Latin-1 charset its Content-Type declares (\`charset=iso-8859-1\`, \`windows-1252\`); bytes that are not UTF-8 and declare no charset are read as Windows-1252, with a warning. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 422) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once, if its body is the same; with another body it is a 422. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
     // Plain JSON Schema, not zod: the route attaches no body validator, so the raw bytes the
@@ -166,7 +166,7 @@ const ingest = createRoute({
     ),
     ...described(
       429,
-      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until the cron purges events past the retention or the operator raises the quota; a retry of an event already stored is still a 204). Nothing stored`,
+      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the event storage is full (\`event_storage_full\`, \`Retry-After: 300\`): this webhook's share of it (25% of the account's quota by default) or the account's whole quota. Not a rate limit: it lasts until the cron purges events past the retention, the account deletes events or the operator raises the quota; a retry of an event already stored is still a 204. Nothing stored`,
     ),
     404: {
       description: 'Unknown or disabled webhook, or a URL rotated away whose grace period is over (no body)',

@@ -160,7 +160,7 @@ export const WebhookEvent = z
     }),
     warnings: z.array(FieldErrorSchema).openapi({
       description:
-        'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8), `unsafe_integer` (a whole number beyond ±9007199254740991, read rounded)',
+        'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8), `unsafe_integer` (a whole number beyond ±9007199254740991, read rounded), `body_trimmed` (a body over 16 KiB, kept as its declared fields and 16 KiB of the rest: `path` names the first value left out)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     history: z.array(EventMark).openapi({
