@@ -39,11 +39,12 @@ async function loadStoredBody() {
   return module;
 }
 
+/** @type {string[]} */
 const tags = JSON.parse(readFileSync(join(root, 'drizzle/meta/_journal.json'), 'utf8')).entries.map(
-  (e) => e.tag,
+  (/** @type {{ tag: string }} */ e) => e.tag,
 );
 
-/** A database with the migrations up to `last` (a tag), an account and two webhooks. */
+/** A database with the migrations up to `last` (a tag), an account and two webhooks. @param {string} last */
 function database(last) {
   const db = new DatabaseSync(':memory:');
   for (const tag of tags.slice(0, tags.indexOf(last) + 1)) {
@@ -60,9 +61,10 @@ function database(last) {
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const random = (n) => Array.from(randomBytes(n), (b) => ALPHABET[b % ALPHABET.length]).join('');
+const random = (/** @type {number} */ n) =>
+  Array.from(randomBytes(n), (b) => ALPHABET[b % ALPHABET.length]).join('');
 /** A flood's post: a valid phone and 250 values of 1,000 random characters (256 KiB). */
-const junk = (n) => ({
+const junk = (/** @type {number} */ n) => ({
   telefone: `119${String(50000000 + n)}`,
   ...Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`f${i}`, random(1000)])),
 });
@@ -83,14 +85,19 @@ const WORDS = [
   'site',
 ];
 /** A lead as a form sends it: a name, an email, a phone, a message of words. */
-const lead = (n) => ({
+const lead = (/** @type {number} */ n) => ({
   nome: `${WORDS[n % 5]} ${WORDS[(n * 7) % 14]}`,
   email: `lead${n}@example.com`,
   telefone: `119${String(60000000 + n)}`,
   mensagem: Array.from({ length: 30 }, (_, i) => WORDS[(n + i * 3) % WORDS.length]).join(' '),
 });
 
-/** Inserts an event of webhook `hook` as ingest stores it; `kept` turns the body into the payload. */
+/** @typedef {(text: string, body: object) => { text: string, warnings: unknown[] }} Kept */
+
+/**
+ * Inserts an event of webhook `hook` as ingest stores it; `kept` turns the body into the payload.
+ * @param {DatabaseSync} db @param {number} hook @param {object} body @param {Kept} kept
+ */
 function insert(db, hook, body, kept) {
   const { text, warnings } = kept(JSON.stringify(body), body);
   db.prepare(
@@ -99,38 +106,46 @@ function insert(db, hook, body, kept) {
   ).run(hook, text, JSON.stringify(warnings));
 }
 
+/** @param {DatabaseSync} db @param {string} table @param {string} where */
 const counted = (db, table, where) =>
-  db.prepare(`SELECT coalesce(sum(bytes), 0) AS b FROM ${table} WHERE ${where}`).get().b;
+  Number(db.prepare(`SELECT coalesce(sum(bytes), 0) AS b FROM ${table} WHERE ${where}`).get()?.b);
 /** What dbstat measures of the events: their table, its indexes and the search index's tables. */
+/** @param {DatabaseSync} db */
 const measured = (db) =>
-  db
-    .prepare(
-      `SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'inbound_events' AND type IN ('table', 'index'))
+  Number(
+    db
+      .prepare(
+        `SELECT sum(pgsize) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'inbound_events' AND type IN ('table', 'index'))
        OR name LIKE 'inbound\\_event\\_text%' ESCAPE '\\'`,
-    )
-    .get().b;
+      )
+      .get()?.b,
+  );
 
 const { storedBody } = await loadStoredBody();
 const versions = [
   {
     name: 'before (main, 0016)',
     last: '0016_event_search_rowids',
+    /** @type {Kept} */
     kept: (text) => ({ text, warnings: [] }),
     share: 1,
   },
   {
     name: 'after (issue 34, 0017)',
-    last: tags.at(-1),
+    last: tags.at(-1) ?? '',
+    /** @type {Kept} */
     kept: (text, body) => storedBody(text, body, ['telefone']),
     share: 0.25,
   },
 ];
 for (const v of versions) {
   // 1. counted against dbstat, for 2,000 leads of words, then 200 events of random text.
-  for (const [label, make, n] of [
+  /** @type {[string, (n: number) => object, number][]} */
+  const runs = [
     ['2,000 form leads', lead, 2000],
     ['200 random-text events (256 KiB posts)', junk, 200],
-  ]) {
+  ];
+  for (const [label, make, n] of runs) {
     const db = database(v.last);
     const base = measured(db);
     db.exec('BEGIN');
