@@ -124,14 +124,14 @@ const measured = (db) =>
 const { storedBody } = await loadStoredBody();
 const versions = [
   {
-    name: 'before (main, 0016)',
+    name: 'before (issue 34: up to 0016)',
     last: '0016_event_search_rowids',
     /** @type {Kept} */
     kept: (text) => ({ text, warnings: [] }),
     share: 1,
   },
   {
-    name: 'after (issue 34, 0017)',
+    name: 'after (issue 34, 0018)',
     last: tags.at(-1) ?? '',
     /** @type {Kept} */
     kept: (text, body) => storedBody(text, body, ['telefone']),

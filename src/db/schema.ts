@@ -405,7 +405,7 @@ export const accountEventStorage = sqliteTable('account_event_storage', {
 
 /**
  * What one webhook's events take up, counted as account_event_storage counts them (same triggers,
- * drizzle/0017_webhook_event_storage.sql): ingest refuses a webhook past its share of the quota,
+ * drizzle/0018_webhook_event_storage.sql): ingest refuses a webhook past its share of the quota,
  * so one flooded URL cannot fill the account's storage for the others.
  */
 export const webhookEventStorage = sqliteTable('webhook_event_storage', {

@@ -9,7 +9,7 @@ import { accountOf, type KeyRef, scoped } from '../db/tenant';
 // What one account's webhook events may take of the D1 that every account shares: a retention
 // (events older than it are purged by the cron), a quota (over it, ingest answers 429) and each
 // webhook's share of it (over it, that webhook's ingest answers 429 and the others go on). The
-// usage itself is kept by triggers on inbound_events (drizzle/0017_webhook_event_storage.sql), so
+// usage itself is kept by triggers on inbound_events (drizzle/0018_webhook_event_storage.sql), so
 // every insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it, the
 // event's search index entries included. The writes themselves (the cron's purge and the account's
 // delete included) are webhooks/event-log.ts's.

@@ -27,7 +27,7 @@ async function storage(accountId: number) {
     .bind(accountId)
     .first<{ bytes: number }>();
   const real = await env.DB.prepare(
-    // What each event costs, its search index included (the view of drizzle/0017_webhook_event_storage.sql).
+    // What each event costs, its search index included (the view of drizzle/0018_webhook_event_storage.sql).
     'SELECT sum(bytes) AS bytes FROM inbound_event_cost WHERE account_id = ?',
   )
     .bind(accountId)

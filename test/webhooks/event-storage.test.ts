@@ -53,7 +53,7 @@ async function storage(accountId: number) {
     accountId,
   );
   const [real] = await rows<{ bytes: number; events: number }>(
-    // What each event costs, its search index included (the view of drizzle/0017_webhook_event_storage.sql).
+    // What each event costs, its search index included (the view of drizzle/0018_webhook_event_storage.sql).
     'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS events FROM inbound_event_cost WHERE account_id = ?',
     accountId,
   );
