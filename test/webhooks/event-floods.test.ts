@@ -343,28 +343,28 @@ describe('rejected events: junk with the same problem as a real refusal', () => 
   const realOnes = async (key: string, hook: Json) =>
     (await list(key, `/v1/inbound-webhooks/${hook.id}/events?status=rejected&limit=100&q=Ana`)).data;
 
-  it('keeps the real one when the junk comes after it, from the same client or another', async () => {
-    for (const junkAgent of ['curl/8.5.0', 'RD Station Webhooks']) {
+  for (const junkAgent of ['curl/8.5.0', 'RD Station Webhooks']) {
+    it(`keeps the real one when the junk comes after it (junk from ${junkAgent})`, async () => {
       const { key, hook } = await leadHook();
       await expectProblem(
         await postEvent(hook.url, { nome: 'Ana' }, { 'User-Agent': 'RD Station Webhooks' }),
         400,
         'invalid_fields',
       );
-      await missingPhone(hook, junkAgent, 120);
-      expect(await realOnes(key, hook), junkAgent).toHaveLength(1);
-    }
-  });
+      await missingPhone(hook, junkAgent, 105);
+      expect(await realOnes(key, hook)).toHaveLength(1);
+    });
+  }
 
   it('keeps the real one when the junk started before it and goes on after, from another client', async () => {
     const { key, hook } = await leadHook();
-    await missingPhone(hook, 'curl/8.5.0', 60);
+    await missingPhone(hook, 'curl/8.5.0', 20);
     await expectProblem(
       await postEvent(hook.url, { nome: 'Ana' }, { 'User-Agent': 'RD Station Webhooks' }),
       400,
       'invalid_fields',
     );
-    await missingPhone(hook, 'curl/8.5.0', 120);
+    await missingPhone(hook, 'curl/8.5.0', 105);
     expect(await realOnes(key, hook)).toHaveLength(1);
   });
 });
