@@ -29,6 +29,8 @@ export type Bindings = {
   EVENT_RETENTION_DAYS?: string;
   /** MiB of webhook events an account may keep; over it ingest answers 429 (`[vars]`; default 256). */
   EVENT_STORAGE_QUOTA_MIB?: string;
+  /** The share of that quota, in percent, one webhook's events may take (`[vars]`; default 25). */
+  EVENT_STORAGE_WEBHOOK_PERCENT?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
   STRANDED_AFTER_MS?: string;
 };

@@ -141,7 +141,7 @@ export function parseFieldDate(
   return undefined;
 }
 
-const MAX_STRING = 10_000;
+export const MAX_STRING = 10_000;
 // One decimal separator, either one, and no thousands separator: `89900`, `899,00`, `899.5`.
 const NUMERIC = /^[+-]?\d+(?:[.,](\d+))?$/;
 

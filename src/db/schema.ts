@@ -399,8 +399,20 @@ export const accountEventStorage = sqliteTable('account_event_storage', {
   accountId: integer('account_id')
     .primaryKey()
     .references(() => accounts.id),
-  // The events' stored text in bytes (payload, headers, warnings, history, preview, rejection, error), plus
-  // a fixed share per event for its row and index entries.
+  // The events' stored text in bytes (payload, headers, warnings, history, preview, rejection, error),
+  // a fixed share per event for its row and index entries, and a bound on its search index entries.
+  bytes: integer('bytes').notNull().default(0),
+  events: integer('events').notNull().default(0),
+});
+
+/**
+ * What one webhook's events take up, counted as account_event_storage counts them (same triggers,
+ * drizzle/0020_webhook_event_storage.sql): ingest refuses a webhook past its share of the quota,
+ * so one flooded URL cannot fill the account's storage for the others.
+ */
+export const webhookEventStorage = sqliteTable('webhook_event_storage', {
+  webhookId: integer('webhook_id').primaryKey(),
+  accountId: integer('account_id').notNull(),
   bytes: integer('bytes').notNull().default(0),
   events: integer('events').notNull().default(0),
 });

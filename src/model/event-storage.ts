@@ -3,20 +3,28 @@ import { count, eq, type Param, type SQL, sql } from 'drizzle-orm';
 import type { Usage } from '../contracts/usage';
 import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
 import type { Db } from '../db/client';
-import { accountEventStorage, inboundEvents, inboundWebhooks } from '../db/schema';
+import { accountEventStorage, inboundEvents, inboundWebhooks, webhookEventStorage } from '../db/schema';
 import { accountOf, type KeyRef, scoped } from '../db/tenant';
 
 // What one account's webhook events may take of the D1 that every account shares: a retention
-// (events older than it are purged by the cron) and a quota (over it, ingest answers 429). The
-// usage itself is kept by triggers on inbound_events (drizzle/0011_event_storage.sql), so every
-// insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it. The
-// writes themselves (the cron's purge included) are webhooks/event-log.ts's.
+// (events older than it are purged by the cron), a quota (over it, ingest answers 429) and each
+// webhook's share of it (over it, that webhook's ingest answers 429 and the others go on). The
+// usage itself is kept by triggers on inbound_events (drizzle/0020_webhook_event_storage.sql), so
+// every insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it, the
+// event's search index entries included. The writes themselves (the cron's purge and the account's
+// delete included) are webhooks/event-log.ts's.
 
 /** The `[vars]` of wrangler.toml this module reads; unset or invalid: the defaults. */
-export type StorageVars = { EVENT_RETENTION_DAYS?: string; EVENT_STORAGE_QUOTA_MIB?: string };
+export type StorageVars = {
+  EVENT_RETENTION_DAYS?: string;
+  EVENT_STORAGE_QUOTA_MIB?: string;
+  EVENT_STORAGE_WEBHOOK_PERCENT?: string;
+};
 
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_QUOTA_MIB = 256;
+/** A webhook's share of its account's quota, in percent: 4 flooded URLs to fill an account. */
+export const DEFAULT_WEBHOOK_PERCENT = 25;
 const MIB = 1024 * 1024;
 
 /**
@@ -37,6 +45,12 @@ export const retentionDays = (vars: StorageVars) =>
 export const quotaBytes = (vars: StorageVars) =>
   setting(vars, 'EVENT_STORAGE_QUOTA_MIB', DEFAULT_QUOTA_MIB, 1024 * 1024) * MIB;
 
+/** Bytes of events one webhook may keep, within its account's quota. */
+export const webhookQuotaBytes = (vars: StorageVars) =>
+  Math.floor(
+    (quotaBytes(vars) * setting(vars, 'EVENT_STORAGE_WEBHOOK_PERCENT', DEFAULT_WEBHOOK_PERCENT, 100)) / 100,
+  );
+
 /**
  * The bytes the webhook's account's events take up, as a column of a select from inbound_webhooks,
  * so ingest reads it with its webhook lookup. Every name is qualified: Drizzle leaves a one-table
@@ -45,6 +59,12 @@ export const quotaBytes = (vars: StorageVars) =>
  */
 export const storedEventBytes = () =>
   sql<number>`coalesce((select s.bytes from ${accountEventStorage} s where s.account_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.accountId.name)}), 0)`.mapWith(
+    Number,
+  );
+
+/** The bytes the looked-up webhook's own events take up, as a column of the same select. */
+export const storedWebhookBytes = () =>
+  sql<number>`coalesce((select s.bytes from ${webhookEventStorage} s where s.webhook_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.id.name)}), 0)`.mapWith(
     Number,
   );
 
@@ -62,20 +82,28 @@ export const heldIdempotencyKey = (held: { key: Param; since: Param } | undefine
         Boolean,
       );
 
-/** Whether the account's events fill its quota. */
-export const storageFull = (usedBytes: number, vars: StorageVars) => usedBytes >= quotaBytes(vars);
+/** What a webhook's and its account's events take up, as ingest reads them. */
+export type StoredBytes = { account: number; webhook: number };
+
+/** Whether the account's events fill its quota, or the webhook's fill its share of it. */
+export const storageFull = (used: StoredBytes, vars: StorageVars) =>
+  used.account >= quotaBytes(vars) || used.webhook >= webhookQuotaBytes(vars);
 
 /**
- * 429 `event_storage_full` once the account's events fill its quota. Checked before the call is
- * read, so a full account costs D1 no write; concurrent calls may pass it together, so the quota
- * can be overshot by at most one body per call in flight. The account has no way to delete
- * events: space frees only as the cron purges events past the retention, or when the operator
- * raises the quota; disabling or rotating a flooded webhook stops new events.
+ * 429 `event_storage_full` once the account's events fill its quota, or this webhook's fill its
+ * share (the other webhooks go on). Checked before the call is read, so a full account costs D1
+ * no write; concurrent calls may pass it together, so a quota can be overshot by at most one
+ * stored body per call in flight. Space frees as the cron purges events past the retention, as
+ * the account deletes events (`DELETE …/events`, the panel), or when the operator raises the quota.
  */
-export function assertEventRoom(usedBytes: number, vars: StorageVars): void {
-  if (!storageFull(usedBytes, vars)) return;
+export function assertEventRoom(used: StoredBytes, vars: StorageVars): void {
+  if (!storageFull(used, vars)) return;
+  const whose =
+    used.account >= quotaBytes(vars)
+      ? 'the webhook events of this account fill its storage quota'
+      : "this webhook's events fill its share of the account's event storage (the account's other webhooks still store theirs)";
   throw eventStorageFull(
-    `This call was not stored: the webhook events of this account fill its storage quota. This is not a rate limit: space frees up only as the cron (every 5 minutes) deletes events older than the ${retentionDays(vars)}-day retention, or when the service's operator raises the quota (EVENT_STORAGE_QUOTA_MIB). Keep the event and retry it with the same Idempotency-Key after Retry-After. A retry of an event already stored is answered 204.`,
+    `This call was not stored: ${whose}. This is not a rate limit: space frees up as the cron (every 5 minutes) deletes events older than the ${retentionDays(vars)}-day retention, when the account deletes events of this webhook, or when the service's operator raises the quota (EVENT_STORAGE_QUOTA_MIB). Keep the event and retry it with the same Idempotency-Key after Retry-After. A retry of an event already stored is answered 204.`,
   );
 }
 
@@ -97,6 +125,7 @@ export function presentEventStorage(
   return {
     used_bytes: used,
     quota_bytes: quota,
+    webhook_quota_bytes: webhookQuotaBytes(vars),
     events: Math.max(0, rows[0]?.events ?? 0),
     retention_days: retentionDays(vars),
     full: used >= quota,

@@ -310,6 +310,12 @@ const ptBR = {
   replayAllDo: 'Sim, reprocessar {k} agora',
   replayAllDone: '{n} reenviados; {m} ainda restam: clique de novo.',
   replayAllFinished: '{n} reenviados; nenhuma falha resta neste filtro.',
+  deleteAll: 'Apagar os eventos deste filtro',
+  deleteAllConfirm:
+    'Apaga de vez os eventos deste filtro recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam. Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
+  deleteAllDo: 'Sim, apagar agora',
+  deleteAllDone: '{n} evento(s) apagados; {m} ainda restam: clique de novo.',
+  deleteAllFinished: '{n} evento(s) apagados; nenhum resta neste filtro.',
   // newcomer: what a one-click setting did, said in the flash after it.
   nowProduction: 'Webhook em produção: cada evento novo grava registros no CRM.',
   nowTest: 'Webhook em teste: os eventos novos são só pré-visualizados, nada é gravado.',
@@ -648,6 +654,12 @@ const en: Messages = {
   replayAllDo: 'Yes, replay {k} now',
   replayAllDone: '{n} queued again; {m} still remain: click again.',
   replayAllFinished: '{n} queued again; no failed event remains in this filter.',
+  deleteAll: 'Delete the events of this filter',
+  deleteAllConfirm:
+    "Deletes for good this filter's events received until now (pending ones stay: they are still to be processed), at most {k} per click, and frees the space they take. The contacts, companies and deals they wrote stay. This cannot be undone.",
+  deleteAllDo: 'Yes, delete now',
+  deleteAllDone: '{n} event(s) deleted; {m} still remain: click again.',
+  deleteAllFinished: '{n} event(s) deleted; none remains in this filter.',
   // newcomer: what a one-click setting did, said in the flash after it.
   nowProduction: 'Webhook in production: each new event writes records to the CRM.',
   nowTest: 'Webhook in test mode: new events are only previewed, nothing is written.',

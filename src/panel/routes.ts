@@ -12,7 +12,7 @@ import { ApiError } from '../http/problem';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
-import { eventsPage, replayEventsPage } from './pages/events';
+import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { saveAccountZone, saveSettings, settingsForm } from './pages/settings';
@@ -178,6 +178,7 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/sample`, guarded('webhooks:update', sendSample(deliver)))
     .get(`${hook}/events`, guarded('webhooks:read', eventsPage))
     .post(`${hook}/events/replay`, guarded('webhooks:update', replayEventsPage))
+    .post(`${hook}/events/delete`, guarded('webhooks:delete', deleteEventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
     .get('/contacts/:id', guarded('contacts:read', contactPage))

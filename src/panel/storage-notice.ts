@@ -16,13 +16,13 @@ const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024
 const texts: Record<Lang, { full: (s: EventStorage) => string; near: (s: EventStorage) => string }> = {
   'pt-BR': {
     full: (s) =>
-      `O armazenamento de eventos desta conta está cheio (${mib(s.used_bytes)} de ${mib(s.quota_bytes)} MiB): os webhooks respondem 429 e não guardam nenhuma chamada nova, e um lead enviado agora se perde se o remetente não tentar de novo. Eventos com mais de ${s.retention_days} dias são apagados automaticamente a cada 5 minutos. Esta conta não tem como apagar eventos: o espaço só volta com essa limpeza ou se o operador do serviço aumentar o limite. Desativar ou trocar a URL do webhook que recebe chamadas demais não libera espaço, mas impede que novas chamadas voltem a encher o armazenamento.`,
+      `O armazenamento de eventos desta conta está cheio (${mib(s.used_bytes)} de ${mib(s.quota_bytes)} MiB): os webhooks respondem 429 e não guardam nenhuma chamada nova, e um lead enviado agora se perde se o remetente não tentar de novo. Eventos com mais de ${s.retention_days} dias são apagados automaticamente a cada 5 minutos; para liberar espaço agora, apague eventos na lista de eventos do webhook (botão “Apagar os eventos deste filtro”), ou peça ao operador do serviço para aumentar o limite. Antes, desative ou troque a URL do webhook que recebe chamadas demais, para que novas chamadas não voltem a encher o armazenamento.`,
     near: (s) =>
       `O armazenamento de eventos desta conta está quase cheio (${mib(s.used_bytes)} de ${mib(s.quota_bytes)} MiB). Quando encher, os webhooks respondem 429 e não guardam chamadas novas. Eventos com mais de ${s.retention_days} dias são apagados automaticamente.`,
   },
   en: {
     full: (s) =>
-      `This account's event storage is full (${mib(s.used_bytes)} of ${mib(s.quota_bytes)} MiB): its webhooks answer 429 and store no new call, and a lead sent now is lost unless its sender retries. Events older than ${s.retention_days} days are deleted automatically every 5 minutes. This account has no way to delete events: space comes back only with that purge, or when the service's operator raises the quota. Disabling the webhook that receives too many calls, or rotating its URL, frees nothing, but stops new calls from filling the storage again.`,
+      `This account's event storage is full (${mib(s.used_bytes)} of ${mib(s.quota_bytes)} MiB): its webhooks answer 429 and store no new call, and a lead sent now is lost unless its sender retries. Events older than ${s.retention_days} days are deleted automatically every 5 minutes; to free space now, delete events from the webhook's event list (the “Delete the events of this filter” button), or ask the service's operator to raise the quota. First disable the webhook that receives too many calls, or rotate its URL, so that new calls do not fill the storage again.`,
     near: (s) =>
       `This account's event storage is almost full (${mib(s.used_bytes)} of ${mib(s.quota_bytes)} MiB). Once full, its webhooks answer 429 and store no new calls. Events older than ${s.retention_days} days are deleted automatically.`,
   },

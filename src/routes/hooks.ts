@@ -10,6 +10,7 @@ import { formObject } from '../core/form-body';
 import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { logError } from '../core/log';
+import { MAX_REMAINDER_BYTES, storedBody } from '../core/stored-body';
 import { readFields } from '../core/webhook-fields';
 import { looksLikeWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
@@ -24,7 +25,13 @@ import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../h
 import { ApiError, asApiError, badRequest } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
 import { enqueueEvents } from '../model/event-messages';
-import { assertEventRoom, heldIdempotencyKey, storageFull, storedEventBytes } from '../model/event-storage';
+import {
+  assertEventRoom,
+  heldIdempotencyKey,
+  storageFull,
+  storedEventBytes,
+  storedWebhookBytes,
+} from '../model/event-storage';
 import { requiredTargetErrors } from '../model/field-targets';
 import { keyHolder, rejectEvent, releaseExpiredKey, storeEvent } from '../webhooks/event-log';
 import { injected } from '../webhooks/faults';
@@ -116,7 +123,7 @@ const ingest = createRoute({
   // The URL is the credential: no security scheme applies.
   security: [],
   summary: 'Post an event to an inbound webhook (the URL is the credential; no API key)',
-  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB, in UTF-8 or in the Latin-1 charset its Content-Type declares (\`charset=iso-8859-1\`, \`windows-1252\`); bytes that are not UTF-8 and declare no charset are read as Windows-1252, with a warning. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 422) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once, if its body is the same; with another body it is a 422. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
+  description: `A JSON object, or a form (\`application/x-www-form-urlencoded\`: \`a[b]=1\` and \`a.b=1\` both fill \`{"a":{"b":"1"}}\`), of up to ${MAX_EVENT_BYTES / 1024} KiB (the event keeps its declared fields and ${MAX_REMAINDER_BYTES / 1024} KiB of the rest, with a \`body_trimmed\` warning when it is cut), in UTF-8 or in the Latin-1 charset its Content-Type declares (\`charset=iso-8859-1\`, \`windows-1252\`); bytes that are not UTF-8 and declare no charset are read as Windows-1252, with a warning. Optional fields that do not fit their type are left out and listed in the event's \`warnings\`; a refused call (400, 401, 413, 422) is kept in the event log as \`rejected\`. The answer is 204 once the event is stored; the webhook's flows run shortly after, from a queue. A repeated \`Idempotency-Key\` within 24 hours is answered 204 and stored once, if its body is the same; with another body it is a 422. A webhook with a secret needs \`X-Timestamp\` (unix seconds, within 5 minutes) and \`X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>">\`.`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }),
     // Plain JSON Schema, not zod: the route attaches no body validator, so the raw bytes the
@@ -159,7 +166,7 @@ const ingest = createRoute({
     ),
     ...described(
       429,
-      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the account's event storage is full (\`event_storage_full\`, \`Retry-After: 300\`; not a rate limit: it lasts until the cron purges events past the retention or the operator raises the quota; a retry of an event already stored is still a 204). Nothing stored`,
+      `Over this webhook's rate limit (\`rate_limited\`, retry after ${RATE_LIMIT_PERIOD_S} seconds), or the event storage is full (\`event_storage_full\`, \`Retry-After: 300\`): this webhook's share of it (25% of the account's quota by default) or the account's whole quota. Not a rate limit: it lasts until the cron purges events past the retention, the account deletes events or the operator raises the quota; a retry of an event already stored is still a 204. Nothing stored`,
     ),
     404: {
       description: 'Unknown or disabled webhook, or a URL rotated away whose grace period is over (no body)',
@@ -191,7 +198,7 @@ export const tokenMatches = (token: string, now: number) =>
   );
 
 /**
- * The enabled webhook `token` opens (what ingest reads of it), with its account's stored bytes and whether a live event
+ * The enabled webhook `token` opens (what ingest reads of it), with its own and its account's stored bytes and whether a live event
  * holds `key`: one statement, prebuilt per shape (see `shapes`; the token's condition and the
  * key's parameters hold every value of the call). Its computed columns are named: a batch's rows
  * come back as objects keyed by column name, and a column named `0` would sort first.
@@ -206,6 +213,7 @@ function webhookOf(db: Db, token: string, key: string | undefined) {
       .select({
         ...HOOK_COLUMNS,
         storedBytes: storedEventBytes().as('stored_bytes'),
+        webhookBytes: storedWebhookBytes().as('webhook_bytes'),
         keyHeld: heldIdempotencyKey(held).as('key_held'),
       })
       .from(inboundWebhooks)
@@ -248,12 +256,18 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
   if (errors.length)
     throw badRequest('invalid_fields', 'Some required fields are missing or invalid; see errors.', errors);
 
+  // What is stored (and what a retry's body is compared with): the declared fields and a bounded rest.
+  const kept = storedBody(
+    text,
+    value,
+    hook.fields.map((f) => f.key),
+  );
   const now = Date.now();
   const event = {
-    payload: text,
+    payload: kept.text,
     headers: keptHeaders(c),
     idempotencyKey: key,
-    warnings: [...parsed.warnings, ...warnings],
+    warnings: [...parsed.warnings, ...kept.warnings, ...warnings],
   };
   let stored: { id: number } | undefined;
   if (key) {
@@ -263,11 +277,11 @@ async function accept(c: Context<AppEnv>, hook: Hook, seen: { body?: Uint8Array 
       storeEvent(db, hook, event, now),
       // The event that holds the key, unless its payload is this one as sent (this call's own
       // insert included): it is read only when a retry differs from the first call.
-      keyHolder(db, hook.id, key, text),
+      keyHolder(db, hook.id, key, kept.text),
     ]);
     [stored] = inserted;
     const [first] = holder;
-    if (!stored && first && !sameEvent(first, text)) throw keyReused();
+    if (!stored && first && !sameEvent(first, kept.text)) throw keyReused();
   } else [[stored]] = await db.batch([storeEvent(db, hook, event, now)]);
   if (stored && !injected(c.env, value, 'send')) await enqueueEvents(c.env.EVENTS, [stored.id]);
 }
@@ -312,11 +326,13 @@ hooksRouter.post('/:token', async (c) => {
     const db = c.get('db');
     const [[hook]] = await db.batch([webhookOf(db, token, c.req.header('Idempotency-Key'))]);
     if (!hook) return c.body(null, 404);
-    // Outside the try below: a call refused for a full storage is not kept as a rejected event.
+    // Outside the try below: a call refused for a full storage (the account's, or this webhook's
+    // share) is not kept as a rejected event.
     // A retry whose key a live event holds goes on: it stores nothing (the insert meets the key),
     // so it is answered as anywhere else: 204 if its body is the same, 422 if not.
-    const full = storageFull(hook.storedBytes, c.env);
-    if (!hook.keyHeld) assertEventRoom(hook.storedBytes, c.env);
+    const used = { account: hook.storedBytes, webhook: hook.webhookBytes };
+    const full = storageFull(used, c.env);
+    if (!hook.keyHeld) assertEventRoom(used, c.env);
     const seen: { body?: Uint8Array } = {};
     try {
       await accept(c, hook, seen);

@@ -25,19 +25,23 @@ import { visibleAnswer } from '../http/visible';
 import { replayMatching } from '../webhooks/bulk-replay';
 import {
   BulkReplay,
+  EventDeleteResult,
   eventSorts,
   InboundWebhook,
   InboundWebhookCreate,
   InboundWebhookQuery,
   InboundWebhookUpdate,
   MAX_BULK_REPLAY,
+  MAX_EVENT_DELETE,
   RotateTokenBody,
   SampleField,
   WebhookEvent,
+  WebhookEventDeleteQuery,
   WebhookEventFilter,
   WebhookEventQuery,
   webhookSorts,
 } from '../webhooks/contract';
+import { deleteMatching } from '../webhooks/event-delete';
 import {
   type EventRow,
   listEvents,
@@ -240,6 +244,22 @@ const replayAll = webhookRoute({
   },
 });
 
+const deleteEvents = webhookRoute({
+  method: 'delete',
+  path: '/{id}/events',
+  operationId: 'deleteInboundWebhookEvents',
+  summary: "Delete the webhook's events a filter finds, to free event storage",
+  description: `Deletes, oldest first and at most ${MAX_EVENT_DELETE} per call, the webhook's events that the filters find (the list's: \`status\`, \`q\`, \`has_warnings\`, \`received_at__*\`), each with its result row; the records an event wrote stay. \`received_at__lt\` is required, so an event that arrives meanwhile is never deleted. \`pending\` events (still to be applied) are never deleted. Each call is one transaction: it deletes all it answers, or nothing. Answers how many were deleted and how many still match: call again until \`remaining\` is 0. The space they took is free at once (\`GET /v1/usage\`): the way out when a flooded URL fills the webhook's share of the storage (disable the webhook or rotate its URL first, or the flood fills it again). Needs \`webhooks:delete\`.`,
+  request: { params: WebhookParam, query: WebhookEventDeleteQuery },
+  responses: {
+    200: jsonContent(
+      z.object({ data: EventDeleteResult }).openapi('WebhookEventDeleteResultBody'),
+      'Deleted',
+    ),
+    ...errorResponses(400, 404, 429),
+  },
+});
+
 const setOwn = (
   c: Context<AppEnv, string, { out: { param: { id: number } } }>,
   values: Partial<Pick<WebhookRow, 'enabled' | 'token'>>,
@@ -283,6 +303,11 @@ export const inboundWebhooksRouter = router()
     const { id, event_id } = c.req.valid('param');
     const { event } = await readEvent(c.get('db'), c.get('keyHash'), id, event_id);
     return c.json({ data: presentEvent(event) }, 200);
+  })
+  .openapi(deleteEvents, async (c) => {
+    const { id } = c.req.valid('param');
+    const done = await deleteMatching(c.get('db'), c.get('keyHash'), id, c.req.valid('query'));
+    return c.json({ data: done }, 200);
   })
   .openapi(replayAll, async (c) => {
     const { id } = c.req.valid('param');

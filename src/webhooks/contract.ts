@@ -160,7 +160,7 @@ export const WebhookEvent = z
     }),
     warnings: z.array(FieldErrorSchema).openapi({
       description:
-        'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8), `unsafe_integer` (a whole number beyond ±9007199254740991, read rounded)',
+        'What was left out or not done, by `code`: `dropped` (a value left out), `reserved_key` (a key of the body named `__proto__`, `prototype` or `constructor`), `step_skipped` (an action that did not run), `no_due_date`, `owner_unavailable`, `decoded_as_windows_1252` (bytes that were not UTF-8), `unsafe_integer` (a whole number beyond ±9007199254740991, read rounded), `body_trimmed` (a body over 16 KiB, kept as its declared fields and 16 KiB of the rest: `path` names the first value left out)',
     }),
     rejection: Rejection.nullable().openapi({ description: 'For a `rejected` event: why' }),
     history: z.array(EventMark).openapi({
@@ -199,6 +199,37 @@ export const WebhookEventQuery = z.strictObject({
 });
 
 export const WebhookEventFilter = z.strictObject(eventFilters);
+
+/** The most events one `DELETE …/events` call deletes: one transaction of bounded size. */
+export const MAX_EVENT_DELETE = 1000;
+
+/** The statuses an account may delete: not `pending`, a lead still on its way. */
+export const discardableStatuses = ['processed', 'failed', 'test', 'rejected'] as const;
+
+/** `DELETE …/events`: the list's filters, a status that may be deleted, and a required upper bound in time. */
+export const WebhookEventDeleteQuery = z.strictObject({
+  ...eventFilters,
+  status: z.enum(discardableStatuses).optional().openapi({
+    description: 'Only events in this status; `pending` ones (still to be applied) are never deleted',
+  }),
+  received_at__lt: eventFilters.received_at__lt.unwrap().openapi({
+    description:
+      'Required: only events received before this instant (ISO 8601 date-time or YYYY-MM-DD), so an event that arrives while you decide is never deleted',
+    example: '2026-11-28T12:00:00Z',
+  }),
+});
+
+export const EventDeleteResult = z
+  .object({
+    deleted: z
+      .number()
+      .int()
+      .openapi({ description: `Events deleted by this call (${MAX_EVENT_DELETE} at most)` }),
+    remaining: z.number().int().openapi({
+      description: 'Events that still match the filter and may be deleted: call again to delete them',
+    }),
+  })
+  .openapi('WebhookEventDeleteResult');
 
 /** The most failed events one bulk replay queues: a Queues sendBatch takes at most 100 messages. */
 export const MAX_BULK_REPLAY = 100;

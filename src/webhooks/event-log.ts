@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { FieldError } from '../core/errors';
 import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '../core/event-history';
 import type { Rejection } from '../core/webhook-config';
@@ -104,22 +104,27 @@ export const rejectEvent = (
 
 /** How many rejected events a webhook keeps, newest first: a flood of bad calls cannot grow D1. */
 export const MAX_REJECTED_EVENTS = 100;
-/** Beyond those, the newest rejection of each of this many distinct problems (the newest ones). */
+/** Beyond those, the newest rejection of each of this many distinct problems (the newest ones), and the first of as many (the earliest). */
 export const MAX_KEPT_PROBLEMS = 50;
 
 /**
  * rejected → deleted: webhook `webhookId`'s rejected events beyond the newest MAX_REJECTED_EVENTS,
- * except the newest of each distinct problem (its code and its first error's path and code), so a
- * burst of junk cannot flush the evidence of a real refusal. At most 150 per webhook.
+ * except the newest and the first of each distinct problem, so a burst of junk cannot flush the
+ * evidence of a real refusal. A problem is its code and its first error's path and code, and the
+ * caller's User-Agent: junk with the same problem as a real refusal (a missing required field is
+ * the usual case for both) comes from another client, so the real one stays the newest of its own
+ * problem; and a real refusal that came first stays the first. At most 200 per webhook.
  */
 export function trimRejections(db: Db, accountId: number, webhookId: number) {
   const status = onlyFrom('trim');
   const own = sql`r.account_id = ${accountId} and r.webhook_id = ${webhookId} and r.status = ${status}`;
-  const problem = sql`json_array(json_extract(r.rejection, '$.code'), json_extract(r.rejection, '$.errors[0].path'), json_extract(r.rejection, '$.errors[0].code'))`;
+  const problem = sql`json_array(json_extract(r.rejection, '$.code'), json_extract(r.rejection, '$.errors[0].path'), json_extract(r.rejection, '$.errors[0].code'), json_extract(r.headers, '$."user-agent"'))`;
+  const ranked = sql`select r.id, r.received_at, row_number() over (partition by ${problem} order by r.received_at desc, r.id desc) as newest, row_number() over (partition by ${problem} order by r.received_at, r.id) as first from ${e} r where ${own}`;
   return db.delete(e).where(
     sql`${e.accountId} = ${accountId} and ${e.webhookId} = ${webhookId} and ${statusIn('trim')}
       and ${e.id} not in (select r.id from ${e} r where ${own} order by r.received_at desc, r.id desc limit ${MAX_REJECTED_EVENTS})
-      and ${e.id} not in (select id from (select r.id, r.received_at, row_number() over (partition by ${problem} order by r.received_at desc, r.id desc) as n from ${e} r where ${own}) where n = 1 order by received_at desc, id desc limit ${MAX_KEPT_PROBLEMS})`,
+      and ${e.id} not in (select id from (${ranked}) where newest = 1 order by received_at desc, id desc limit ${MAX_KEPT_PROBLEMS})
+      and ${e.id} not in (select id from (${ranked}) where first = 1 order by received_at, id limit ${MAX_KEPT_PROBLEMS})`,
   );
 }
 
@@ -230,6 +235,25 @@ export const promoteTestEvent = (db: Db, theEvent: SQL | undefined, now: number)
       ),
     )
     .returning({ id: e.id });
+
+/**
+ * processed | test | failed | rejected → deleted: up to `limit` of the events `where` selects,
+ * oldest first, each with its result row (the records stay), as two statements of the caller's
+ * batch (one transaction). The pick runs once per statement, so its order is total and both
+ * statements take the same events.
+ */
+export function discardEvents(db: Db, where: SQL | undefined, limit: number) {
+  const due = db
+    .select({ id: e.id })
+    .from(e)
+    .where(and(where, statusIn('discard')))
+    .orderBy(asc(e.receivedAt), asc(e.id))
+    .limit(limit);
+  return [
+    db.delete(inboundEventResults).where(sql`${inboundEventResults.eventId} in ${due}`),
+    db.delete(e).where(sql`${e.id} in ${due}`).returning({ id: e.id }),
+  ] as const;
+}
 
 /** Events the cron deletes per batch, and batches per run: 5,000 events every 5 minutes at most. */
 export const EVENT_PURGE_BATCH = 500;

@@ -46,6 +46,12 @@ export const eventMoves = {
     by: 'POST …/process and the panel: a test event processed for real (promoteTestEvent)',
   },
   trim: { from: ['rejected'], to: GONE, by: 'ingest: beyond the kept rejections (trimRejections)' },
+  // Not `pending`: an event still to be applied is a lead on its way (it leaves pending in minutes).
+  discard: {
+    from: ['processed', 'failed', 'test', 'rejected'],
+    to: GONE,
+    by: 'DELETE …/events and the panel: the account deletes events (discardEvents)',
+  },
   purge: {
     from: ['processed', 'failed', 'test', 'rejected'],
     to: GONE,

@@ -146,6 +146,14 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
       .run();
     return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/events/${event}/process`, status: 202 };
   },
+  'DELETE /v1/inbound-webhooks/{id}/events': async (a) => {
+    const { hook } = await failedEvent(a);
+    return {
+      method: 'DELETE',
+      path: `/v1/inbound-webhooks/${hook}/events?received_at__lt=2100-01-01`,
+      status: 200,
+    };
+  },
   'POST /v1/inbound-webhooks/{id}/recover': async (a) => {
     const { hook } = await failedEvent(a);
     return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/recover`, status: 200 };

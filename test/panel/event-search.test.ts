@@ -194,3 +194,66 @@ describe('the attacker’s pass on the event list', () => {
     expect(n).toBe(3);
   });
 });
+
+describe('the event list: delete the events of the filter (issue 34)', () => {
+  const count = async (hookId: number) =>
+    (
+      await env.DB.prepare('select count(*) as n from inbound_events where webhook_id = ?')
+        .bind(hookId)
+        .first<{ n: number }>()
+    )?.n;
+
+  it('asks first (pt-BR), deletes the filter’s events received before the page was shown, and reports', async () => {
+    const s = await setup();
+    const [joao, ana, bia] = s.ids;
+    await env.DB.prepare("update inbound_events set status = 'processed' where webhook_id = ?")
+      .bind(s.hook.id)
+      .run();
+    const { html } = await list(s, 'q=example.com');
+    expect(html).toContain('<summary class="danger">Apagar os eventos deste filtro</summary>');
+    expect(html).toContain('Não dá para desfazer.');
+    expect(html).toMatch(/<form method="post" action="[^"]+\/events\/delete" class="inline">/);
+    const before = /name="before" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(Date.parse(before)).not.toBeNaN();
+    // A lead that arrives after the page was shown is not deleted.
+    expect(
+      (await postEvent(s.hook.path, { nome: 'Cris', contato: { email: 'cris@example.com' } })).status,
+    ).toBe(204);
+    const res = await panel(`${s.base}/delete`, { cookie: s.cookie, form: { q: 'example.com', before } });
+    expect(res.status).toBe(303);
+    expect(roundTrips(res)).toBe(1);
+    const back = res.headers.get('Location') ?? '';
+    expect(back).toBe(`${s.base}?q=example.com&deleted=2&remaining=0`);
+    expect((await list(s, back.split('?')[1])).html).toContain(
+      '2 evento(s) apagados; nenhum resta neste filtro.',
+    );
+    const left = idsOf(await json(await call(`/v1/inbound-webhooks/${s.hook.id}/events`, { key: s.key })));
+    expect(left).toContain(ana);
+    expect(left).not.toContain(joao);
+    expect(left).not.toContain(bia);
+    expect(left).toHaveLength(2);
+  });
+
+  it('refuses a cross-site, foreign or read-only delete, and offers it only to a key with webhooks:delete', async () => {
+    const s = await setup();
+    const before = new Date(Date.now() + 1000).toISOString();
+    const crossSite = await panel(`${s.base}/delete`, {
+      cookie: s.cookie,
+      form: { before },
+      origin: 'https://evil.example',
+    });
+    expect(crossSite.status).toBe(403);
+    const other = await newAccount('Outra');
+    const foreign = await panel(`${s.base}/delete`, { cookie: await signIn(other.key), form: { before } });
+    expect(foreign.status).toBe(404);
+    const reader = await call('/v1/api-keys', {
+      method: 'POST',
+      key: s.key,
+      body: { name: 'leitura', scopes: ['webhooks:read', 'webhooks:update'] },
+    });
+    const readerCookie = await signIn((await json(reader)).data.key);
+    expect(await page(await panel(s.base, { cookie: readerCookie }))).not.toContain('Apagar os eventos');
+    expect((await panel(`${s.base}/delete`, { cookie: readerCookie, form: { before } })).status).toBe(403);
+    expect(await count(s.hook.id)).toBe(3);
+  });
+});

@@ -39,16 +39,16 @@ describe('panel: event storage banner', () => {
       const body = await page(await panel(path, { cookie }));
       expect(body).toContain('class="banner storage-full" role="alert"');
       expect(body).toContain('está cheio (256 de 256 MiB): os webhooks respondem 429');
-      expect(body).toContain('se o operador do serviço aumentar o limite');
-      expect(body).toContain('não libera espaço, mas impede que novas chamadas');
-      expect(body).not.toContain('liberar espaço antes');
+      expect(body).toContain('peça ao operador do serviço para aumentar o limite');
+      expect(body).toContain('Apagar os eventos deste filtro');
+      expect(body).toContain('para que novas chamadas não voltem a encher');
     }
     const english = await page(
       await panel('/panel/webhooks', { cookie, headers: { 'Accept-Language': 'en' } }),
     );
     expect(english).toContain('event storage is full (256 of 256 MiB): its webhooks answer 429');
-    expect(english).toContain('frees nothing, but stops new calls');
-    expect(english).not.toContain('make room');
+    expect(english).toContain('delete events from the webhook');
+    expect(english).toContain('so that new calls do not fill the storage again');
     // Another account's pages show nothing.
     expect(await page(await panel('/panel/webhooks', { cookie: otherCookie }))).not.toContain(
       'banner storage',

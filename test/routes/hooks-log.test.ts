@@ -241,7 +241,7 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
     expect(await logOf(key, hook.id)).toEqual([]);
   });
 
-  it('keeps only the newest 100 rejected events of a webhook, and none of its accepted ones goes', async () => {
+  it('keeps the newest 100 rejected events of a webhook and the first of their problem, and none of its accepted ones goes', async () => {
     const { key, hook } = await hookWith({ fields: [{ key: 'n', type: 'number', required: true }] });
     await expectStored(await postEvent(hook.url, { n: 0, __fault: 'send' }));
     for (let i = 1; i <= 103; i++) await expectProblem(await postEvent(hook.url, { n: `bad-${i}` }), 400);
@@ -250,10 +250,17 @@ describe('ingest: refused calls are kept in the event log as rejected', () => {
     )
       .bind(hook.id)
       .first<{ n: number }>();
-    expect(count?.n).toBe(100);
+    expect(count?.n).toBe(101);
     const rejected = await rejectedOf(key, hook.id);
     expect(rejected[0].rejection.body).toBe('{"n":"bad-103"}');
     expect(rejected[99].rejection.body).toBe('{"n":"bad-4"}');
+    // The first of the problem stays: junk after a real refusal cannot push it out.
+    const first = await env.DB.prepare(
+      "SELECT json_extract(rejection, '$.body') AS body FROM inbound_events WHERE webhook_id = ? AND status = 'rejected' ORDER BY id LIMIT 1",
+    )
+      .bind(hook.id)
+      .first<{ body: string }>();
+    expect(first?.body).toBe('{"n":"bad-1"}');
     const accepted = await env.DB.prepare(
       "SELECT payload FROM inbound_events WHERE webhook_id = ? AND status <> 'rejected'",
     )

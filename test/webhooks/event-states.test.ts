@@ -6,6 +6,7 @@ import { type Db, primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
 import * as eventLog from '../../src/webhooks/event-log';
 import {
+  discardEvents,
   failEvent,
   giveUpEvents,
   MAX_REJECTED_EVENTS,
@@ -58,14 +59,18 @@ async function eventIn(status: EventStatus): Promise<Subject> {
   return { id, accountId: account.id, webhookId: hook.id, mode: hook.mode };
 }
 
-/** MAX_REJECTED_EVENTS rejected events newer than the subject, with the same problem. */
+/**
+ * MAX_REJECTED_EVENTS rejected events newer than the subject, and one older, with the same
+ * problem: the subject is neither the newest nor the first of its problem, so the trim may take it.
+ */
 async function newerRejections({ accountId, webhookId, mode }: Subject): Promise<void> {
   await env.DB.prepare(
     `INSERT INTO inbound_events (account_id, webhook_id, mode, status, payload, headers, received_at, queued_at, rejection)
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
-     SELECT ?1, ?2, ?3, 'rejected', 'null', '{}', ?5 + i, ?5 + i, ?6 FROM n`,
+     SELECT ?1, ?2, ?3, 'rejected', 'null', '{}', ?5 + i, ?5 + i, ?6 FROM n
+     UNION ALL SELECT ?1, ?2, ?3, 'rejected', 'null', '{}', ?7, ?7, ?6`,
   )
-    .bind(accountId, webhookId, mode, MAX_REJECTED_EVENTS, Date.now(), REJECTION)
+    .bind(accountId, webhookId, mode, MAX_REJECTED_EVENTS, Date.now(), REJECTION, OLD - 1)
     .run();
 }
 
@@ -95,6 +100,7 @@ const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
     await newerRejections(s);
     return trimRejections(db, s.accountId, s.webhookId);
   },
+  discard: (db, s) => db.batch(discardEvents(db, eq(inboundEvents.id, s.id), 10)),
   purge: (db) => purgeExpiredEvents(db, Date.now(), {}),
 };
 

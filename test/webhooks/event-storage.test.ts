@@ -53,13 +53,35 @@ async function storage(accountId: number) {
     accountId,
   );
   const [real] = await rows<{ bytes: number; events: number }>(
-    `SELECT coalesce(sum(256 + length(CAST(payload AS BLOB)) + length(CAST(headers AS BLOB)) + length(CAST(warnings AS BLOB)) + length(CAST(history AS BLOB))
-       + coalesce(length(CAST(preview AS BLOB)), 0) + coalesce(length(CAST(rejection AS BLOB)), 0)
-       + coalesce(length(CAST(error AS BLOB)), 0)), 0) AS bytes, count(*) AS events
-     FROM inbound_events WHERE account_id = ?`,
+    // What each event costs, its search index included (the view of drizzle/0020_webhook_event_storage.sql).
+    'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS events FROM inbound_event_cost WHERE account_id = ?',
     accountId,
   );
   return { counted: counted ?? { bytes: 0, events: 0 }, real: real ?? { bytes: -1, events: -1 } };
+}
+
+/**
+ * A lead whose declared name is as long as a field takes (10,000 characters) and 250 KiB of
+ * undeclared padding, which the event does not keep: about 11 KB counted per call.
+ */
+const big = (n: number) =>
+  JSON.stringify({
+    nome: `${n} ${'x'.repeat(9_990)}`,
+    telefone: `119${String(44440000 + n).padStart(8, '0')}`,
+    pad: 'x'.repeat(240 * 1024),
+    __fault: 'send',
+  });
+
+/** Posts `post(n)` for n = 1, 2, … until one is not a 204 (at most 500); the count of 204s. */
+async function fillStorage(post: (n: number) => Promise<Response>): Promise<number> {
+  for (let n = 1; n <= 500; n++) {
+    const res = await post(n);
+    if (res.status !== 204) {
+      expect(res.status, `post ${n}`).toBe(429);
+      return n - 1;
+    }
+  }
+  throw new Error('500 posts and the storage is not full');
 }
 
 describe('event retention: the cron purges old events', () => {
@@ -180,24 +202,25 @@ describe('event storage quota', () => {
   });
 
   it('answers 429 event_storage_full once the account fills its quota, stores nothing, and other accounts go on', async () => {
-    const quota = { EVENT_STORAGE_QUOTA_MIB: '1' };
+    // One webhook may take the whole quota here: the account's bound alone is under test.
+    const quota = { EVENT_STORAGE_QUOTA_MIB: '1', EVENT_STORAGE_WEBHOOK_PERCENT: '100' };
     const { id: accountId, hook } = await leadHook();
     const other = await leadHook();
-    const big = (n: number) =>
-      JSON.stringify({ telefone: `1194444000${n}`, pad: 'x'.repeat(250 * 1024), __fault: 'send' });
     const post = (h: Json, body: string) =>
       callWithEnv(quota, h.path, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
-    for (const n of [1, 2, 3, 4, 5]) expect((await post(hook, big(n))).status, `post ${n}`).toBe(204);
+    const posted = await fillStorage((n) => post(hook, big(n)));
+    expect(posted).toBeGreaterThan(20);
     const before = await storage(accountId);
     expect(before.counted.bytes).toBeGreaterThanOrEqual(1024 * 1024);
 
-    const full = await post(hook, big(6));
+    const full = await post(hook, big(1000));
     const problem = await expectProblem(full, 429, 'event_storage_full');
     expect(problem.detail).toContain('not a rate limit');
-    // It names only what frees space: the retention purge, or the operator's quota.
+    expect(problem.detail).toContain('fill its storage quota');
+    // It names what frees space: the retention purge, a delete by the account, the operator's quota.
     expect(problem.detail).toContain('30-day retention');
+    expect(problem.detail).toContain('deletes events of this webhook');
     expect(problem.detail).toContain('EVENT_STORAGE_QUOTA_MIB');
-    expect(problem.detail).not.toContain('make room');
     expect(full.headers.get('Retry-After')).toBe('300');
     // One round trip: the webhook lookup reads the usage too, and nothing is written.
     expect(roundTrips(full)).toBe(1);
@@ -209,7 +232,7 @@ describe('event storage quota', () => {
     expect((await postEvent(hook.url, { telefone: '11944449999', __fault: 'send' })).status, 'default').toBe(
       204,
     );
-    expect((await post(other.hook, big(8))).status, 'other').toBe(204);
+    expect((await post(other.hook, big(1001))).status, 'other').toBe(204);
 
     // Once old events pass the retention and are purged, there is room again.
     // (Processed first: a pending event is never purged.)
@@ -220,29 +243,27 @@ describe('event storage quota', () => {
       counted: { bytes: 0, events: 0 },
       real: { bytes: 0, events: 0 },
     });
-    expect((await post(hook, big(7))).status).toBe(204);
+    expect((await post(hook, big(1002))).status).toBe(204);
   });
 
   it('answers a retry of an event stored before the account filled up 204, as anywhere else; a new key 429, another body 422', async () => {
-    const quota = { EVENT_STORAGE_QUOTA_MIB: '1' };
+    const quota = { EVENT_STORAGE_QUOTA_MIB: '1', EVENT_STORAGE_WEBHOOK_PERCENT: '100' };
     const { id: accountId, hook } = await leadHook();
-    const big = (n: number) =>
-      JSON.stringify({ telefone: `1194444100${n}`, pad: 'x'.repeat(250 * 1024), __fault: 'send' });
     const post = (body: string, key: string) =>
       callWithEnv(quota, hook.path, {
         method: 'POST',
         body,
         headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
       });
-    for (const n of [1, 2, 3, 4, 5]) expect((await post(big(n), `k${n}`)).status, `post ${n}`).toBe(204);
+    const last = (await fillStorage((n) => post(big(n), `k${n}`))) - 1;
     const before = await storage(accountId);
-    await expectProblem(await post(big(6), 'k6'), 429, 'event_storage_full');
+    await expectProblem(await post(big(1000), 'k1000'), 429, 'event_storage_full');
 
-    // The sender never saw the 204 of k5 and retries it: it is stored, so 204, and nothing is written.
-    expect((await post(big(5), 'k5')).status).toBe(204);
+    // The sender never saw the 204 of its last call and retries it: it is stored, so 204, and nothing is written.
+    expect((await post(big(last), `k${last}`)).status).toBe(204);
     expect(await storage(accountId)).toEqual(before);
     // The same key with another body is the usual 422, and is not kept while the storage is full.
-    await expectProblem(await post(big(7), 'k5'), 422, 'idempotency_key_reused');
+    await expectProblem(await post(big(1001), `k${last}`), 422, 'idempotency_key_reused');
     expect(await storage(accountId)).toEqual(before);
   });
 
@@ -258,6 +279,7 @@ describe('event storage quota', () => {
       event_storage: {
         used_bytes: counted.bytes,
         quota_bytes: 256 * 1024 * 1024,
+        webhook_quota_bytes: 64 * 1024 * 1024,
         events: 1,
         retention_days: 30,
         full: false,
@@ -289,7 +311,7 @@ describe('webhooks per account', () => {
 });
 
 describe('rejected events: junk cannot flush the evidence', () => {
-  it('keeps the newest rejection of each distinct problem beyond the newest 100, at most 50 problems', async () => {
+  it('keeps the newest and the first rejection of each distinct problem beyond the newest 100, at most 50 problems each', async () => {
     const { key } = await newAccount();
     const fields = Array.from({ length: 60 }, (_, i) => ({ key: `f${i}`, type: 'number', required: true }));
     const hook = await newWebhook(key, { fields });
@@ -310,13 +332,14 @@ describe('rejected events: junk cannot flush the evidence', () => {
       "SELECT count(*) AS n FROM inbound_events WHERE webhook_id = ? AND status = 'rejected'",
       hook.id,
     );
-    // The newest 100 (junk), and the newest of each of the 50 latest problems: junk is one of them.
-    expect(count?.n).toBe(149);
+    // The newest 100 (junk), the newest of each of the 50 latest problems (junk is one of them),
+    // and the first of each of the 50 earliest.
+    expect(count?.n).toBe(160);
     const kept = await rows<{ path: string }>(
       "SELECT json_extract(rejection, '$.errors[0].path') AS path FROM inbound_events WHERE webhook_id = ? AND json_extract(rejection, '$.code') = 'invalid_fields' ORDER BY id",
       hook.id,
     );
-    expect(kept.map((k) => k.path)).toEqual(fields.slice(11).map((f) => f.key));
+    expect(kept.map((k) => k.path)).toEqual(fields.map((f) => f.key));
     expect(log.every((e) => e.rejection.code === 'malformed_json')).toBe(true);
   });
 

@@ -6,7 +6,15 @@ import type { KeyRef } from '../../db/tenant';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
 import { replayMatching } from '../../webhooks/bulk-replay';
-import { eventSorts, MAX_BULK_REPLAY, WebhookEventFilter, WebhookEventQuery } from '../../webhooks/contract';
+import {
+  eventSorts,
+  MAX_BULK_REPLAY,
+  MAX_EVENT_DELETE,
+  WebhookEventDeleteQuery,
+  WebhookEventFilter,
+  WebhookEventQuery,
+} from '../../webhooks/contract';
+import { deleteMatching } from '../../webhooks/event-delete';
 import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/event-reads';
 import { type C, idOf, pageOf, viewOf } from '../page';
 import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
@@ -24,7 +32,7 @@ const formOf = (values: Record<string, unknown>): EventListForm => {
 const dayBound = (day: string, zone: string, end: 'from' | 'to') => dayRange(day, zone)?.[end] ?? day;
 
 // The list's own parameters: the form's, and the report of a bulk replay (bulkFlash reads it).
-const panelKeys = new Set(['q', 'status', 'from', 'to', 'replayed', 'remaining']);
+const panelKeys = new Set(['q', 'status', 'from', 'to', 'replayed', 'deleted', 'remaining']);
 
 /**
  * The /v1 query of the form, with the page's other parameters as sent (`cursor`, `limit`, `sort`;
@@ -87,7 +95,8 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
       form,
       next: shown.meta.next_cursor,
       offer: { failed: failed ?? 0, max: MAX_BULK_REPLAY },
-      flash: bulkFlash(p, c.req.query('replayed'), c.req.query('remaining')),
+      deletes: { max: MAX_EVENT_DELETE, now: Date.now() },
+      flash: bulkFlash(p, c.req.query()),
     }),
   );
 }
@@ -105,6 +114,33 @@ export async function replayEventsPage(c: C, key: KeyRef): Promise<Response> {
   const done = await replayMatching(c.get('db'), key, c.env.EVENTS, id, filter.data);
   const back = new URLSearchParams(Object.entries(form).filter(([, v]) => v !== ''));
   back.set('replayed', String(done.replayed));
+  back.set('remaining', String(done.remaining));
+  return c.redirect(`/panel/webhooks/${id}/events?${back}`, 303);
+}
+
+/** The earlier of two instants given as ISO texts (either may be absent or no date). */
+const earlier = (a: string | undefined, b: string | undefined) =>
+  [a, b]
+    .filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)))
+    .sort((x, y) => Date.parse(x) - Date.parse(y))[0];
+
+/**
+ * "Delete the events of this filter" (`DELETE /v1/inbound-webhooks/{id}/events`, deleteMatching:
+ * one round trip), confirmed on the list's page: the form's filter, bounded by the time the page
+ * was shown (`before`) or the filter's last day, whichever is earlier; then back to the list with
+ * how many were deleted and how many remain.
+ */
+export async function deleteEventsPage(c: C, key: KeyRef): Promise<Response> {
+  const id = idOf(c);
+  const body = await c.req.parseBody();
+  const form = formOf(body);
+  const query = queryOf(form, pageOf(c, true).zone);
+  const before = earlier(query.received_at__lt, typeof body.before === 'string' ? body.before : undefined);
+  const filter = WebhookEventDeleteQuery.safeParse({ ...query, received_at__lt: before });
+  if (!filter.success) throw badRequest('invalid_query', 'The filter is not valid.');
+  const done = await deleteMatching(c.get('db'), key, id, filter.data);
+  const back = new URLSearchParams(Object.entries(form).filter(([, v]) => v !== ''));
+  back.set('deleted', String(done.deleted));
   back.set('remaining', String(done.remaining));
   return c.redirect(`/panel/webhooks/${id}/events?${back}`, 303);
 }

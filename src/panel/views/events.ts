@@ -56,17 +56,37 @@ function bulkReplay(p: Page, base: string, f: EventListForm, offer: BulkOffer) {
 </details>`;
 }
 
+/**
+ * The delete: a button that opens its confirmation, whose form carries the filter and the time the
+ * page was shown (`before`), so an event that arrives meanwhile is not deleted. Not offered for
+ * `pending`, which is never deleted.
+ */
+function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max: number; now: number }) {
+  if (!p.can('webhooks:delete') || f.status === 'pending') return '';
+  return html`<details class="confirm">
+<summary class="danger">${p.t.deleteAll}</summary>
+<p>${fill(p.t.deleteAllConfirm, { k: max })}</p>
+<form method="post" action="${base}/delete" class="inline">${filled(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<input type="hidden" name="before" value="${new Date(now).toISOString()}"><button type="submit" class="danger">${p.t.deleteAllDo}</button></form>
+</details>`;
+}
+
 function rowOf(p: Page, base: string, e: EventListRow) {
   return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(p.t.warningsCount, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ? eventErrorText(p, e.error) : ''}</td></tr>`;
 }
 
-/** The flash after a bulk replay: how many were queued and how many remain. */
-export function bulkFlash(p: Page, replayed: string | undefined, remaining: string | undefined) {
-  if (!replayed || !/^\d{1,3}$/.test(replayed) || !remaining || !/^\d{1,9}$/.test(remaining))
-    return undefined;
-  const n = Number(replayed);
+/** The flash after a bulk replay or delete: how many were queued (or deleted) and how many remain. */
+export function bulkFlash(
+  p: Page,
+  { replayed, deleted, remaining }: Partial<Record<'replayed' | 'deleted' | 'remaining', string>>,
+) {
+  const done = replayed ?? deleted;
+  if (!done || !/^\d{1,4}$/.test(done) || !remaining || !/^\d{1,9}$/.test(remaining)) return undefined;
+  const n = Number(done);
   const m = Number(remaining);
-  return { kind: 'ok' as const, text: fill(m ? p.t.replayAllDone : p.t.replayAllFinished, { n, m }) };
+  const [more, finished] = replayed
+    ? [p.t.replayAllDone, p.t.replayAllFinished]
+    : [p.t.deleteAllDone, p.t.deleteAllFinished];
+  return { kind: 'ok' as const, text: fill(m ? more : finished, { n, m }) };
 }
 
 /** The webhook's event log: the filter, who each lead is, and the bulk replay of its failures. */
@@ -78,6 +98,8 @@ export function eventsPage(
     form: EventListForm;
     next: string | null;
     offer: BulkOffer;
+    /** The most one delete takes, and the time the page is shown (the delete's upper bound). */
+    deletes: { max: number; now: number };
     flash?: { kind: 'ok' | 'error'; text: string } | undefined;
   },
 ) {
@@ -91,6 +113,7 @@ export function eventsPage(
 <p><a href="/panel/webhooks/${h.id}">${p.t.back}</a></p>
 ${filterForm(p, base, form, view)}
 ${bulkReplay(p, base, form, offer)}
+${bulkDelete(p, base, form, view.deletes)}
 ${
   events.length
     ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.events}"><table class="events">
