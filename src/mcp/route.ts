@@ -109,6 +109,9 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
       authInfo: { token: 'api-key', clientId: 'api-key', scopes: [], extra: { session } },
       ...(message ? { parsedBody: message } : {}),
     });
-    return session.verdict ?? res;
+    // Read whole before the verdict is looked at: the 2025 leg answers with a stream that opens
+    // before its tool has run.
+    const body = await res.arrayBuffer();
+    return session.verdict ?? new Response(body, res);
   };
 }
