@@ -36,8 +36,8 @@ describe.each(REVISIONS)('who may call /mcp, over $name', (revision) => {
     );
     expect(await toolNames(client)).toEqual(['list_companies', 'get_record', 'update_company']);
     const { tools } = await client.listTools();
-    const get = tools.find((tool) => tool.name === 'get_record');
-    expect((get?.inputSchema.properties as Json).resource.enum).toEqual(['company']);
+    const properties: Json = tools.find((tool) => tool.name === 'get_record')?.inputSchema.properties;
+    expect(properties.resource.enum).toEqual(['company']);
     const { problem } = await failed(client, 'get_record', { resource: 'deal', id: 1 });
     expect(problem).toMatchObject({ code: 'insufficient_scope', required_scope: 'deals:read' });
     await client.close();
