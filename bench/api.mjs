@@ -2,7 +2,7 @@
 
 /**
  * @typedef {{ status: number, body: unknown, serverTiming: string }} Answer
- * @typedef {(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<Answer>} Api
+ * @typedef {(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>} Api
  */
 
 /**
@@ -10,10 +10,10 @@
  * @param {string} origin @param {string} token
  * @returns {Api}
  */
-export const client = (origin, token) => async (method, path, body) => {
+export const client = (origin, token) => async (method, path, body, headers = {}) => {
   const res = await fetch(origin + path, {
     method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

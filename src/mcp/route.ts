@@ -41,10 +41,12 @@ function checkOrigin(c: Context<AppEnv>): void {
 }
 
 /** The JSON-RPC message, when the body is one; anything else is left to the SDK to refuse. */
-function messageOf(bytes: Uint8Array): { method?: unknown } | undefined {
+type Message = { method?: unknown; params?: { name?: unknown } };
+
+function messageOf(bytes: Uint8Array): Message | undefined {
   try {
     const message: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return message !== null && typeof message === 'object' ? (message as { method?: unknown }) : undefined;
+    return message !== null && typeof message === 'object' ? (message as Message) : undefined;
   } catch {
     return undefined;
   }
@@ -94,8 +96,10 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
     const message = messageOf(bytes);
     const method = typeof message?.method === 'string' ? message.method : '';
     catalogue ??= toolsOf(document());
+    // A call's server needs only the tool it calls (an unknown name finds none: the SDK's error).
     let tools: readonly Tool[] = catalogue;
-    if (method !== 'tools/call' && !method.startsWith('notifications/')) {
+    if (method === 'tools/call') tools = catalogue.filter((tool) => tool.spec.name === message?.params?.name);
+    else if (!method.startsWith('notifications/')) {
       const scopes = await scopesOf(send);
       if (scopes instanceof Response) return scopes;
       tools = visibleTools(catalogue, scopes);
