@@ -2,7 +2,7 @@
 
 /**
  * @typedef {{ status: number, body: unknown, serverTiming: string }} Answer
- * @typedef {(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<Answer>} Api
+ * @typedef {(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>} Api
  */
 
 /**
@@ -10,22 +10,24 @@
  * @param {string} origin @param {string} token
  * @returns {Api}
  */
-export const client = (origin, token) => async (method, path, body) => {
-  const res = await fetch(origin + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  /** @type {unknown} */
-  let parsed = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not JSON: kept as text for an error message.
-  }
-  return { status: res.status, body: parsed, serverTiming: res.headers.get('Server-Timing') ?? '' };
-};
+export const client =
+  (origin, token) =>
+  async (method, path, body, headers = {}) => {
+    const res = await fetch(origin + path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    /** @type {unknown} */
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text for an error message.
+    }
+    return { status: res.status, body: parsed, serverTiming: res.headers.get('Server-Timing') ?? '' };
+  };
 
 /**
  * `value.a.b.c` of a parsed JSON body, or undefined anywhere along the way.

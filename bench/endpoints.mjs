@@ -33,6 +33,21 @@ function list(name, path, query = {}) {
 }
 
 /**
+ * A list as an MCP tool call (issue 37): the same /v1 list through POST /mcp, as a 2025-11-25 client
+ * sends it (the stateless server needs no initialize first).
+ * @param {string} tool @param {Record<string, unknown>} args @returns {Endpoint}
+ */
+function mcpList(tool, args = {}) {
+  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } };
+  const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' };
+  return {
+    name: `GET /v1/companies as MCP tools/call ${tool}`,
+    kind: 'list',
+    next: () => ({ method: 'POST', path: '/mcp', body: message, headers }),
+  };
+}
+
+/**
  * The webhook event log's list and its searches (issue 23, "find a lead").
  * @param {Probe} probe @returns {Endpoint[]}
  */
@@ -76,6 +91,7 @@ export function endpoints(probe) {
     ...eventSearches(probe),
 
     list('GET /v1/companies', '/v1/companies'),
+    mcpList('list_companies'),
     list('GET /v1/companies?sort=name', '/v1/companies', { sort: 'name' }),
     list('GET /v1/companies?sort=-name', '/v1/companies', { sort: '-name' }),
     list('GET /v1/companies?sort=created_at', '/v1/companies', { sort: 'created_at' }),

@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 /**
  * One request of an endpoint: each may differ from the one before (another id, a body with a
  * unique CNPJ).
- * @typedef {{ method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown }} Call
+ * @typedef {{ method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers?: Record<string, string> }} Call
  */
 
 /**
@@ -63,6 +63,7 @@ export function load({ origin, headers, next, connections, seconds }) {
                 ...request,
                 method: call.method,
                 path: call.path,
+                headers: { ...request.headers, ...call.headers },
                 body: call.body === undefined ? undefined : JSON.stringify(call.body),
               };
             },

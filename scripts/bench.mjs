@@ -182,7 +182,7 @@ async function ready(target, index) {
   const skipped = await endpoint.prepare?.(api);
   if (skipped) return { result: { name, kind, skipped }, samples: [] };
   const call = endpoint.next();
-  const sample = await api(call.method, call.path, call.body);
+  const sample = await api(call.method, call.path, call.body, call.headers);
   if (sample.status < 200 || sample.status > 299) {
     const detail = JSON.stringify(field(sample.body, 'detail') ?? sample.body);
     return {

@@ -2,7 +2,9 @@
 // budget. Issue 24 asked for a bundle no larger than at its start (799.69 KiB); the budget sits a
 // little above today's size instead, so a dependency that brings a large part back (zod's 47
 // locales were 260 KiB: src/contracts/zod.ts) fails here, not at the next benchmark. Raise it on
-// purpose, with the reason in the commit.
+// purpose, with the reason in the commit. Issue 37 raised it by what MCP costs, 240 KiB (642.52 ->
+// 882.26 KiB: the official MCP SDK, @modelcontextprotocol/server and core, 224 KiB, and src/mcp;
+// docs/mcp.md, Cost), from 700.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 700;
+const BUDGET_KIB = 940;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -45,8 +45,11 @@ const allowed = {
   // a route imports nothing from queue/, whose faults.ts is the local drill's test scaffolding.
   panel: [...lower, 'auth', 'http', 'env.ts'],
   routes: [...lower, 'auth', 'http', 'env.ts'],
+  // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
+  // own fetch (handed in by index.ts), so it needs no route and no model.
+  mcp: ['core', 'contracts', 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
-  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes'],
+  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp'],
 };
 // Parts whose modules import nothing from each other either: a route module is a leaf.
 const leaves = ['routes'];

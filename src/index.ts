@@ -20,6 +20,7 @@ import { ApiError, asApiError, type ProblemCode } from './http/problem';
 import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
+import { mcpRoute } from './mcp/route';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { accountRouter } from './routes/account';
@@ -134,6 +135,15 @@ app.get('/docs', docsPage);
 app.get('/problems', problemIndex);
 app.get('/problems/:code', problemPage);
 app.get('/docs/:file', docsAsset);
+// MCP for AI assistants (docs/mcp.md): JSON-RPC over one POST, each tool call a /v1 request made
+// in-process; outside the OpenAPI document, whose operations its tools are made from.
+app.post(
+  '/mcp',
+  mcpRoute(
+    (request, env, ctx) => app.fetch(request, env, ctx),
+    () => openApiDocument(''),
+  ),
+);
 // The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.
 app.route(
   '/panel',

@@ -100,6 +100,16 @@ export const problems = {
     about:
       "The API key lacks the scope the operation needs, named in required_scope (GET /v1/me lists the key's scopes), or asks to grant a scope it does not hold.",
   },
+  origin_not_allowed: {
+    status: 403,
+    about:
+      "MCP (POST /mcp): the request carries the Origin of a page on another site. Only this service's own origin may call it from a browser; assistants' clients that are not browsers send no Origin (docs/mcp.md).",
+  },
+  host_not_allowed: {
+    status: 403,
+    about:
+      'MCP (POST /mcp): the request names another host than the one PUBLIC_BASE_URL sets. Connect to the server URL under that host (docs/mcp.md).',
+  },
   not_found: {
     status: 404,
     about:

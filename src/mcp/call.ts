@@ -1,0 +1,121 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Problem } from '../contracts/problem';
+import { type FieldError, invalid } from '../core/errors';
+import { asApiError } from '../http/problem';
+import type { Operation } from './operations';
+import type { Tool } from './tools';
+
+/** A `/v1` request a tool call stands for: path and query, method, headers and body. */
+export type V1Request = { path: string; method: string; headers: Record<string, string>; body?: string };
+
+type Args = Record<string, unknown>;
+
+/** A value as a query or path parameter: a list comma-separated, as `/v1` takes ids. */
+const asText = (value: unknown): string => {
+  if (Array.isArray(value)) return value.map(asText).join(',');
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+};
+
+/** The operation the call names: the tool's only one, or the one of its `resource` argument. */
+function operationOf(tool: Tool, args: Args): Operation | FieldError {
+  const only = tool.operations[''];
+  if (only) return only;
+  const choice = args.resource;
+  if (typeof choice === 'string' && Object.hasOwn(tool.operations, choice)) {
+    return tool.operations[choice] as Operation;
+  }
+  const choices = Object.keys(tool.operations).join(', ');
+  return { path: 'resource', code: 'invalid_value', message: `resource must be one of: ${choices}.` };
+}
+
+/**
+ * The `/v1` request of a call: each argument where its parameter goes, the tool's fixed query
+ * values, and every other argument in the body (or, for a read, the query), so a field `/v1` does not
+ * know meets `/v1`'s own answer to it (422 `unknown_field`, 400 for a parameter). Only what `/v1`
+ * cannot answer itself is refused here: no operation, or no value for a path parameter.
+ */
+export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
+  const operation = operationOf(tool, args);
+  if (!('method' in operation)) return [operation];
+  const rest = new Map(Object.entries(args));
+  if (!tool.operations['']) rest.delete('resource');
+  const errors: FieldError[] = [];
+  const query = new URLSearchParams(tool.spec.fixedQuery);
+  const headers: Record<string, string> = {};
+  let path = operation.path;
+  for (const param of operation.params) {
+    const value = rest.get(param.name);
+    rest.delete(param.name);
+    if (param.in === 'path') {
+      if (value === undefined || value === null || value === '') {
+        errors.push({ path: param.name, code: 'required', message: 'This field is required.' });
+      }
+      path = path.replace(`{${param.name}}`, encodeURIComponent(asText(value)));
+    } else if (value !== undefined) {
+      if (param.in === 'query') query.append(param.name, asText(value));
+      else if (param.header) headers[param.header] = asText(value);
+    }
+  }
+  if (errors.length > 0) return errors;
+  let body: string | undefined;
+  if (operation.body) {
+    // fromEntries keeps a `__proto__` argument an own key, which `/v1` then names as unknown.
+    body = JSON.stringify(Object.fromEntries(rest));
+    headers['Content-Type'] = 'application/json';
+  } else {
+    for (const [name, value] of rest) if (value !== undefined) query.append(name, asText(value));
+  }
+  const search = query.size > 0 ? `?${query}` : '';
+  return { path: `${path}${search}`, method: operation.method, headers, ...(body ? { body } : {}) };
+}
+
+/** The problem a call refused before `/v1`, as `/v1` words a body that breaks its rules. */
+export const refusal = (errors: FieldError[]): Problem =>
+  (asApiError(invalid(errors)) as NonNullable<ReturnType<typeof asApiError>>).toProblem();
+
+type Page = { data?: unknown; meta?: { next_cursor?: string | null } };
+
+/** One line on what came back: counts and ids, never a record's text (that stays data). */
+function summary(tool: Tool, args: Args, body: Page, replayed: boolean): string {
+  const { noun, plural } = tool.spec;
+  if (Array.isArray(body.data)) {
+    const count = body.data.length;
+    const next = body.meta?.next_cursor;
+    const more = next ? `; more with cursor "${next}"` : '; no more pages';
+    return `${count} ${count === 1 ? noun : plural}${more}.`;
+  }
+  const record = body.data as { id?: unknown } | undefined;
+  const kind = tool.operations[''] ? noun : String(args.resource);
+  return `${kind} ${String(record?.id ?? '')}${replayed ? ' (a replay of the first answer to this idempotency_key)' : ''}.`;
+}
+
+/** A problem as the tool error's text: its message, code and each field's path. */
+export function problemText(problem: Problem): string {
+  const fields = (problem.errors ?? []).map((error) => `\n- ${error.path}: ${error.message} (${error.code})`);
+  return `${problem.detail} (${problem.code}, HTTP ${problem.status})${fields.join('')}`;
+}
+
+/** A problem as a tool error: the assistant reads the text; a program reads the problem itself. */
+export const toolError = (problem: Problem): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: problemText(problem) }],
+  structuredContent: problem as unknown as Record<string, unknown>,
+});
+
+/**
+ * `/v1`'s answer as the tool's result: its JSON as structured content, a one-line summary, and (as
+ * the 2025-11-25 revision asks of a tool with structured content) the same JSON as text for clients
+ * that read only text. A problem+json answer is a tool error.
+ */
+export async function resultOf(tool: Tool, args: Args, res: Response): Promise<CallToolResult> {
+  const body = (await res.json()) as Page & Problem;
+  if (!res.ok) return toolError(body);
+  const replayed = res.headers.get('Idempotent-Replayed') === 'true';
+  return {
+    content: [
+      { type: 'text', text: summary(tool, args, body, replayed) },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
+}

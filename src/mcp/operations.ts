@@ -1,0 +1,102 @@
+/** A JSON Schema, or any node of the OpenAPI document. */
+export type Json = { [key: string]: unknown };
+
+/** The parts of the OpenAPI 3.1 document (src/index.ts `openApiDocument`) a tool is made from. */
+export type OpenApiDocument = { paths?: Record<string, unknown> };
+
+/** Where a tool's argument goes in the `/v1` request. */
+export type Param = { name: string; in: 'path' | 'query' | 'header'; header?: string };
+
+/** One `/v1` operation as a tool calls it: its request's parts and the JSON Schema of each argument. */
+export type Operation = {
+  method: string;
+  path: string;
+  params: Param[];
+  /** Whether the operation takes a JSON body: the arguments that are not parameters. */
+  body: boolean;
+  properties: Record<string, Json>;
+  required: string[];
+};
+
+/**
+ * Request headers a tool takes as arguments, by the argument's name. The others (the read
+ * bookmark) carry nothing an assistant chooses.
+ */
+const HEADER_ARGS: Record<string, string> = { 'Idempotency-Key': 'idempotency_key' };
+
+// OpenAPI's own keywords, not JSON Schema's: an assistant's client need not know them.
+const OPENAPI_ONLY = new Set(['example', 'x-enum-varnames']);
+
+const isObject = (node: unknown): node is Json =>
+  node !== null && typeof node === 'object' && !Array.isArray(node);
+
+function pointer(doc: unknown, ref: string): unknown {
+  let node = doc;
+  for (const raw of ref.replace(/^#\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = isObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+  }
+  if (node === undefined) throw new Error(`The OpenAPI document has no ${ref}`);
+  return node;
+}
+
+/**
+ * The node with every local `$ref` replaced by what it points to, so a tool's input schema stands
+ * alone (clients of the 2025 revision do not all resolve references).
+ */
+function inline(doc: unknown, node: unknown, seen: ReadonlySet<string> = new Set()): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(doc, item, seen));
+  if (!isObject(node)) return node;
+  const ref = node.$ref;
+  if (typeof ref === 'string') {
+    if (seen.has(ref)) throw new Error(`${ref} refers to itself: a tool's schema cannot inline it`);
+    return inline(doc, pointer(doc, ref), new Set(seen).add(ref));
+  }
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => !OPENAPI_ONLY.has(key))
+      .map(([key, value]) => [key, inline(doc, value, seen)]),
+  );
+}
+
+/** The operation's parameters as arguments, with their descriptions on their schemas. */
+function paramsOf(doc: OpenApiDocument, declared: unknown[]) {
+  const params: Param[] = [];
+  const properties: Record<string, Json> = {};
+  const required: string[] = [];
+  for (const raw of declared) {
+    const param = inline(doc, raw) as Json & { name: string; in: Param['in']; schema?: Json };
+    const name = param.in === 'header' ? HEADER_ARGS[param.name] : param.name;
+    if (name === undefined) continue;
+    params.push({ name, in: param.in, ...(param.in === 'header' ? { header: param.name } : {}) });
+    const description = param.description ?? param.schema?.description;
+    properties[name] = { ...param.schema, ...(description ? { description } : {}) };
+    if (param.required) required.push(name);
+  }
+  return { params, properties, required };
+}
+
+/** Every operation of the document, by its `operationId`. */
+export function operationsOf(doc: OpenApiDocument): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, raw] of Object.entries(isObject(item) ? item : {})) {
+      if (!isObject(raw) || typeof raw.operationId !== 'string') continue;
+      const { params, properties, required } = paramsOf(doc, (raw.parameters as unknown[]) ?? []);
+      const content = isObject(raw.requestBody) ? raw.requestBody.content : undefined;
+      const json = isObject(content) ? content['application/json'] : undefined;
+      const body = isObject(json) ? (inline(doc, json.schema) as Json) : undefined;
+      if (body && isObject(body.properties)) Object.assign(properties, body.properties);
+      if (body && Array.isArray(body.required)) required.push(...(body.required as string[]));
+      operations.set(raw.operationId, {
+        method: method.toUpperCase(),
+        path,
+        params,
+        body: body !== undefined,
+        properties,
+        required,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,121 @@
+import type { Context } from 'hono';
+import { bearerToken, looksLikeApiKey } from '../auth/secrets';
+import { unauthorized } from '../core/errors';
+import { ownVar } from '../core/own-vars';
+import type { AppEnv, Bindings } from '../env';
+import { bodyTooLarge, MAX_BODY_BYTES, readLimited } from '../http/body-limit';
+import { ApiError } from '../http/problem';
+import { clientOf, rateLimit } from '../http/rate-limit';
+import type { V1Request } from './call';
+import type { OpenApiDocument } from './operations';
+import type { McpSession } from './server';
+import { type Tool, toolsOf, visibleTools } from './tools';
+
+/** The app's own fetch: `/v1` in-process, every check of its chain included. */
+export type AppFetch = (
+  request: Request,
+  env: Bindings,
+  ctx: Context<AppEnv>['executionCtx'],
+) => Response | Promise<Response>;
+
+/** The client limit was counted once for the `/mcp` request: its `/v1` calls do not count again. */
+const COUNTED: RateLimit = { limit: async () => ({ success: true }) };
+
+/**
+ * DNS rebinding (the transport spec's MUST): a request from a browser page carries its Origin, and
+ * only this service's own origin may call. Clients that are not browsers send none. With
+ * PUBLIC_BASE_URL set, only its host is served; without it, the Worker answers on the hosts its
+ * routes give it (Cloudflare routes no other host to it).
+ */
+function checkOrigin(c: Context<AppEnv>): void {
+  const url = new URL(c.req.url);
+  const base = ownVar(c.env, 'PUBLIC_BASE_URL');
+  const own = base ? new URL(base) : url;
+  if (base && url.host !== own.host) {
+    throw new ApiError(403, 'host_not_allowed', `This server answers MCP at ${own.origin}/mcp only.`);
+  }
+  const origin = c.req.header('Origin');
+  if (origin !== undefined && origin !== own.origin) {
+    throw new ApiError(403, 'origin_not_allowed', 'A page of another origin may not call /mcp.');
+  }
+}
+
+/** The JSON-RPC message, when the body is one; anything else is left to the SDK to refuse. */
+type Message = { method?: unknown; params?: { name?: unknown } };
+
+function messageOf(bytes: Uint8Array): Message | undefined {
+  try {
+    const message: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return message !== null && typeof message === 'object' ? (message as Message) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The key's scopes from `/v1/me` (which also checks the key), or `/v1`'s refusal of it. */
+async function scopesOf(send: McpSession['send']): Promise<readonly string[] | null | Response> {
+  const me = await send({ path: '/v1/me', method: 'GET', headers: {} });
+  if (!me.ok) return me;
+  const { data } = (await me.json()) as { data: { api_key: { scopes: string[] | null } } };
+  return data.api_key.scopes;
+}
+
+/**
+ * `POST /mcp`: stateless, a fresh MCP server per request (src/mcp/server.ts), as the API key of the
+ * Authorization header. A `tools/call` is one `/v1` request made in-process with the same key, so its
+ * scope, validation, idempotency and key rate limit are `/v1`'s; any other message first asks
+ * `/v1/me` for the key's scopes, so tools/list shows only the tools the key may call.
+ */
+export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
+  let catalogue: Tool[] | undefined;
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    checkOrigin(c);
+    await rateLimit(c.env, 'CLIENT_RATE_LIMITER', () => clientOf(c));
+    const token = bearerToken(c.req.header('Authorization'));
+    if (!token || !looksLikeApiKey(token)) throw unauthorized();
+    const bytes = await readLimited(c.req.raw, MAX_BODY_BYTES);
+    if (!bytes) throw bodyTooLarge(MAX_BODY_BYTES);
+    const env = { ...c.env, CLIENT_RATE_LIMITER: COUNTED };
+    const origin = new URL(c.req.url).origin;
+    const client = c.req.header('CF-Connecting-IP');
+    const send = async (request: V1Request) =>
+      app(
+        new Request(`${origin}${request.path}`, {
+          method: request.method,
+          headers: {
+            ...request.headers,
+            Authorization: `Bearer ${token}`,
+            'X-Request-Id': c.get('requestId'),
+            ...(client ? { 'CF-Connecting-IP': client } : {}),
+          },
+          body: request.body,
+        }),
+        env,
+        c.executionCtx,
+      );
+    const message = messageOf(bytes);
+    const method = typeof message?.method === 'string' ? message.method : '';
+    catalogue ??= toolsOf(document());
+    // A call's server needs only the tool it calls (an unknown name finds none: the SDK's error).
+    let tools: readonly Tool[] = catalogue;
+    if (method === 'tools/call') tools = catalogue.filter((tool) => tool.spec.name === message?.params?.name);
+    else if (!method.startsWith('notifications/')) {
+      const scopes = await scopesOf(send);
+      if (scopes instanceof Response) return scopes;
+      tools = visibleTools(catalogue, scopes);
+    }
+    const session: McpSession = { tools, send };
+    const forwarded = new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: bytes });
+    // Imported on the first /mcp request: the SDK's module setup (its protocol schemas) is not paid at
+    // the Worker's start (docs/mcp.md, Cost).
+    const { mcpHandler } = await import('./server');
+    const res = await mcpHandler().fetch(forwarded, {
+      authInfo: { token: 'api-key', clientId: 'api-key', scopes: [], extra: { session } },
+      ...(message ? { parsedBody: message } : {}),
+    });
+    // Read whole before the verdict is looked at: the 2025 leg answers with a stream that opens
+    // before its tool has run.
+    const body = await res.arrayBuffer();
+    return session.verdict ?? new Response(body, res);
+  };
+}
