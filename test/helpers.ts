@@ -444,3 +444,18 @@ export async function expectCursorRefused(
     );
   }
 }
+
+/**
+ * The query string of an operation's required parameters, each from its documented example: a
+ * well-formed key is looked up in the batch that reads, after the query is validated, so a request
+ * that lacks one would be a 400 first. A required parameter with no example fails here, loudly.
+ */
+export function requiredQuery(operation: Json): string {
+  const required = ((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required);
+  const pairs = required.map((p) => {
+    const example = p.example ?? p.schema?.example;
+    if (example === undefined) throw new Error(`query parameter ${p.name} is required but has no example`);
+    return [p.name as string, String(example)];
+  });
+  return pairs.length ? `?${new URLSearchParams(pairs)}` : '';
+}

@@ -1,6 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, create, expectProblem, type Json, json, newAccount } from '../helpers';
+import {
+  adminHeaders,
+  call,
+  create,
+  expectProblem,
+  type Json,
+  json,
+  newAccount,
+  requiredQuery,
+} from '../helpers';
 import { snapshot } from '../properties/checks';
 
 const KEY_FORMAT = /^crm_[A-Za-z0-9_-]{43}$/;
@@ -97,7 +106,7 @@ describe('/v1 authentication', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       if (!path.startsWith('/v1/')) continue;
       for (const method of ['get', 'post', 'put', 'delete', 'patch'].filter((m) => item[m])) {
-        const url = path.replace(/\{[^}]+\}/g, '1');
+        const url = path.replace(/\{[^}]+\}/g, '1') + requiredQuery(item[method]);
         for (const authorization of [null, 'Bearer crm_short', `Bearer crm_${'A'.repeat(43)}`]) {
           const res = await call(url, {
             method: method.toUpperCase(),

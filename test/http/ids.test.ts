@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, expectProblem, type Json, json, newAccount } from '../helpers';
+import { adminHeaders, call, expectProblem, type Json, json, newAccount, requiredQuery } from '../helpers';
 import { idFilters } from '../lists';
 
 const METHODS = ['get', 'put', 'post', 'delete'] as const;
@@ -32,11 +32,13 @@ async function document(): Promise<Json> {
 }
 
 /** Every operation with an id in its path (a webhook's token is a credential, not an id). */
-async function idRoutes(): Promise<{ method: string; path: string; params: string[] }[]> {
+async function idRoutes(): Promise<{ method: string; path: string; params: string[]; item: Json }[]> {
   const doc = await document();
   return Object.entries<Json>(doc.paths).flatMap(([path, item]) => {
     const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string).filter((p) => p !== 'token');
-    return params.length ? METHODS.filter((m) => item[m]).map((method) => ({ method, path, params })) : [];
+    return params.length
+      ? METHODS.filter((m) => item[m]).map((method) => ({ method, path, params, item }))
+      : [];
   });
 }
 
@@ -45,10 +47,11 @@ describe('ids in paths', () => {
     const { key } = await newAccount();
     const routes = await idRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(12);
-    for (const { method, path, params } of routes) {
+    for (const { method, path, params, item } of routes) {
       const admin = path.startsWith('/admin/');
+      const query = requiredQuery(item[method]);
       const send = (url: string) =>
-        call(url, {
+        call(url + query, {
           method: method.toUpperCase(),
           key: admin ? null : key,
           headers: admin ? adminHeaders() : undefined,

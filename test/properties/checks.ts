@@ -125,12 +125,12 @@ let tenantTables: Promise<string[]> | undefined;
 function tablesWithAccount(): Promise<string[]> {
   // D1 refuses pragma_table_info; the CREATE statement names the column as well. Idempotency keys
   // are a log of answers, 4xx included (the documented behaviour), not the account's data; so is
-  // account_event_storage, the usage that counts the rejected events below too (its own accuracy:
-  // test/webhooks/event-storage.test.ts).
+  // account_event_storage and webhook_event_storage, the usage that counts the rejected events below
+  // too (their own accuracy: test/webhooks/event-storage.test.ts, event-floods.test.ts).
   tenantTables ??= env.DB.prepare(
     `select name from sqlite_master
      where type = 'table' and sql like '%account_id%' and sql not like 'create virtual%'
-       and name not in ('idempotency_keys', 'account_event_storage') order by name`,
+       and name not in ('idempotency_keys', 'account_event_storage', 'webhook_event_storage') order by name`,
   )
     .all<{ name: string }>()
     .then((r) => r.results.map((row) => row.name));
