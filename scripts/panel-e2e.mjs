@@ -573,7 +573,12 @@ async function findALeadAndReplayAll(page, editUrl) {
     if ((await page.locator('td a[href*="/events/"]').count()) >= 2) break;
     await page.waitForTimeout(500);
   }
-  await page.locator('details.confirm summary').click();
+  // The delete's confirmation opens and is audited, not confirmed: the replay below needs the events.
+  await page.locator('details.confirm summary', { hasText: 'Apagar os eventos deste filtro' }).click();
+  await audit(page, 'events (delete this filter, confirmation)');
+  await shot(page, 'events-delete-confirm');
+  await page.locator('details.confirm summary', { hasText: 'Apagar os eventos deste filtro' }).click();
+  await page.locator('details.confirm summary', { hasText: 'Reprocessar todas as falhas' }).click();
   await page.getByText('correspondem a este filtro').waitFor();
   await audit(page, 'events (replay all failed)');
   await page.getByRole('button', { name: /Sim, reprocessar \d+ agora/ }).click();
