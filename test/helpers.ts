@@ -459,3 +459,26 @@ export function requiredQuery(operation: Json): string {
   });
   return pairs.length ? `?${new URLSearchParams(pairs)}` : '';
 }
+
+/**
+ * `env.MIGRATION_DB` with nothing in it, for a test that replays the migrations from the start. The
+ * runtime outlives a test file (`isolate: false`), so an earlier file may have migrated it. One batch,
+ * foreign keys checked at its end (nothing is left to check): search tables first, which take their
+ * shadow tables with them, then the rest.
+ */
+export async function emptyMigrationDb(): Promise<D1Database> {
+  const db = env.MIGRATION_DB;
+  const { results } = await db
+    .prepare(
+      `SELECT type, name, sql LIKE 'CREATE VIRTUAL TABLE%' AS virtual FROM sqlite_master
+       WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'`,
+    )
+    .all<{ type: string; name: string; virtual: number }>();
+  const order = (row: { type: string; virtual: number }) =>
+    row.type === 'trigger' ? 0 : row.type === 'view' ? 1 : row.virtual ? 2 : 3;
+  const drops = results
+    .sort((a, b) => order(a) - order(b))
+    .map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`));
+  if (drops.length) await db.batch([db.prepare('PRAGMA defer_foreign_keys = on'), ...drops]);
+  return db;
+}

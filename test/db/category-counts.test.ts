@@ -1,7 +1,7 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountWithDeal, call, create, json } from '../helpers';
+import { accountWithDeal, call, create, emptyMigrationDb, json } from '../helpers';
 
 /** Each category's stored task_count beside a fresh count of its tasks. */
 async function counts(db: D1Database, accountId: number) {
@@ -36,7 +36,7 @@ describe('task_count, kept by triggers on tasks', () => {
   });
 
   it('the migration counts the tasks already there', async () => {
-    const db = env.MIGRATION_DB;
+    const db = await emptyMigrationDb();
     const at = env.TEST_MIGRATIONS.findIndex((m) => m.name.includes('category_counts'));
     const before = env.TEST_MIGRATIONS.slice(0, at);
     await applyD1Migrations(db, before);

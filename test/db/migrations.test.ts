@@ -1,6 +1,7 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyMigrationDb } from '../helpers';
 
 // Account 3, written just before 0010: two rows in every table with an id (the second, the
 // table's highest id, has nothing pointing at it), and a row in every link table.
@@ -51,6 +52,7 @@ describe('migrations on a database that already holds data', () => {
 
   // Rows written under the first schema, then more under the schema before 0010, then the rest.
   beforeAll(async () => {
+    await emptyMigrationDb();
     const [init] = env.TEST_MIGRATIONS;
     if (!init) throw new Error('no migrations');
     await applyD1Migrations(db, [init]);

@@ -1,6 +1,7 @@
 import { applyD1Migrations, type D1Migration } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { emptyMigrationDb } from '../helpers';
 
 type Declared = { triggers: Map<string, string>; searchTables: Set<string> };
 
@@ -52,7 +53,7 @@ const sorted = ({ triggers, searchTables }: Declared) => ({
 
 describe('triggers and search tables', () => {
   it('every one the migrations declare exists, on its table, after each migration in turn', async () => {
-    const db = env.MIGRATION_DB;
+    const db = await emptyMigrationDb();
     const migrations = env.TEST_MIGRATIONS;
     for (let applied = 1; applied <= migrations.length; applied++) {
       await applyD1Migrations(db, migrations.slice(0, applied));
@@ -98,7 +99,7 @@ describe('triggers and search tables', () => {
         'ALTER TABLE __new_tasks RENAME TO tasks',
       ],
     };
-    const db = env.MIGRATION_DB;
+    const db = await emptyMigrationDb();
     await applyD1Migrations(db, [...env.TEST_MIGRATIONS, rebuild]);
     const { triggers } = await present(db);
     const gone = [...declaredBy([...env.TEST_MIGRATIONS, rebuild]).triggers.keys()].filter(

@@ -19,6 +19,13 @@ import {
 const LOW_LIMIT = 3;
 const low = { API_RATE_LIMITER: env.LOW_API_RATE_LIMITER, HOOK_RATE_LIMITER: env.LOW_HOOK_RATE_LIMITER };
 
+// The runtime, and so each limiter's counts, outlives this file (vitest runs files one after another
+// in one runtime): every address here is one no other test has counted.
+const byte = () => crypto.getRandomValues(new Uint8Array(1))[0] ?? 0;
+const word = () => ((byte() << 8) | byte()).toString(16);
+const newIpv4 = () => `10.${byte()}.${byte()}.${byte()}`;
+const newPrefix64 = () => `2001:db8:${word()}:${word()}`;
+
 /**
  * Sends until the limiter answers 429 and returns the answers before it and the 429. Windows are
  * fixed minutes: the first LOW_LIMIT always pass, and a test that crosses one minute's end gets at
@@ -145,8 +152,9 @@ describe('rate limit per client address, before any key or token is looked up', 
   const from = (ip: string) => ({ 'CF-Connecting-IP': ip });
 
   it('stops a flood of made-up API keys, each of which would cost a D1 round trip', async () => {
+    const address = newIpv4();
     const { passed, limited } = await untilLimited(() =>
-      callWithEnv(lowClient, '/v1/users', { key: `crm_${madeUp()}`, headers: from('203.0.113.7') }),
+      callWithEnv(lowClient, '/v1/users', { key: `crm_${madeUp()}`, headers: from(address) }),
     );
     for (const res of passed) {
       await expectProblem(res, 401, 'unauthorized');
@@ -156,18 +164,19 @@ describe('rate limit per client address, before any key or token is looked up', 
     // Another address has its own count.
     const elsewhere = await callWithEnv(lowClient, '/v1/users', {
       key: `crm_${madeUp()}`,
-      headers: from('203.0.113.8'),
+      headers: from(newIpv4()),
     });
     await expectProblem(elsewhere, 401, 'unauthorized');
   });
 
   it('stops a flood of made-up webhook tokens, and counts an IPv6 client by its /64', async () => {
     let n = 0;
+    const prefix = newPrefix64();
     const { passed, limited } = await untilLimited(() =>
       callWithEnv(lowClient, `/hooks/whk_${madeUp()}`, {
         method: 'POST',
         body: { n: 1 },
-        headers: from(`2001:db8:1:2:0:0:0:${(n++).toString(16)}`),
+        headers: from(`${prefix}:0:0:0:${(n++).toString(16)}`),
       }),
     );
     for (const res of passed) expect(res.status).toBe(404);
@@ -208,11 +217,12 @@ describe('the client of an address', () => {
 
   it('gives every written form of one /64 one count', async () => {
     const lowClient = { CLIENT_RATE_LIMITER: env.LOW_CLIENT_RATE_LIMITER };
+    const [c, d] = [word(), word()];
     const forms = [
-      '2001:db8:16::1',
-      '2001:db8:16:0::2',
-      '2001:0DB8:0016:0000:0:0:0:3',
-      '2001:db8:16::4%eth0',
+      `2001:db8:${c}:${d}::1`,
+      `2001:db8:${c}:${d}:0::2`,
+      `2001:0DB8:${c.padStart(4, '0').toUpperCase()}:${d}:0:0:0:3`,
+      `2001:db8:${c}:${d}::4%eth0`,
     ];
     let n = 0;
     const { limited } = await untilLimited(() =>
@@ -225,7 +235,9 @@ describe('the client of an address', () => {
     // The next /64 has its own count.
     const next = await callWithEnv(lowClient, '/v1/users', {
       key: 'crm_short',
-      headers: { 'CF-Connecting-IP': '2001:db8:16:1::1' },
+      headers: {
+        'CF-Connecting-IP': `2001:db8:${c}:${((Number.parseInt(d, 16) + 1) & 0xffff).toString(16)}::1`,
+      },
     });
     await expectProblem(next, 401, 'unauthorized');
   });

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
 import { purgeExpiredEvents, trimRejections } from '../../src/webhooks/event-log';
-import { call, json, newAccount, newWebhook, postEvent } from '../helpers';
+import { call, emptyMigrationDb, json, newAccount, newWebhook, postEvent } from '../helpers';
 
 // The event log's search index (inbound_event_text, drizzle/0015_event_search.sql) through the
 // real writers: the migration's backfill of the events already there, the cron's purge and the
@@ -24,7 +24,7 @@ async function indexed(db: D1Database, account: number, match: string): Promise<
 
 describe('the event search index', () => {
   it('is filled by its migration with the events already there, each under its account', async () => {
-    const db = env.MIGRATION_DB;
+    const db = await emptyMigrationDb();
     const all = env.TEST_MIGRATIONS;
     const mine = all.findIndex((m) => m.name.includes('event_search'));
     expect(mine).toBeGreaterThan(0);
