@@ -286,4 +286,20 @@ describe("OAuth, attacker's pass", () => {
     expect(JSON.parse(data?.text ?? '{}').data.name).toBe(injection);
     await client.close();
   });
+
+  it("a client's name is its own words, escaped on the consent page and in the settings", async () => {
+    const account = await newAccount();
+    const name = '<img src=x onerror=alert(1)>"Claude"';
+    const clientId = await register([REDIRECT], name);
+    const { cookie } = await signIn(account.key);
+    const path = authorizePath(clientId, { code_challenge: (await pkce()).challenge });
+    const page = await consentPage(path, cookie);
+    expect(page.html).not.toContain('<img src=x');
+    expect(page.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page.html).toContain('não foi verificado');
+    await decide(path, page.cookie, { handle: page.handle, decision: 'approve', scope: 'companies:read' });
+    const list = await (await send('/panel/settings/connections', { headers: { Cookie: cookie } })).text();
+    expect(list).not.toContain('<img src=x');
+    expect(list).toContain('&lt;img src=x');
+  });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { keyWith, newAccount } from '../helpers';
-import { connect, oauthClient, RESOURCE, rawList, send, token } from './helpers';
+import {
+  authorizePath,
+  connect,
+  consentPage,
+  oauthClient,
+  pkce,
+  RESOURCE,
+  rawList,
+  register,
+  send,
+  signIn,
+  token,
+} from './helpers';
 
 describe('OAuth 2.1 for /mcp', () => {
   it('DCR, consent with PKCE, token, tools, refresh, revoke, then 401', async () => {
@@ -43,5 +55,35 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(after.headers.get('WWW-Authenticate')).toContain(
       `resource_metadata="${RESOURCE.replace('/mcp', '')}/.well-known/oauth-protected-resource/mcp"`,
     );
+  });
+
+  it('the consent page sends a person with no session to sign in, and back to it', async () => {
+    const account = await newAccount();
+    const clientId = await register();
+    const path = authorizePath(clientId, { code_challenge: (await pkce()).challenge });
+    const res = await send(path);
+    expect(res.status).toBe(303);
+    const to = new URL(res.headers.get('Location') ?? '', 'https://crm.test');
+    expect(to.pathname).toBe('/panel/sign-in');
+    const next = to.searchParams.get('next') ?? '';
+    expect(next).toBe(path);
+    const form = await (await send(`${to.pathname}${to.search}`)).text();
+    expect(form).toContain('name="next"');
+    const { cookie, location } = await signIn(account.key, next);
+    expect(location).toBe(path);
+    const page = await consentPage(location, cookie);
+    expect(page.html).toContain('Test Assistant');
+    expect(page.html).toContain('client.example');
+    expect(page.res.headers.get('Content-Security-Policy')).toContain(
+      "form-action 'self' https://client.example",
+    );
+    expect(page.res.headers.get('X-Frame-Options')).toBe('DENY');
+  });
+
+  it('API keys keep working on /mcp and /v1 beside OAuth', async () => {
+    const account = await newAccount();
+    expect((await rawList(account.key)).status).toBe(200);
+    const me = await send('/v1/me', { headers: { Authorization: `Bearer ${account.key}` } });
+    expect(me.status).toBe(200);
   });
 });

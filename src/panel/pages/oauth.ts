@@ -57,14 +57,14 @@ type Signed = { api: Api; request: AuthRequest; key: KeyGrant; held: string[] | 
  * the library refuses, or one without PKCE S256 (OAuth 2.1: a code is bound to its verifier).
  */
 async function signedRequest(c: C): Promise<Signed | Response> {
-  const origin = oauthOrigin(c.env as Bindings, new URL(c.req.url));
+  const url = new URL(c.req.url);
+  const back = () => c.redirect(`/panel/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  const hash = await sessionHash(c);
+  if (!hash) return back();
+  const origin = oauthOrigin(c.env as Bindings, url);
   const o = oauthText[pageOf(c, false).lang];
   if (!origin) return refusal(c, 404, o.consentBadRequest);
   if (!clientIdAllowed(c.req.query('client_id'))) return refusal(c, 400, o.consentBadClient);
-  const hash = await sessionHash(c);
-  const url = new URL(c.req.url);
-  const back = () => c.redirect(`/panel/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
-  if (!hash) return back();
   const api = oauthApi(c.env, origin);
   let request: AuthRequest;
   try {
