@@ -3,6 +3,7 @@ import { call, create, json, keyWith, newAccount } from '../helpers';
 import {
   approve,
   authorizePath,
+  codeGrant,
   connect,
   consentPage,
   decide,
@@ -10,10 +11,10 @@ import {
   oauthClient,
   pkce,
   REDIRECT,
-  RESOURCE,
   register,
   send,
   signIn,
+  started,
   token,
 } from './helpers';
 
@@ -45,14 +46,7 @@ describe("OAuth, attacker's pass", () => {
     const path = authorizePath(clientId, { code_challenge: challenge });
     for (const code_verifier of [undefined, `${verifier.slice(0, -1)}A`]) {
       const code = await approve(path, cookie, ['companies:read']);
-      const fields = {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        resource: RESOURCE,
-      };
-      const res = await token(code_verifier ? { ...fields, code_verifier } : fields);
+      const res = await token(codeGrant(code, clientId, verifier, { code_verifier }));
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.error).toMatch(/invalid_(grant|request)/);
     }
@@ -97,21 +91,9 @@ describe("OAuth, attacker's pass", () => {
   });
 
   it('a code works once: its replay is refused', async () => {
-    const account = await newAccount();
-    const clientId = await register();
-    const { cookie } = await signIn(account.key);
-    const { verifier, challenge } = await pkce();
-    const code = await approve(authorizePath(clientId, { code_challenge: challenge }), cookie, [
-      'companies:read',
-    ]);
-    const fields = {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource: RESOURCE,
-    };
+    const { clientId, verifier, cookie, path } = await started((await newAccount()).key);
+    const code = await approve(path, cookie, ['companies:read']);
+    const fields = codeGrant(code, clientId, verifier);
     expect((await token(fields)).status).toBe(200);
     const replay = await token(fields);
     expect(replay.status).toBe(400);
@@ -119,21 +101,9 @@ describe("OAuth, attacker's pass", () => {
   });
 
   it('a token is bound to /mcp: another resource is refused at the token endpoint', async () => {
-    const account = await newAccount();
-    const clientId = await register();
-    const { cookie } = await signIn(account.key);
-    const { verifier, challenge } = await pkce();
-    const code = await approve(authorizePath(clientId, { code_challenge: challenge }), cookie, [
-      'companies:read',
-    ]);
-    const res = await token({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource: 'https://other.example/mcp',
-    });
+    const { clientId, verifier, cookie, path } = await started((await newAccount()).key);
+    const code = await approve(path, cookie, ['companies:read']);
+    const res = await token(codeGrant(code, clientId, verifier, { resource: 'https://other.example/mcp' }));
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_target');
   });

@@ -130,21 +130,40 @@ export async function token(fields: Record<string, string>): Promise<{ status: n
   return { status: res.status, body: await res.json() };
 }
 
-/** The whole dance for `key`: a registered client, consent for `scopes`, and its tokens. */
-export async function connect(key: string, scopes: string[]) {
-  const clientId = await register();
-  const { verifier, challenge } = await pkce();
-  const path = authorizePath(clientId, { code_challenge: challenge });
-  const { cookie } = await signIn(key);
-  const code = await approve(path, cookie, scopes);
-  const { status, body } = await token({
+/** The code grant's fields for `code`, as a client sends them; `overrides` changes or drops one. */
+export const codeGrant = (
+  code: string,
+  clientId: string,
+  verifier: string,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string> => {
+  const fields: Record<string, string | undefined> = {
     grant_type: 'authorization_code',
     code,
     redirect_uri: REDIRECT,
     client_id: clientId,
     code_verifier: verifier,
     resource: RESOURCE,
-  });
+    ...overrides,
+  };
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+};
+
+/** A registered client, a signed-in person, and a PKCE pair with its authorization path. */
+export async function started(key: string) {
+  const clientId = await register();
+  const { verifier, challenge } = await pkce();
+  const { cookie } = await signIn(key);
+  return { clientId, verifier, cookie, path: authorizePath(clientId, { code_challenge: challenge }) };
+}
+
+/** The whole dance for `key`: a registered client, consent for `scopes`, and its tokens. */
+export async function connect(key: string, scopes: string[]) {
+  const { clientId, verifier, cookie, path } = await started(key);
+  const code = await approve(path, cookie, scopes);
+  const { status, body } = await token(codeGrant(code, clientId, verifier));
   expect(status, JSON.stringify(body)).toBe(200);
   return {
     clientId,
