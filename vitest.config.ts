@@ -13,6 +13,27 @@ buildAssets();
 // needs, so wrangler's info lines are noise here. Its warnings and errors still print.
 process.env.WRANGLER_LOG ??= 'warn';
 
+/**
+ * The internet as the Worker's outbound fetch sees it in the tests: one OAuth client's metadata
+ * document (test/oauth/cimd.test.ts), and every request recorded, so a test can show that a URL the
+ * Worker must not fetch was never asked for. Nothing else is reachable, as on this machine.
+ */
+const CIMD_CLIENT = 'https://cimd.example/oauth/client.json';
+const outbound: string[] = [];
+function outboundService(request: Request): Response {
+  outbound.push(request.url);
+  if (request.url === 'https://cimd.example/outbound-log') return Response.json(outbound);
+  if (request.url !== CIMD_CLIENT) return new Response('unreachable in tests', { status: 502 });
+  return Response.json({
+    client_id: CIMD_CLIENT,
+    client_name: 'CIMD Assistant',
+    redirect_uris: ['https://client.example/callback'],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  });
+}
+
 export default defineConfig({
   // The bundle's `zod` (wrangler.toml [alias]): the exact specifier only, so its own `zod/v4` resolves.
   resolve: {
@@ -24,6 +45,7 @@ export default defineConfig({
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
+        outboundService,
         // A second, empty database on which a test replays the migrations one by one.
         d1Databases: { MIGRATION_DB: 'migration-db' },
         // The docs Worker the DOCS binding reads (workers/docs/wrangler.toml): its files alone.

@@ -4,7 +4,9 @@
 // locales were 260 KiB: src/contracts/zod.ts) fails here, not at the next benchmark. Raise it on
 // purpose, with the reason in the commit. Issue 37 raised it by what MCP costs, 240 KiB (642.52 ->
 // 882.26 KiB: the official MCP SDK, @modelcontextprotocol/server and core, 224 KiB, and src/mcp;
-// docs/mcp.md, Cost), from 700.
+// docs/mcp.md, Cost), from 700. Issue 37's OAuth part raised it by what OAuth costs, 142 KiB (911.24
+// -> 1052.71 KiB: @cloudflare/workers-oauth-provider 120 KiB, src/oauth, the consent and
+// connections pages and the tools' output schemas the rest), from 940.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 940;
+const BUDGET_KIB = 1082;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -43,13 +43,16 @@ const allowed = {
   queue: [...lower, 'env.ts'],
   // The outer parts share through model/ or below; they import no route (routes are leaves), and
   // a route imports nothing from queue/, whose faults.ts is the local drill's test scaffolding.
-  panel: [...lower, 'auth', 'http', 'env.ts'],
+  panel: [...lower, 'auth', 'http', 'env.ts', 'oauth'],
   routes: [...lower, 'auth', 'http', 'env.ts'],
   // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
   // own fetch (handed in by index.ts), so it needs no route and no model.
   mcp: ['core', 'contracts', 'auth', 'http', 'env.ts'],
+  // OAuth 2.1 (@cloudflare/workers-oauth-provider): its endpoints, the CIMD fetch policy, and the
+  // API key each grant acts through (model/'s key rules), for the panel's consent page and index.ts.
+  oauth: [...lower, 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
-  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp'],
+  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth'],
 };
 // Parts whose modules import nothing from each other either: a route module is a leaf.
 const leaves = ['routes'];

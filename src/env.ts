@@ -23,6 +23,8 @@ export type Bindings = {
   CLIENT_RATE_LIMITER: RateLimit;
   /** Panel sign-in attempts per client address (its hash) and window. */
   SIGN_IN_RATE_LIMITER: RateLimit;
+  /** OAuth clients, grants and tokens (hashed), kept by @cloudflare/workers-oauth-provider. */
+  OAUTH_KV: KVNamespace;
   /** `off` only for local load runs (bench, drill): see src/http/rate-limit.ts. */
   RATE_LIMITS?: string;
   /** Days webhook events are kept before the cron purges them (`[vars]`; default 30). */
@@ -47,6 +49,8 @@ export type Variables = {
   apiKeyHash: string;
   /** The panel session's key, once a page has asked for it: its scopes decide what the page offers. */
   panelKey?: KeyGrant;
+  /** On `/mcp` with an OAuth access token: the API key its grant acts as (src/oauth/grant-keys.ts). */
+  oauthKey?: string;
   /** Inert unless the request is a `/v1` POST with an Idempotency-Key. */
   claim: IdempotencyClaim;
 };

@@ -21,6 +21,7 @@ import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { mcpRoute } from './mcp/route';
+import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { accountRouter } from './routes/account';
@@ -137,8 +138,14 @@ app.get('/problems/:code', problemPage);
 app.get('/docs/:file', docsAsset);
 // MCP for AI assistants (docs/mcp.md): JSON-RPC over one POST, each tool call a /v1 request made
 // in-process; outside the OpenAPI document, whose operations its tools are made from.
+// OAuth 2.1 for the assistants that connect only so (docs/mcp.md, *OAuth*): the metadata, token
+// and registration endpoints here, the consent page in the panel; an access token on /mcp is
+// checked by the library and stands for its grant's own API key.
+const appFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => app.fetch(request, env, ctx);
+app.route('/', oauthRouter(appFetch));
 app.post(
   '/mcp',
+  mcpOAuth(appFetch),
   mcpRoute(
     (request, env, ctx) => app.fetch(request, env, ctx),
     () => openApiDocument(''),

@@ -16,6 +16,8 @@ export type Operation = {
   body: boolean;
   properties: Record<string, Json>;
   required: string[];
+  /** The JSON Schema of its success answer (the first 2xx with a JSON body), when it has one. */
+  output?: Json;
 };
 
 /**
@@ -76,6 +78,16 @@ function paramsOf(doc: OpenApiDocument, declared: unknown[]) {
   return { params, properties, required };
 }
 
+/** The inlined schema of the operation's first 2xx JSON answer: what a tool returns as structured content. */
+function outputOf(doc: OpenApiDocument, responses: unknown): Json | undefined {
+  if (!isObject(responses)) return undefined;
+  const [, ok] = Object.entries(responses).find(([status]) => /^2\d\d$/.test(status)) ?? [];
+  const answer = isObject(ok) ? inline(doc, ok) : undefined;
+  const content = isObject(answer) ? answer.content : undefined;
+  const json = isObject(content) ? content['application/json'] : undefined;
+  return isObject(json) && isObject(json.schema) ? json.schema : undefined;
+}
+
 /** Every operation of the document, by its `operationId`. */
 export function operationsOf(doc: OpenApiDocument): Map<string, Operation> {
   const operations = new Map<string, Operation>();
@@ -88,6 +100,7 @@ export function operationsOf(doc: OpenApiDocument): Map<string, Operation> {
       const body = isObject(json) ? (inline(doc, json.schema) as Json) : undefined;
       if (body && isObject(body.properties)) Object.assign(properties, body.properties);
       if (body && Array.isArray(body.required)) required.push(...(body.required as string[]));
+      const output = outputOf(doc, raw.responses);
       operations.set(raw.operationId, {
         method: method.toUpperCase(),
         path,
@@ -95,6 +108,7 @@ export function operationsOf(doc: OpenApiDocument): Map<string, Operation> {
         body: body !== undefined,
         properties,
         required,
+        ...(output && { output }),
       });
     }
   }

@@ -62,7 +62,7 @@ async function scopesOf(send: McpSession['send']): Promise<readonly string[] | n
 
 /**
  * `POST /mcp`: stateless, a fresh MCP server per request (src/mcp/server.ts), as the API key of the
- * Authorization header. A `tools/call` is one `/v1` request made in-process with the same key, so its
+ * Authorization header or of the OAuth grant whose token it carries. A `tools/call` is one `/v1` request made in-process with the same key, so its
  * scope, validation, idempotency and key rate limit are `/v1`'s; any other message first asks
  * `/v1/me` for the key's scopes, so tools/list shows only the tools the key may call.
  */
@@ -71,7 +71,8 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     checkOrigin(c);
     await rateLimit(c.env, 'CLIENT_RATE_LIMITER', () => clientOf(c));
-    const token = bearerToken(c.req.header('Authorization'));
+    // An OAuth access token was checked by src/oauth/routes.ts, which hands on its grant's key.
+    const token = c.get('oauthKey') ?? bearerToken(c.req.header('Authorization'));
     if (!token || !looksLikeApiKey(token)) throw unauthorized();
     const bytes = await readLimited(c.req.raw, MAX_BODY_BYTES);
     if (!bytes) throw bodyTooLarge(MAX_BODY_BYTES);

@@ -10,7 +10,7 @@ import {
 import packageJson from '../../package.json';
 import { MAX_BODY_BYTES } from '../http/body-limit';
 import { refusal, requestOf, resultOf, toolError, type V1Request } from './call';
-import { inputSchemaOf, type Tool } from './tools';
+import { inputSchemaOf, outputSchemaOf, type Tool } from './tools';
 
 /** What one `/mcp` request gives the server made for it: its tools and its way to `/v1`. */
 export type McpSession = {
@@ -55,11 +55,14 @@ function serverFor(session: McpSession): McpServer {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, maxToolInputElements: MAX_ARGUMENT_ELEMENTS },
   );
   for (const tool of session.tools) {
+    const output = outputSchemaOf(tool);
     server.registerTool(
       tool.spec.name,
       {
         description: tool.spec.description,
         inputSchema: fromJsonSchema(inputSchemaOf(tool), ARGUMENTS_AS_SENT),
+        // Announced, not checked again: `/v1` made the answer from this very contract.
+        ...(output && { outputSchema: fromJsonSchema(output, ARGUMENTS_AS_SENT) }),
         annotations: tool.spec.annotations,
       },
       (args) => run(session, tool, args as Record<string, unknown>),

@@ -64,3 +64,15 @@ export function inputSchemaOf({ spec, operations }: Tool): Json {
   ];
   return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
 }
+
+/**
+ * The tool's output schema: its operation's success answer as the OpenAPI document describes it
+ * (the same zod contract `/v1` answers with), one of them for a tool over several operations;
+ * undefined when an operation declares none (the tool then returns structured content unannounced).
+ */
+export function outputSchemaOf({ operations }: Tool): Json | undefined {
+  const outputs = Object.values(operations).map((op) => op.output);
+  if (outputs.some((output) => output?.type !== 'object')) return undefined;
+  const [only] = outputs;
+  return outputs.length === 1 ? only : { type: 'object', anyOf: outputs };
+}

@@ -15,6 +15,18 @@ import { chooseZone, ZONE_COOKIE } from './zone';
 // webhook's header and the answers after a write.
 
 export type C = Context<AppEnv>;
+
+/** The Content-Security-Policy of every panel page (the consent page widens its form-action). */
+export const PANEL_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 export type Flash = FlashView;
 /** A page that runs with the session's key, granted for the scope its route names. */
 export type SessionPage = (c: C, key: KeyGrant) => Promise<Response>;

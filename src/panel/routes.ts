@@ -10,9 +10,11 @@ import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { css, js } from './assets';
-import { type C, pageOf, type SessionPage, toSignIn } from './page';
+import { type C, PANEL_POLICY, pageOf, type SessionPage, toSignIn } from './page';
+import { connectionsList, revokeConnection } from './pages/connections';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
+import { authorizeDecision, authorizeForm } from './pages/oauth';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
 import { saveAccountZone, saveSettings, settingsForm } from './pages/settings';
@@ -26,17 +28,6 @@ import { sessionHash, sessionKey } from './session';
 import { messagePage } from './views';
 
 // The panel's paths, its session guard and its security headers; each page is a module of pages/.
-
-const POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** An origin this Worker serves pages from: the request's own, or the configured public one. */
 function sameOrigin(c: C): boolean {
@@ -99,7 +90,8 @@ const guarded =
 /** Security headers of every panel answer. */
 const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', POLICY);
+  if (!c.res.headers.has('Content-Security-Policy'))
+    c.res.headers.set('Content-Security-Policy', PANEL_POLICY);
   // The API's no-referrer would make browsers send `Origin: null` on the panel's own form posts.
   c.res.headers.set('Referrer-Policy', 'same-origin');
   if (!c.req.path.startsWith('/panel/static/')) c.res.headers.set('Cache-Control', 'no-store');
@@ -160,6 +152,10 @@ export function panelRouter(deliver: Deliver) {
     .get('/settings', settingsForm)
     .post('/settings', saveSettings)
     .post('/settings/account', guarded('account:update', saveAccountZone))
+    .get('/settings/connections', connectionsList)
+    .post('/settings/connections/:grant/revoke', revokeConnection)
+    .get('/oauth/authorize', authorizeForm)
+    .post('/oauth/authorize', authorizeDecision)
     .get('/sign-in', signInForm)
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)

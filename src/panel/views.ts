@@ -73,11 +73,12 @@ ${body}
 </html>`;
 }
 
-export function signInPage(p: Page, error?: string) {
+export function signInPage(p: Page, error?: string, next?: string) {
   return layout(
     p,
     p.t.signIn,
     html`<form method="post" action="/panel/sign-in" class="card narrow">
+${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <label for="api_key">${p.t.apiKey}</label>
 <input id="api_key" name="api_key" type="password" autocomplete="current-password" required aria-describedby="api_key_hint${error ? ' api_key_error' : ''}"${error ? raw(' aria-invalid="true"') : ''}>
 <p id="api_key_hint" class="hint">${p.t.apiKeyHint}</p>

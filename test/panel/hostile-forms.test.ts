@@ -143,7 +143,9 @@ describe('every route of the panel', () => {
           ? await post(path, 'mode=test', { 'Content-Type': 'application/x-www-form-urlencoded' })
           : await exports.default.fetch(new Request(`${BASE}${path}`, { redirect: 'manual' }));
       expect(res.status, `${route.method} ${path}`).toBe(303);
-      expect(res.headers.get('Location')).toBe('/panel/sign-in');
+      // The OAuth consent page sends the person back to it once signed in.
+      const back = route.path === '/oauth/authorize' ? `?next=${encodeURIComponent(path)}` : '';
+      expect(res.headers.get('Location')).toBe(`/panel/sign-in${back}`);
     }
   });
 });

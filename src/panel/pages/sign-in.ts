@@ -7,8 +7,9 @@ import { type C, pageOf, panelNext, toSignIn } from '../page';
 import { closeSession, openSession, setSessionCookie } from '../session';
 import { signInPage } from '../views';
 
-/** The sign-in form. */
-export const signInForm = (c: C) => c.html(signInPage(pageOf(c, false)));
+/** The sign-in form; `next`, a panel path (an OAuth consent page), is where it goes once signed in. */
+export const signInForm = (c: C) =>
+  c.html(signInPage(pageOf(c, false), undefined, panelNext(c.req.query('next'))));
 
 /**
  * Opens a session for a live API key. Attempts count against `SIGN_IN_RATE_LIMITER` per client
@@ -25,13 +26,14 @@ export async function signIn(c: C): Promise<Response> {
     return c.html(signInPage(p, p.t.tooMany), 429);
   }
   const form = await c.req.parseBody();
+  const next = panelNext(typeof form.next === 'string' ? form.next : undefined);
   const given = typeof form.api_key === 'string' ? form.api_key.trim() : '';
   const token = looksLikeApiKey(given)
     ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
     : undefined;
-  if (!token) return c.html(signInPage(p, p.t.badKey), 401);
+  if (!token) return c.html(signInPage(p, p.t.badKey, next), 401);
   setSessionCookie(c, token);
-  return c.redirect('/panel/webhooks', 303);
+  return c.redirect(next ?? '/panel/webhooks', 303);
 }
 
 export async function signOut(c: C): Promise<Response> {

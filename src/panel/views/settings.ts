@@ -1,6 +1,7 @@
 import { html, raw } from 'hono/html';
 import { zoneNames } from '../../core/zones';
 import { langs } from '../i18n';
+import { oauthText } from '../oauth-text';
 import { layout, type Page, when } from '../views';
 import { zoneGroups } from '../zone-labels';
 
@@ -56,7 +57,8 @@ ${zoneSelect(p, 'zone', 'zone', p.zone)}
 <p>${p.t.zoneNow} ${when(new Date().toISOString(), p)}</p>
 <button type="submit">${p.t.save}</button>
 </form>
-${account === undefined ? '' : accountForm(p, account)}`,
+${account === undefined ? '' : accountForm(p, account)}
+${p.signedIn ? html`<p class="card narrow"><a href="/panel/settings/connections">${oauthText[p.lang].connectionsLink}</a></p>` : ''}`,
     flash,
   );
 }
