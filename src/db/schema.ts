@@ -338,6 +338,10 @@ export const inboundEvents = sqliteTable(
     // Every move the event made after it was stored, oldest first, the last 20 only
     // (src/webhooks/event-log.ts appends to it in the statement of the move).
     history: text('history', { mode: 'json' }).$type<EventMark[]>().notNull().default(sql`'[]'`),
+    // What the event's search index entries count for in its storage (16 x its indexed text), set by
+    // the insert and rewrite triggers of drizzle/0021_event_index_bytes.sql, never by the app: the
+    // payload is walked once per write, and a delete reads the figure back.
+    indexBytes: integer('index_bytes').notNull().default(0),
   },
   (t) => [
     uniqueIndex('inbound_events_account_id_uq').on(t.accountId, t.id),
