@@ -56,6 +56,14 @@ function body(random: () => number, depth: number, width: number, budget: number
   return node(0);
 }
 
+/** Deep and narrow, shallow and wide, and in between (depth, width). */
+const SHAPES: [number, number][] = [
+  [31, 3],
+  [3, 400],
+  [12, 8],
+  [31, 6],
+];
+
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -65,13 +73,7 @@ describe('storedBody', () => {
     const outputs: unknown[] = [];
     let trimmed = 0;
     for (let i = 0; i < 40; i++) {
-      // Deep and narrow, shallow and wide, and in between; a whole object as the root.
-      const [depth, width] = [
-        [31, 3],
-        [3, 400],
-        [12, 8],
-        [31, 6],
-      ][i % 4] ?? [1, 1];
+      const [depth, width] = SHAPES[i % SHAPES.length] ?? [1, 1];
       const value = { root: body(random, depth, width, 3000), tail: body(random, 4, 50, 500) };
       const text = JSON.stringify(value);
       const declared = [
