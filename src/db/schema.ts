@@ -36,6 +36,13 @@ const named = () => ({
 });
 
 /**
+ * The searchable name without its accents (withoutAccents of name_norm), written with it, so a
+ * `name__contains` page compares each candidate row with a stored text instead of folding it again
+ * (src/db/search.ts). Triggers (drizzle/0022_search_folds.sql) set it on a write that did not.
+ */
+const folded = () => ({ nameFold: text('name_fold') });
+
+/**
  * When the row went to the trash (epoch ms); null while live. Trashed rows are hidden from every
  * read and reference until restored, and purged by the cron 30 days on (src/db/trash.ts).
  */
@@ -97,6 +104,7 @@ export const users = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
     ...timestamps,
@@ -117,10 +125,12 @@ export const companies = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     cnpj: text('cnpj').notNull(),
     ownerId: integer('owner_id'),
     segment: text('segment'),
     segmentNorm: text('segment_norm'),
+    segmentFold: text('segment_fold'),
     observations: text('observations'),
     ...timestamps,
     ...trashable(),
@@ -158,6 +168,7 @@ export const contacts = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     email: text('email'),
     emailNorm: text('email_norm'),
     phone: text('phone'),
