@@ -4,9 +4,9 @@
 //
 // Stored forms come from the API's own code (Node strips the types of these two dependency-free
 // files), so a seeded row is exactly what the API would have written: canonical 14-character
-// CNPJs and `*_norm` columns through normalizeText.
+// CNPJs, `*_norm` columns through normalizeText and `*_fold` ones through foldText.
 import { canonicalCnpj } from '../src/core/cnpj.ts';
-import { normalizeText } from '../src/core/text.ts';
+import { foldText, normalizeText } from '../src/core/text.ts';
 import { seedEvents } from './seed-events.mjs';
 
 const DAY_MS = 86_400_000;
@@ -211,6 +211,8 @@ export function seed({ accountId, rows, now }) {
   };
   /** @param {string} name */
   const named = (name) => ({ name, name_norm: normalizeText(name) });
+  /** A searchable name (users, contacts, companies): with its fold. @param {string} name */
+  const searchable = (name) => ({ ...named(name), name_fold: foldText(name) });
   /** @param {number} length @param {(i: number) => Row} row ids 1..length */
   const make = (length, row) => Array.from({ length }, (_, k) => row(k + 1));
 
@@ -222,7 +224,7 @@ export function seed({ accountId, rows, now }) {
     return {
       id: i,
       account_id,
-      ...named(`${first} ${last}`),
+      ...searchable(`${first} ${last}`),
       email,
       email_norm: normalizeText(email),
       created_at,
@@ -243,7 +245,7 @@ export function seed({ accountId, rows, now }) {
     return {
       id: i,
       account_id,
-      ...named(
+      ...searchable(
         shape < 0.4
           ? `${pick(SURNAMES)} ${pick(ACTIVITIES)} ${pick(COMPANY_SUFFIXES)}`
           : shape < 0.7
@@ -254,6 +256,7 @@ export function seed({ accountId, rows, now }) {
       owner_id: often(anyUser(), 0.9),
       segment,
       segment_norm: segment && normalizeText(segment),
+      segment_fold: segment && foldText(segment),
       observations: often(pick(OBSERVATIONS), 0.3),
       ...times(i),
     };
@@ -268,7 +271,7 @@ export function seed({ accountId, rows, now }) {
     return {
       id: i,
       account_id,
-      ...named(chance(0.5) ? `${first} ${pick(SURNAMES)} ${last}` : `${first} ${last}`),
+      ...searchable(chance(0.5) ? `${first} ${pick(SURNAMES)} ${last}` : `${first} ${last}`),
       email,
       email_norm: email && normalizeText(email),
       phone: often(`+55${pick(AREA_CODES)}${subscriber}`, 0.9),

@@ -10,8 +10,26 @@ import { MAX_STRING } from './webhook-fields';
 /** The bytes of a body's undeclared values an event keeps (a whole body this size is kept as is). */
 export const MAX_REMAINDER_BYTES = 16 * 1024;
 
-const utf8 = new TextEncoder();
-const bytesOf = (text: string) => utf8.encode(text).length;
+/**
+ * The length of `text` in UTF-8, as TextEncoder would write it (a lone surrogate as U+FFFD, 3
+ * bytes), counted without encoding it: a trimmed body measures every value and path it walks, and
+ * an encoder's copy of each short text cost more than the walk itself.
+ */
+function bytesOf(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else {
+      bytes += 2;
+      // A surrogate pair is 4 bytes for its 2 units; a lone surrogate becomes U+FFFD, 3 like the rest.
+      const next = text.charCodeAt(i + 1);
+      if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return bytes;
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -25,7 +43,7 @@ const declaredAt = (node: Json, path: string, declared: readonly string[]) =>
 const holdsDeclared = (path: string, declared: readonly string[]) =>
   declared.some((key) => key.startsWith(`${path}.`));
 
-type Pruning = { budget: number; left: string[] };
+type Pruning = { budget: number; left: string[]; sizes: WeakMap<object, number> };
 
 /**
  * `node` (at `path`) without the undeclared values past the budget, walked in document order: a
@@ -56,9 +74,28 @@ function prune(node: Json, path: string, declared: readonly string[], state: Pru
   return entries.length || !Object.keys(node).length ? Object.fromEntries(entries) : undefined;
 }
 
+/**
+ * The bytes of `JSON.stringify(node)`, added up from its parts: each container's size is computed
+ * once and remembered, so a walk into a container that did not fit reads its children's sizes
+ * instead of stringifying every subtree again at each level (linear in the body, not size x depth).
+ * A leaf or a key is stringified alone, which escapes it exactly as the whole text would.
+ */
+function sizeOf(node: Json, sizes: WeakMap<object, number>): number {
+  if (node === null || typeof node !== 'object') return bytesOf(JSON.stringify(node));
+  const known = sizes.get(node);
+  if (known !== undefined) return known;
+  const values: Json[] = Array.isArray(node) ? node : Object.values(node);
+  // Brackets and commas, and an object's keys with their colons.
+  let size = 2 + Math.max(values.length - 1, 0);
+  for (const value of values) size += sizeOf(value, sizes);
+  if (!Array.isArray(node)) for (const key of Object.keys(node)) size += bytesOf(JSON.stringify(key)) + 1;
+  sizes.set(node, size);
+  return size;
+}
+
 /** Takes `node`'s size from the budget when it fits; false (and nothing taken) when it does not. */
 function fits(node: Json, path: string, state: Pruning): boolean {
-  const cost = bytesOf(JSON.stringify(node)) + bytesOf(path) + 4;
+  const cost = sizeOf(node, state.sizes) + bytesOf(path) + 4;
   if (cost > state.budget) return false;
   state.budget -= cost;
   return true;
@@ -81,7 +118,7 @@ export function storedBody(
 ): { text: string; warnings: FieldError[] } {
   const size = bytesOf(text);
   if (size <= MAX_REMAINDER_BYTES) return { text, warnings: [] };
-  const state: Pruning = { budget: MAX_REMAINDER_BYTES, left: [] };
+  const state: Pruning = { budget: MAX_REMAINDER_BYTES, left: [], sizes: new WeakMap() };
   const kept = prune(value as Json, '', declared, state) ?? {};
   const shown = state.left.slice(0, 5).join(', ') + (state.left.length > 5 ? ', …' : '');
   return {

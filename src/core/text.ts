@@ -18,6 +18,12 @@ export const wellFormed = [
 
 export const nameColumns = (name: string) => ({ name, nameNorm: normalizeText(name) });
 
+/** A text as a `__contains` search compares it: normalised and without the accents of `ACCENTED`. */
+export const foldText = (value: string): string => withoutAccents(normalizeText(value));
+
+/** The name columns of a searchable table (users, contacts, companies): with its folded twin. */
+export const searchableName = (name: string) => ({ ...nameColumns(name), nameFold: foldText(name) });
+
 /**
  * The OpenAPI pattern of a text that is trimmed and must not be empty: it holds a character `\s`
  * (the whitespace `trim()` removes) does not match.

@@ -223,7 +223,8 @@ function buildList(
         .orderBy(order(page.sortColumn), order(t.id))
         .limit(1);
     const found = searchPlan(match, account).inIdOrder(t, sql`(${end(asc)})`, sql`(${end(desc)})`);
-    return select(db, t, fields, and(found.where, ...mine, walk), found.from)
+    const checked = [eq(t.accountId, account), state, ...filters, ...search.folded];
+    return select(db, t, fields, and(found.where, ...checked, walk), found.from)
       .orderBy(found.order(page.descending))
       .limit(page.fetch);
   }
@@ -306,6 +307,7 @@ export async function listOwn<T extends TenantTable, X extends Extras>(
     ...page.walks,
     ...filters,
     ...(search?.exact ?? []),
+    ...(search?.folded ?? []),
     ...(search?.unqualified ?? []),
   ];
   const query = shapes.statement(db, shape, sources, () =>

@@ -36,6 +36,13 @@ const named = () => ({
 });
 
 /**
+ * The searchable name without its accents (withoutAccents of name_norm), written with it, so a
+ * `name__contains` page compares each candidate row with a stored text instead of folding it again
+ * (src/db/search.ts). Triggers (drizzle/0022_search_folds.sql) set it on a write that did not.
+ */
+const folded = () => ({ nameFold: text('name_fold') });
+
+/**
  * When the row went to the trash (epoch ms); null while live. Trashed rows are hidden from every
  * read and reference until restored, and purged by the cron 30 days on (src/db/trash.ts).
  */
@@ -97,6 +104,7 @@ export const users = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
     ...timestamps,
@@ -117,10 +125,12 @@ export const companies = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     cnpj: text('cnpj').notNull(),
     ownerId: integer('owner_id'),
     segment: text('segment'),
     segmentNorm: text('segment_norm'),
+    segmentFold: text('segment_fold'),
     observations: text('observations'),
     ...timestamps,
     ...trashable(),
@@ -158,6 +168,7 @@ export const contacts = sqliteTable(
   {
     ...owned(),
     ...named(),
+    ...folded(),
     email: text('email'),
     emailNorm: text('email_norm'),
     phone: text('phone'),
@@ -338,6 +349,10 @@ export const inboundEvents = sqliteTable(
     // Every move the event made after it was stored, oldest first, the last 20 only
     // (src/webhooks/event-log.ts appends to it in the statement of the move).
     history: text('history', { mode: 'json' }).$type<EventMark[]>().notNull().default(sql`'[]'`),
+    // What the event's search index entries count for in its storage (16 x its indexed text), set by
+    // the insert and rewrite triggers of drizzle/0021_event_index_bytes.sql, never by the app: the
+    // payload is walked once per write, and a delete reads the figure back.
+    indexBytes: integer('index_bytes').notNull().default(0),
   },
   (t) => [
     uniqueIndex('inbound_events_account_id_uq').on(t.accountId, t.id),

@@ -10,20 +10,38 @@ import { companies, contacts, users } from './schema';
  * after a change, `npm run db:generate` writes the migration.
  */
 export const searchIndexes = {
-  users: { table: 'users_search', columns: { name: users.nameNorm } },
-  contacts: { table: 'contacts_search', columns: { name: contacts.nameNorm } },
+  users: { table: 'users_search', columns: { name: users.nameNorm }, folded: { name: users.nameFold } },
+  contacts: {
+    table: 'contacts_search',
+    columns: { name: contacts.nameNorm },
+    folded: { name: contacts.nameFold },
+  },
   companies: {
     table: 'companies_search',
     columns: { name: companies.nameNorm, segment: companies.segmentNorm },
+    folded: { name: companies.nameFold, segment: companies.segmentFold },
   },
 } as const;
 
-export type SearchIndex = { table: string; columns: Readonly<Record<string, AnySQLiteColumn>> };
+export type SearchIndex = {
+  table: string;
+  columns: Readonly<Record<string, AnySQLiteColumn>>;
+  /** Each column's stored fold (foldText, written with it), where a page reads the rows anyway. */
+  folded?: Readonly<Record<string, AnySQLiteColumn>>;
+};
 
 /** A list's `__contains` filters: the exact conditions, and the index query that narrows them. */
 export type Search = {
   /** instr() on each normalised column: exactly what a match is. The index only finds candidates. */
   exact: SQL[];
+  /**
+   * `exact` on the stored folds (`*_fold`, which drizzle/0022_search_folds.sql keeps equal to the
+   * normalised column folded, whoever writes the row): the same matches, for a page that reads each
+   * candidate's row anyway (the search index's matches in id order), where folding the column again
+   * cost each row 14 nested replace() calls. A walk of the name index keeps `exact`, which that
+   * index answers without reading rows.
+   */
+  folded: SQL[];
   /** The normalised columns compared, by their SQL names. */
   columns: Record<string, AnySQLiteColumn>;
   /** `exact` on unqualified names, for a subquery that selects `columns` under those names. */
@@ -101,10 +119,13 @@ export function search<I extends SearchIndex>(
   // The index folds accents itself (`remove_diacritics`); the check compares both sides without them.
   const compared = normalized.flatMap(([name, value]) => {
     const column = index.columns[name];
-    return column ? [{ column, value: withoutAccents(value) }] : [];
+    return column ? [{ column, fold: index.folded?.[name], value: withoutAccents(value) }] : [];
   });
   const exact = compared.map(
     ({ column, value }) => sql`instr(${withoutAccentsSql(sql`${column}`)}, ${value}) > 0`,
+  );
+  const folded = compared.map(
+    ({ column, fold, value }) => sql`instr(${fold ?? withoutAccentsSql(sql`${column}`)}, ${value}) > 0`,
   );
   const columns = Object.fromEntries(compared.map(({ column }) => [column.name, column]));
   const unqualified = compared.map(
@@ -112,7 +133,7 @@ export function search<I extends SearchIndex>(
       sql`instr(${withoutAccentsSql(sql`${sql.identifier(column.name)}`)}, ${value}) > 0`,
   );
   const clauses = normalized.flatMap(([name, value]) => clause(name, value) ?? []);
-  const found = { exact, columns, unqualified };
+  const found = { exact, folded, columns, unqualified };
   return clauses.length ? { ...found, match: { table: index.table, query: clauses.join(' AND ') } } : found;
 }
 

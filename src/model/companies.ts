@@ -5,7 +5,7 @@ import { iso, isoAfter, isoOrNull } from '../contracts/common';
 import type { Company, CompanyCreate, CompanyQuery, CompanyUpdate } from '../contracts/companies';
 import { canonicalCnpj } from '../core/cnpj';
 import type { Refs } from '../core/refs';
-import { nameColumns, normalizeText } from '../core/text';
+import { foldText, normalizeText, searchableName } from '../core/text';
 import { countOf } from '../db/counts';
 import { inIds, rangeConditions } from '../db/filters';
 import { linkedUserIds, replaceLinks } from '../db/links';
@@ -46,12 +46,13 @@ export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => {
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof companies.$inferInsert> {
   return {
-    ...(body.name !== undefined && nameColumns(body.name)),
+    ...(body.name !== undefined && searchableName(body.name)),
     ...(body.cnpj !== undefined && { cnpj: body.cnpj }),
     ...(body.owner_id !== undefined && { ownerId: body.owner_id }),
     ...(body.segment !== undefined && {
       segment: body.segment,
       segmentNorm: body.segment && normalizeText(body.segment),
+      segmentFold: body.segment && foldText(body.segment),
     }),
     ...(body.observations !== undefined && { observations: body.observations }),
   };
@@ -67,7 +68,7 @@ export const companySpec: WriteSpec<typeof companies, Create, Update, typeof ext
   table: companies,
   extras,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
-  unread: ['accountId', 'nameNorm', 'segmentNorm'],
+  unread: ['accountId', 'nameNorm', 'nameFold', 'segmentNorm', 'segmentFold'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

@@ -4,7 +4,7 @@ import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { iso, isoOrNull } from '../contracts/common';
 import type { Contact, ContactCreate, ContactQuery, ContactUpdate } from '../contracts/contacts';
 import type { Refs } from '../core/refs';
-import { nameColumns, normalizeText } from '../core/text';
+import { normalizeText, searchableName } from '../core/text';
 import { inIds, rangeConditions } from '../db/filters';
 import type { WriteSpec } from '../db/own';
 import { contacts } from '../db/schema';
@@ -30,7 +30,7 @@ export const presentContact = (row: ContactRow): z.infer<typeof Contact> => ({
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof contacts.$inferInsert> {
   return {
-    ...(body.name !== undefined && nameColumns(body.name)),
+    ...(body.name !== undefined && searchableName(body.name)),
     ...(body.email !== undefined && {
       email: body.email,
       emailNorm: body.email && normalizeText(body.email),
@@ -51,7 +51,7 @@ const refs = (body: Update): Refs => ({
 export const contactSpec: WriteSpec<typeof contacts, Create, Update> = {
   table: contacts,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
-  unread: ['accountId', 'nameNorm', 'emailNorm'],
+  unread: ['accountId', 'nameNorm', 'nameFold', 'emailNorm'],
   create: (body) => columns(body),
   update: (body) => columns(body),
   refs,

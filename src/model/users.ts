@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { iso, isoOrNull } from '../contracts/common';
 import type { User, UserCreate, UserQuery, UserUpdate } from '../contracts/users';
-import { nameColumns, normalizeText } from '../core/text';
+import { normalizeText, searchableName } from '../core/text';
 import { rangeConditions } from '../db/filters';
 import type { WriteSpec } from '../db/own';
 import { users } from '../db/schema';
@@ -26,7 +26,7 @@ type Update = z.infer<typeof UserUpdate>;
 /** The fields a body sent, as columns: serves create (all required ones present) and update. */
 function columns(body: Update): Partial<typeof users.$inferInsert> {
   return {
-    ...(body.name !== undefined && nameColumns(body.name)),
+    ...(body.name !== undefined && searchableName(body.name)),
     ...(body.email !== undefined && { email: body.email, emailNorm: normalizeText(body.email) }),
   };
 }

@@ -1,5 +1,6 @@
 // `__contains` ignores accents as people type them (issue 34): `joao` finds "João"; the exact
 // filters keep their case-insensitive rule, accents included.
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ACCENTED, withoutAccents } from '../../src/core/text';
 import { call, create, idsOf, json, newAccount, qs, roundTrips } from '../helpers';
@@ -74,4 +75,60 @@ describe('__contains without accents', () => {
       ).toContain(made[i]?.id);
     }
   }, 60_000);
+});
+
+describe('the stored folds (name_fold, segment_fold)', () => {
+  const stale = async (table: string, column: string) => {
+    const { results } = await env.DB.prepare(
+      `SELECT id, ${column}_norm AS norm, ${column}_fold AS fold FROM ${table}`,
+    ).all<{
+      id: number;
+      norm: string | null;
+      fold: string | null;
+    }>();
+    expect(results.length).toBeGreaterThan(0);
+    return results.filter((r) => r.fold !== (r.norm === null ? null : withoutAccents(r.norm)));
+  };
+
+  it('follow every write, through the API or raw SQL, and the search reads them', async () => {
+    const { id: accountId, key } = await newAccount();
+    const company = await create(key, '/v1/companies', {
+      name: 'Magalhães Ltda',
+      cnpj: '11.222.333/0001-81',
+      segment: 'Alimentação',
+    });
+    await create(key, '/v1/users', { name: 'Conceição Araújo', email: 'c@example.com' });
+    const contact = await create(key, '/v1/contacts', { name: 'João' });
+    const renamed = await call(`/v1/companies/${company.id}`, {
+      method: 'PUT',
+      key,
+      body: { name: 'Açaí Magalhães', segment: 'Construção' },
+    });
+    expect(renamed.status).toBe(200);
+    await call(`/v1/contacts/${contact.id}`, { method: 'PUT', key, body: { name: 'Sebastião' } });
+    // Written by SQL that knows nothing of the folds: an insert, and a change of the normalised text.
+    await env.DB.prepare(
+      "INSERT INTO companies (account_id, name, name_norm, cnpj, segment, segment_norm, created_at, updated_at) VALUES (?1, 'Ótica Ímpar', 'ótica ímpar', '12345678000195', 'Saúde', 'saúde', ?2, ?2)",
+    )
+      .bind(accountId, Date.now() + 60_000)
+      .run();
+    const raw = await env.DB.prepare("SELECT id FROM companies WHERE name_norm = 'ótica ímpar'").first<{
+      id: number;
+    }>();
+    await env.DB.prepare("UPDATE contacts SET name_norm = 'estêvão' WHERE id = ?").bind(contact.id).run();
+    for (const [table, column] of [
+      ['users', 'name'],
+      ['contacts', 'name'],
+      ['companies', 'name'],
+      ['companies', 'segment'],
+    ] as const) {
+      expect(await stale(table, column), `${table}.${column}_fold`).toEqual([]);
+    }
+    expect(await ids(key, '/v1/companies', { name__contains: 'acai magalhaes' })).toEqual([company.id]);
+    expect(await ids(key, '/v1/companies', { segment__contains: 'construcao' })).toEqual([company.id]);
+    expect(await ids(key, '/v1/companies', { name__contains: 'otica' })).toEqual([raw?.id]);
+    expect(await ids(key, '/v1/companies', { segment__contains: 'saude' })).toEqual([raw?.id]);
+    expect(await ids(key, '/v1/contacts', { name__contains: 'estevao' })).toEqual([contact.id]);
+    expect(await ids(key, '/v1/contacts', { name__contains: 'sebastiao' })).toEqual([]);
+  });
 });
