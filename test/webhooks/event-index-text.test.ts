@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { postEvent } from '../helpers';
 import { ingest, leadHook } from '../queue/webhook-support';
 
@@ -58,6 +58,14 @@ it("indexes and counts each event's text as the two walks of 0020 did, once per 
   expect(events.map((e) => e.id).slice(0, 3)).toEqual(ids);
 
   // The same texts through the old definition, into an index of the same kind: same tokens, same places.
+  // The database outlives this file: the tables made here go when the test ends.
+  onTestFinished(async () => {
+    await env.DB.batch(
+      ['inbound_event_text_v', 'old_event_text_v', 'old_event_text'].map((table) =>
+        env.DB.prepare(`DROP TABLE IF EXISTS ${table}`),
+      ),
+    );
+  });
   await env.DB.prepare(
     "CREATE VIRTUAL TABLE old_event_text USING fts5(body, digits, content='', contentless_delete=1, tokenize='trigram remove_diacritics 1')",
   ).run();
