@@ -27,7 +27,7 @@ async function loadStoredBody() {
   const dir = mkdtempSync(join(tmpdir(), 'crm-stored-body-'));
   const outfile = join(dir, 'stored-body.mjs');
   await build({
-    entryPoints: [join(root, 'src/core/stored-body.ts')],
+    entryPoints: [join(root, 'src/webhooks/ingest/stored-body.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

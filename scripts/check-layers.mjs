@@ -7,30 +7,74 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
 
+// The inbound webhook's home, src/webhooks/, in the order its sub-folders stand: each one a part of
+// its own (see layerOf), so a rule cannot reach the log and the log cannot reach the flow engine.
+const webhooks = [
+  'webhooks/rules',
+  'webhooks/config',
+  'webhooks/actions',
+  'webhooks/contract',
+  'webhooks/log',
+  'webhooks/processing',
+  'webhooks/ingest',
+  'webhooks/resource',
+];
 // The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
-const lower = ['core', 'contracts', 'db', 'model', 'webhooks'];
+const lower = ['core', 'contracts', 'db', 'model', ...webhooks];
 /**
- * What each part of src/ (a top-level folder, or a file at the top) may import besides itself:
- * core -> contracts, db -> model -> webhooks -> routes/queue/panel, with the app's HTTP plumbing
- * beside model/: auth/ below http/, and env.ts. A part missing here is a problem: each new one
- * takes a place.
+ * What each part of src/ (a top-level folder, a sub-folder of webhooks/, or a file at the top) may
+ * import besides itself: core -> contracts, db -> model -> webhooks/* -> routes/queue/panel, with
+ * the app's HTTP plumbing beside model/: auth/ below http/, and env.ts. A part missing here is a
+ * problem: each new one takes a place.
  * @type {Record<string, string[]>}
  */
 const allowed = {
   // The pure rules: no schema library, no SQL, no runtime (see `packages`).
   core: [],
+  // The inbound webhook's pure rules (fields, flows, templates, sample, token, event identity,
+  // search, warnings, history, the configuration's types): core's twin for the webhook, so storage
+  // may name their types (db/schema.ts's JSON columns) as it names core's.
+  'webhooks/rules': ['core'],
   // The wire contracts (zod) and the storage (Drizzle) both stand on the rules alone.
   contracts: ['core'],
-  db: ['core'],
+  db: ['core', 'webhooks/rules'],
   // A resource's write spec, reads and presenter: contract in, rows out.
   model: ['core', 'contracts', 'db'],
-  // The inbound webhook's home: its contract, its event log and its flow actions. Each action
-  // module holds its own schema and statements, so the webhook's contract sits above model/. It
-  // signs a sample event as a sender would, with auth/signatures.
-  webhooks: ['core', 'contracts', 'db', 'model', 'auth'],
+  // The webhook configuration's zod parts (fields, when, owner, templates) and its field targets.
+  'webhooks/config': ['core', 'contracts', 'webhooks/rules'],
+  // The flow actions: each module holds its own schema and statements, over a resource's model.
+  'webhooks/actions': ['core', 'contracts', 'db', 'model', 'webhooks/rules', 'webhooks/config'],
+  // The /v1 resource's schemas (webhook, event, their queries): the flow union comes from actions/.
+  'webhooks/contract': ['core', 'contracts', 'webhooks/rules', 'webhooks/config', 'webhooks/actions'],
+  // The event log: its one writer, states, reads, filters, overview, replay, promote, storage.
+  'webhooks/log': ['core', 'contracts', 'db', 'webhooks/rules', 'webhooks/contract'],
+  // What the queue does with an event: plan its flows, run its actions, salvage what it can.
+  'webhooks/processing': [
+    'core',
+    'contracts',
+    'db',
+    'env.ts',
+    'webhooks/rules',
+    'webhooks/config',
+    'webhooks/actions',
+    'webhooks/log',
+  ],
+  // Reading a body in any charset and form, and what ingest keeps of it.
+  'webhooks/ingest': ['core', 'contracts', 'db', 'webhooks/rules', 'webhooks/config', 'webhooks/log'],
+  // The webhook resource itself (create, update, rotate, delete) and its signed sample event.
+  'webhooks/resource': [
+    'core',
+    'contracts',
+    'db',
+    'auth',
+    'webhooks/rules',
+    'webhooks/actions',
+    'webhooks/contract',
+    'webhooks/log',
+  ],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
-  // put on a request (type-only imports, but a type is a dependency all the same).
-  'env.ts': ['db', 'http', 'model'],
+  // put on a request, and the queue's message (type-only imports, but a type is a dependency).
+  'env.ts': ['db', 'http', 'model', 'webhooks/log'],
   // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
   // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
   // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
@@ -38,11 +82,11 @@ const allowed = {
   // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits. Storage and auth/,
   // never a resource's model: what a resource means is model/'s business.
   http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
-  // The queue consumer runs without a request: nothing from http/ (its errors and logs are not
+  // The Queue adapter runs without a request: nothing from http/ (its errors and logs are not
   // problem+json) and nothing from the other outer parts.
   queue: [...lower, 'env.ts'],
   // The outer parts share through model/ or below; they import no route (routes are leaves), and
-  // a route imports nothing from queue/, whose faults.ts is the local drill's test scaffolding.
+  // a route imports nothing from queue/.
   panel: [...lower, 'auth', 'http', 'env.ts'],
   routes: [...lower, 'auth', 'http', 'env.ts'],
   // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
@@ -55,10 +99,10 @@ const allowed = {
 const leaves = ['routes'];
 /**
  * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.
- * core/ imports none, so its rules stay pure: no schema library, no SQL, no runtime.
+ * core/ and webhooks/rules/ import none, so their rules stay pure: no schema library, no SQL, no runtime.
  * @type {Record<string, string[]>}
  */
-const packages = { core: [] };
+const packages = { core: [], 'webhooks/rules': [] };
 
 /** @param {string} dir @returns {string[]} */
 function walk(dir) {
@@ -81,8 +125,14 @@ function target(from, spec) {
   throw new Error(`${relative(root, from)}: cannot resolve ${spec}`);
 }
 
-/** The part of src/ a file belongs to: its top-level folder, or its own name at the top. @param {string} file */
-const layerOf = (file) => relative(root, file).split('/')[0];
+/**
+ * The part of src/ a file belongs to: its top-level folder, its sub-folder of webhooks/, or its
+ * own name at the top. @param {string} file
+ */
+function layerOf(file) {
+  const [top, sub, rest] = relative(root, file).split('/');
+  return top === 'webhooks' && rest !== undefined ? `${top}/${sub}` : top;
+}
 
 // `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
@@ -161,7 +211,7 @@ for (const node of graph.keys()) if (!indices.has(node)) connect(node);
 
 // The event log has one home: only these files write inbound_events (an insert, update or delete
 // of `inboundEvents`, or raw DML naming the table). The erasure stays in db/, below the log.
-const eventLogWriters = ['webhooks/event-log.ts', 'db/erasure.ts'];
+const eventLogWriters = ['webhooks/log/event-log.ts', 'db/erasure.ts'];
 const rawEventWrite = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?inbound_events\b/i;
 /** @param {string} text */
 function writesEvents(text) {

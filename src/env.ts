@@ -1,7 +1,7 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
-import type { EventMessage } from './model/event-messages';
+import type { EventMessage } from './webhooks/log/event-messages';
 
 export type Bindings = {
   DB: D1Database;

@@ -11,9 +11,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../core/errors';
-import type { EventMark } from '../core/event-history';
 import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
-import type { Action, FieldMapping, Rejection } from '../core/webhook-config';
+import type { Action, FieldMapping, Rejection } from '../webhooks/rules/config';
+import type { EventMark } from '../webhooks/rules/event-history';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {

@@ -1,9 +1,9 @@
-import type { MATCH_KEYS } from '../contracts/webhook-config';
 import type { eventStatuses, webhookModes } from '../core/statuses';
-import type { fixedTargets, whenOps } from '../core/webhook-config';
-import type { fieldTypes } from '../core/webhook-fields';
 import { actions } from '../webhooks/actions';
 import type { ActionName } from '../webhooks/actions/action';
+import type { MATCH_KEYS } from '../webhooks/config/schema';
+import type { fixedTargets, whenOps } from '../webhooks/rules/config';
+import type { fieldTypes } from '../webhooks/rules/fields';
 import type { Lang } from './i18n';
 
 // What the panel shows for each value of the API's enums, in both languages: a select's <option>

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { formPairs } from '../core/charset';
 import { DomainError } from '../core/errors';
 import { logError } from '../core/log';
 import { ownVar } from '../core/own-vars';
@@ -9,6 +8,7 @@ import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
+import { formPairs } from '../webhooks/ingest/charset';
 import { css, js } from './assets';
 import { type C, pageOf, type SessionPage, toSignIn } from './page';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { EventStorage } from '../model/event-storage';
+import type { EventStorage } from '../webhooks/log/event-storage';
 import type { Lang } from './i18n';
 import type { Page } from './views';
 

@@ -3,16 +3,10 @@ import { and, eq, gt, or, Param } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sha256Hex } from '../auth/secrets';
 import { signatureFailure } from '../auth/signatures';
-import { charsetOf, decodeText, formPairs, latinWarnings, textPrefix } from '../core/charset';
 import type { FieldError } from '../core/errors';
-import { sameEvent } from '../core/event-identity';
-import { formObject } from '../core/form-body';
 import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { depthOf, MAX_DEPTH } from '../core/json-paths';
 import { logError } from '../core/log';
-import { MAX_REMAINDER_BYTES, storedBody } from '../core/stored-body';
-import { readFields } from '../core/webhook-fields';
-import { looksLikeWebhookToken } from '../core/webhook-token';
 import type { Db } from '../db/client';
 import { inboundWebhooks } from '../db/schema';
 import { shapes } from '../db/shapes';
@@ -24,17 +18,23 @@ import { JSON_TYPE } from '../http/middleware';
 import { errorResponses, idempotencyKeySchema, router, traceHeaders } from '../http/openapi';
 import { ApiError, asApiError, badRequest } from '../http/problem';
 import { RATE_LIMIT_PERIOD_S, rateLimit } from '../http/rate-limit';
-import { enqueueEvents } from '../model/event-messages';
+import { requiredTargetErrors } from '../webhooks/config/field-targets';
+import { charsetOf, decodeText, formPairs, latinWarnings, textPrefix } from '../webhooks/ingest/charset';
+import { formObject } from '../webhooks/ingest/form-body';
+import { MAX_REMAINDER_BYTES, storedBody } from '../webhooks/ingest/stored-body';
+import { keyHolder, rejectEvent, releaseExpiredKey, storeEvent } from '../webhooks/log/event-log';
+import { enqueueEvents } from '../webhooks/log/event-messages';
 import {
   assertEventRoom,
   heldIdempotencyKey,
   storageFull,
   storedEventBytes,
   storedWebhookBytes,
-} from '../model/event-storage';
-import { requiredTargetErrors } from '../model/field-targets';
-import { keyHolder, rejectEvent, releaseExpiredKey, storeEvent } from '../webhooks/event-log';
-import { injected } from '../webhooks/faults';
+} from '../webhooks/log/event-storage';
+import { sameEvent } from '../webhooks/rules/event-identity';
+import { injected } from '../webhooks/rules/faults';
+import { readFields } from '../webhooks/rules/fields';
+import { looksLikeWebhookToken } from '../webhooks/rules/token';
 
 /** The largest body a sender may post. */
 export const MAX_EVENT_BYTES = 256 * 1024;

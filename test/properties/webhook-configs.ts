@@ -1,6 +1,6 @@
 import fc, { type Arbitrary } from 'fast-check';
-import { fixedTargets } from '../../src/core/webhook-config';
-import { compileFormat, fieldTypes } from '../../src/core/webhook-fields';
+import { fixedTargets } from '../../src/webhooks/rules/config';
+import { compileFormat, fieldTypes } from '../../src/webhooks/rules/fields';
 
 /**
  * Webhook configurations the API accepts, built from the contract of

@@ -1,11 +1,11 @@
 import { notFound } from '../../core/errors';
-import { guessBrazilian, guessDateFormat } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
-import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
-import { MAX_FIELDS } from '../../webhooks/contract';
-import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/event-overview';
-import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
-import { graceEnd, webhookQuery } from '../../webhooks/resource';
+import { MAX_FIELDS } from '../../webhooks/contract/schemas';
+import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/log/event-overview';
+import { sampleEvents, sampleFieldsOf } from '../../webhooks/log/event-reads';
+import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event-storage';
+import { graceEnd, webhookQuery } from '../../webhooks/resource/store';
+import { guessBrazilian, guessDateFormat } from '../../webhooks/rules/fields';
 import { examplesByKey } from '../examples';
 import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import type { Counts, EventStatus, Overview } from '../../webhooks/event-overview';
+import type { Counts, EventStatus, Overview } from '../../webhooks/log/event-overview';
 import type { Messages } from '../i18n';
 import { eventErrorText } from '../problem-text';
 import { type Page, when } from '../views';

@@ -8,7 +8,7 @@ import type { Task } from '../../contracts/tasks';
 import type { Scope } from '../../core/scopes';
 import type { dealStatuses } from '../../core/statuses';
 import { TRASH_MS } from '../../db/live';
-import type { WritingEvent } from '../../webhooks/result-records';
+import type { WritingEvent } from '../../webhooks/log/result-records';
 import type { Messages } from '../i18n';
 import { layout, type Page, when } from '../views';
 

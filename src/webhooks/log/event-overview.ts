@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { iso } from '../contracts/common';
-import { eventStatuses } from '../core/statuses';
-import type { Db } from '../db/client';
-import { inboundEvents } from '../db/schema';
-import { accountOf, type KeyRef } from '../db/tenant';
+import { iso } from '../../contracts/common';
+import { eventStatuses } from '../../core/statuses';
+import type { Db } from '../../db/client';
+import { inboundEvents } from '../../db/schema';
+import { accountOf, type KeyRef } from '../../db/tenant';
 
 // A webhook's overview: its events per hour by status over the last 7 days, its success rate and
 // its last failure. Each read is one query for the page's batch; the overview is worked out here.

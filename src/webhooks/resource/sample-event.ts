@@ -1,19 +1,19 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
-import { signatureOf } from '../auth/signatures';
-import { notFound } from '../core/errors';
-import { leaves } from '../core/json-paths';
+import { signatureOf } from '../../auth/signatures';
+import { notFound } from '../../core/errors';
+import { leaves } from '../../core/json-paths';
+import type { Db } from '../../db/client';
+import { companies, contacts } from '../../db/schema';
+import { accountOf, type KeyRef, scoped } from '../../db/tenant';
+import { sampleEvents } from '../log/event-reads';
 import {
   pickSample,
   type SampleCandidates,
   sampleCandidates,
   samplePayload,
   storedForms,
-} from '../core/webhook-sample';
-import type { Db } from '../db/client';
-import { companies, contacts } from '../db/schema';
-import { accountOf, type KeyRef, scoped } from '../db/tenant';
-import { sampleEvents } from './event-reads';
-import { type WebhookRow, webhookQuery } from './resource';
+} from '../rules/sample';
+import { type WebhookRow, webhookQuery } from './store';
 
 /**
  * A sample event of a webhook, as its sender would post it: the body, its headers (JSON, signed

@@ -1,4 +1,4 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../../core/errors';
 
 /**
  * The codes of the warnings the consumer writes afresh each time it applies the webhook's current

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { count, eq, type Param, type SQL, sql } from 'drizzle-orm';
-import type { Usage } from '../contracts/usage';
-import { eventStorageFull, MAX_WEBHOOKS } from '../core/errors';
-import type { Db } from '../db/client';
-import { accountEventStorage, inboundEvents, inboundWebhooks, webhookEventStorage } from '../db/schema';
-import { accountOf, type KeyRef, scoped } from '../db/tenant';
+import type { Usage } from '../../contracts/usage';
+import { eventStorageFull, MAX_WEBHOOKS } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { accountEventStorage, inboundEvents, inboundWebhooks, webhookEventStorage } from '../../db/schema';
+import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 
 // What one account's webhook events may take of the D1 that every account shares: a retention
 // (events older than it are purged by the cron), a quota (over it, ingest answers 429) and each

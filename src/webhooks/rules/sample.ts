@@ -1,6 +1,6 @@
-import { checkDigit } from './cnpj';
-import { normalizePhone } from './phone';
-import type { FieldMapping } from './webhook-config';
+import { checkDigit } from '../../core/cnpj';
+import { normalizePhone } from '../../core/phone';
+import type { FieldMapping } from './config';
 
 /**
  * The values a sample event fills its phone, email and CNPJ fields with. They are drawn afresh

@@ -1,9 +1,9 @@
-import { canonicalCnpj, MASKED } from './cnpj';
-import type { FieldError } from './errors';
-import { valueAt } from './json-paths';
-import { withoutReservedKeys } from './outside-keys';
-import { normalizePhone } from './phone';
-import { parseEmail, wellFormed } from './text';
+import { canonicalCnpj, MASKED } from '../../core/cnpj';
+import type { FieldError } from '../../core/errors';
+import { valueAt } from '../../core/json-paths';
+import { withoutReservedKeys } from '../../core/outside-keys';
+import { normalizePhone } from '../../core/phone';
+import { parseEmail, wellFormed } from '../../core/text';
 
 export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email', 'cnpj'] as const;
 

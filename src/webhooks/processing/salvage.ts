@@ -1,9 +1,9 @@
-import type { FieldError } from '../core/errors';
-import { type Plan, type Step, skippedWarning, sourceOf } from '../core/flows';
-import type { FieldMapping } from '../core/webhook-config';
-import type { ValidStep, WritableStep } from '../webhooks/actions';
-import { moduleOf } from '../webhooks/actions';
-import type { SettleContext, StepBase } from '../webhooks/actions/action';
+import type { FieldError } from '../../core/errors';
+import type { ValidStep, WritableStep } from '../actions';
+import { moduleOf } from '../actions';
+import type { SettleContext, StepBase } from '../actions/action';
+import type { FieldMapping } from '../rules/config';
+import { type Plan, type Step, skippedWarning, sourceOf } from '../rules/flows';
 import { parseStep } from './records';
 
 // An event's lead is never lost for a value a flow cannot use: the value is left out of its record,

@@ -1,12 +1,12 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { notFound } from '../core/errors';
-import type { Db } from '../db/client';
-import { inboundEvents, inboundWebhooks } from '../db/schema';
-import { type KeyRef, ownRow, scoped } from '../db/tenant';
-import { type EventMessage, enqueueEvents } from '../model/event-messages';
-import { MAX_BULK_REPLAY } from './contract';
+import { notFound } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { inboundEvents, inboundWebhooks } from '../../db/schema';
+import { type KeyRef, ownRow, scoped } from '../../db/tenant';
+import { MAX_BULK_REPLAY } from '../contract/schemas';
 import { type EventFilter, eventWhere } from './event-filter';
 import { replayFailed } from './event-log';
+import { type EventMessage, enqueueEvents } from './event-messages';
 import { statusIn } from './event-states';
 
 const e = inboundEvents;

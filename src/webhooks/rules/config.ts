@@ -1,6 +1,6 @@
-import type { FieldError } from './errors';
-import type { Refs } from './refs';
-import { type FieldLocale, fieldTypes } from './webhook-fields';
+import type { FieldError } from '../../core/errors';
+import type { Refs } from '../../core/refs';
+import { type FieldLocale, fieldTypes } from './fields';
 
 /** The record field a webhook field fills, and the field types that can fill it. */
 export const fixedTargets = {

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { restorable } from '../db/live';
+import type { Db } from '../../db/client';
+import { restorable } from '../../db/live';
 import {
   companies,
   contacts,
@@ -10,8 +10,8 @@ import {
   inboundWebhooks,
   type TrashTable,
   tasks,
-} from '../db/schema';
-import { accountOf, type KeyRef } from '../db/tenant';
+} from '../../db/schema';
+import { accountOf, type KeyRef } from '../../db/tenant';
 
 // Both ways between an event's result and the records it wrote, as queries for a page's one
 // batch: the names of the records an event's result names (the event page), and the event that

@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { FieldError } from '../core/errors';
-import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '../core/event-history';
-import type { Rejection } from '../core/webhook-config';
-import type { Db } from '../db/client';
-import { inboundEventResults, inboundEvents, inboundWebhooks } from '../db/schema';
-import { shapes } from '../db/shapes';
-import { insertShaped } from '../db/write-shapes';
-import { retentionDays, type StorageVars } from '../model/event-storage';
+import type { FieldError } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { inboundEventResults, inboundEvents, inboundWebhooks } from '../../db/schema';
+import { shapes } from '../../db/shapes';
+import { insertShaped } from '../../db/write-shapes';
+import type { Rejection } from '../rules/config';
+import { type EventMarkOutcome, MAX_EVENT_MARKS, MAX_MARK_ERROR_CHARS } from '../rules/event-history';
 import { eventMoves, onlyFrom, statusIn } from './event-states';
+import { retentionDays, type StorageVars } from './event-storage';
 
 // The event log: every write to inbound_events but the LGPD erasure (db/erasure.ts, below this
 // layer) is one of these functions, each move taking an event only from the statuses it allows

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { and, count } from 'drizzle-orm';
-import { notFound } from '../core/errors';
-import type { Db } from '../db/client';
-import { inboundEvents, inboundWebhooks } from '../db/schema';
-import { type KeyRef, ownRow, scoped } from '../db/tenant';
-import { type EventDeleteResult, MAX_EVENT_DELETE, type WebhookEventDeleteQuery } from './contract';
+import { notFound } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { inboundEvents, inboundWebhooks } from '../../db/schema';
+import { type KeyRef, ownRow, scoped } from '../../db/tenant';
+import { type EventDeleteResult, MAX_EVENT_DELETE, type WebhookEventDeleteQuery } from '../contract/schemas';
 import { eventWhere } from './event-filter';
 import { discardEvents } from './event-log';
 import { statusIn } from './event-states';

@@ -1,12 +1,12 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { fieldErrors } from '../contracts/field-errors';
-import type { FieldError } from '../core/errors';
-import type { Plan, Step } from '../core/flows';
-import type { Db } from '../db/client';
-import type { Batch } from '../db/own';
-import { inboundEventResults, webhookRotations } from '../db/schema';
-import { moduleOf, type ValidStep, type WritableStep } from '../webhooks/actions';
-import type { ActionName, Found, Preview, Writer } from '../webhooks/actions/action';
+import { fieldErrors } from '../../contracts/field-errors';
+import type { FieldError } from '../../core/errors';
+import type { Db } from '../../db/client';
+import type { Batch } from '../../db/own';
+import { inboundEventResults, webhookRotations } from '../../db/schema';
+import { moduleOf, type ValidStep, type WritableStep } from '../actions';
+import type { ActionName, Found, Preview, Writer } from '../actions/action';
+import type { Plan, Step } from '../rules/flows';
 
 // The `/v1` write schemas check what the flows would write, so a record made by a webhook obeys
 // exactly the rules of one made through the API.

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { eventMatch } from '../core/event-search';
-import { rangeConditions } from '../db/filters';
-import { inboundEvents } from '../db/schema';
-import { accountOf, type KeyRef } from '../db/tenant';
-import type { WebhookEventFilter } from './contract';
+import { rangeConditions } from '../../db/filters';
+import { inboundEvents } from '../../db/schema';
+import { accountOf, type KeyRef } from '../../db/tenant';
+import type { WebhookEventFilter } from '../contract/schemas';
+import { eventMatch } from '../rules/event-search';
 
 // The event log's filters as SQL, written once for the list (event-reads.ts listEvents: /v1 and
 // the panel) and the bulk replay (bulk-replay.ts), so "replay all failed of this filter" queues

@@ -1,4 +1,4 @@
-import { toBase64url } from './base64url';
+import { toBase64url } from '../../core/base64url';
 
 const WEBHOOK_TOKEN_PREFIX = 'whk_';
 const WEBHOOK_TOKEN_PATTERN = /^whk_[A-Za-z0-9_-]{43}$/;

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_DEPTH } from '../core/json-paths';
-import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../core/outside-keys';
-import { templateKeys } from '../core/templates';
-import { BLANK, NOT_BLANK } from '../core/text';
-import type * as core from '../core/webhook-config';
-import { customFieldRecords, fixedTargets, whenOps } from '../core/webhook-config';
-import { compileFormat, fieldLocales, fieldTypes } from '../core/webhook-fields';
-import { Id } from './common';
+import { Id } from '../../contracts/common';
+import { MAX_DEPTH } from '../../core/json-paths';
+import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../../core/outside-keys';
+import { BLANK, NOT_BLANK } from '../../core/text';
+import type * as core from '../rules/config';
+import { customFieldRecords, fixedTargets, whenOps } from '../rules/config';
+import { compileFormat, fieldLocales, fieldTypes } from '../rules/fields';
+import { templateKeys } from '../rules/templates';
 
 /** Refuses a dot path (or each `{{path}}` of a template) with a reserved segment such as `__proto__`. */
 export const noReservedSegment =

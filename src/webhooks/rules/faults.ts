@@ -1,4 +1,4 @@
-import { ownVar } from '../core/own-vars';
+import { ownVar } from '../../core/own-vars';
 
 /**
  * Fault injection for tests and the local fault drill. It needs the FAULT_INJECTION variable,

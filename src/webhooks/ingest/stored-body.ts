@@ -1,5 +1,5 @@
-import type { FieldError } from './errors';
-import { MAX_STRING } from './webhook-fields';
+import type { FieldError } from '../../core/errors';
+import { MAX_STRING } from '../rules/fields';
 
 // What ingest keeps of an accepted body: the declared fields whole (each a value a field may take:
 // a number, a boolean or a text of at most MAX_STRING characters), and the rest of the body (what

@@ -1,6 +1,6 @@
 // Text and form bodies decoded from their bytes, so that no byte turns silently into U+FFFD.
 
-import type { FieldError } from './errors';
+import type { FieldError } from '../../core/errors';
 
 /** The WHATWG labels of Windows-1252, which every Latin-1 label means on the web. */
 const WINDOWS_1252 = new Set([

@@ -1,15 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { Id, Name, queryFlag, Timestamp, writeBodies } from '../contracts/common';
-import { timeRange } from '../contracts/filters';
-import { pageQuery, type Sorts } from '../contracts/page';
-import { FieldErrorSchema, ProblemSchema } from '../contracts/problem';
-import { FieldMapping } from '../contracts/webhook-config';
-import { eventMarks, MAX_EVENT_MARKS } from '../core/event-history';
-import { MAX_SEARCH, MIN_SEARCH } from '../core/event-search';
-import { eventStatuses, webhookModes } from '../core/statuses';
-import type * as core from '../core/webhook-config';
-import { fieldTypes } from '../core/webhook-fields';
-import { actions, configIssues } from './actions';
+import { Id, Name, queryFlag, Timestamp, writeBodies } from '../../contracts/common';
+import { timeRange } from '../../contracts/filters';
+import { pageQuery, type Sorts } from '../../contracts/page';
+import { FieldErrorSchema, ProblemSchema } from '../../contracts/problem';
+import { eventStatuses, webhookModes } from '../../core/statuses';
+import { actions, configIssues } from '../actions';
+import { FieldMapping } from '../config/schema';
+import type * as core from '../rules/config';
+import { eventMarks, MAX_EVENT_MARKS } from '../rules/event-history';
+import { MAX_SEARCH, MIN_SEARCH } from '../rules/event-search';
+import { fieldTypes } from '../rules/fields';
 
 type SchemasOf<T extends readonly unknown[]> = {
   -readonly [K in keyof T]: T[K] extends { schema: infer S } ? S : never;

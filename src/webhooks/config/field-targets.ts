@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi';
-import { CompanyUpdate } from '../contracts/companies';
-import { ContactUpdate } from '../contracts/contacts';
-import { DealUpdate } from '../contracts/deals';
-import type { FieldError } from '../core/errors';
-import type { FieldMapping } from '../core/webhook-config';
-import type { FieldValue } from '../core/webhook-fields';
+import { CompanyUpdate } from '../../contracts/companies';
+import { ContactUpdate } from '../../contracts/contacts';
+import { DealUpdate } from '../../contracts/deals';
+import type { FieldError } from '../../core/errors';
+import type { FieldMapping } from '../rules/config';
+import type { FieldValue } from '../rules/fields';
 
 const schemas = { contact: ContactUpdate, company: CompanyUpdate, deal: DealUpdate } as const;
 

@@ -1,6 +1,6 @@
 import { eq, inArray, ne, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { eventStatuses } from '../core/statuses';
-import { inboundEvents } from '../db/schema';
+import { eventStatuses } from '../../core/statuses';
+import { inboundEvents } from '../../db/schema';
 
 /** The status of an event in the log. */
 export type EventStatus = (typeof eventStatuses)[number];

@@ -1,7 +1,7 @@
-import type { FieldError } from './errors';
-import { normalizeText } from './text';
-import type { Action, FieldMapping, Owner, Target, When } from './webhook-config';
-import type { FieldValue } from './webhook-fields';
+import type { FieldError } from '../../core/errors';
+import { normalizeText } from '../../core/text';
+import type { Action, FieldMapping, Owner, Target, When } from './config';
+import type { FieldValue } from './fields';
 
 /** An event's validated field values, by key. */
 export type Values = ReadonlyMap<string, FieldValue>;

@@ -1,9 +1,9 @@
-import { conflict, notFound } from '../core/errors';
-import type { Db } from '../db/client';
-import { inboundWebhooks } from '../db/schema';
-import { type KeyRef, ownRow, scoped } from '../db/tenant';
-import { type EventMessage, enqueueEvents } from '../model/event-messages';
+import { conflict, notFound } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { inboundWebhooks } from '../../db/schema';
+import { type KeyRef, ownRow, scoped } from '../../db/tenant';
 import { promoteTestEvent } from './event-log';
+import { type EventMessage, enqueueEvents } from './event-messages';
 import { type EventRow, eventQuery, ownEvent } from './event-reads';
 
 /**
