@@ -1,11 +1,13 @@
 // Part of `npm test`: the layers of src/ depend only downwards and no module imports itself back
 // through a loop, so storage, the wire contracts and the pure rules can change without dragging
-// HTTP along. Walks the relative imports of every .ts file under src/ with a regex (type-only
-// imports count too: a type from a higher layer is the same backward dependency).
+// HTTP along. Walks the relative imports of every .ts file under src/ and every .mjs file under
+// bench/ and scripts/ with a regex (type-only imports and JSDoc's `import("./x")` count too: a
+// type from a higher layer is the same backward dependency).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
+const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const root = join(repo, 'src');
 
 // The inbound webhook's home, src/webhooks/, in the order its sub-folders stand: each one a part of
 // its own (see layerOf), so a rule cannot reach the log and the log cannot reach the flow engine.
@@ -94,6 +96,11 @@ const allowed = {
   mcp: ['core', 'contracts', 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
   'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp'],
+  // The Node tools beside the Worker. The benchmark's seeds take their stored forms from core/
+  // (pure, so Node runs it as it is); scripts/ drive bench/; both start wrangler through one helper.
+  'scripts/wrangler.mjs': [],
+  bench: ['core', 'scripts/wrangler.mjs'],
+  scripts: ['bench', 'scripts/wrangler.mjs'],
 };
 // Parts whose modules import nothing from each other either: a route module is a leaf.
 const leaves = ['routes'];
@@ -104,25 +111,32 @@ const leaves = ['routes'];
  */
 const packages = { core: [], 'webhooks/rules': [] };
 
-/** @param {string} dir @returns {string[]} */
-function walk(dir) {
+/** @param {string} dir @param {string} ext @returns {string[]} */
+function walk(dir, ext) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return walk(path);
-    return path.endsWith('.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return walk(path, ext);
+    return path.endsWith(ext) ? [path] : [];
   });
 }
+
+/** A file as the problems name it: from src/ for the Worker's, from the repository for the tools'. @param {string} file */
+const nameOf = (file) => relative(file.startsWith(`${root}/`) ? root : repo, file);
 
 /** @param {string} from @param {string} spec */
 function target(from, spec) {
   const base = resolve(dirname(from), spec);
-  // A spec with its extension (`../package.json`) names the file itself.
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), ...(/\.json$/.test(base) ? [base] : [])]) {
+  // A spec with its extension (`../package.json`, `./seed.mjs`) names the file itself.
+  for (const candidate of [
+    `${base}.ts`,
+    join(base, 'index.ts'),
+    ...(/\.(json|mjs|ts)$/.test(base) ? [base] : []),
+  ]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {}
   }
-  throw new Error(`${relative(root, from)}: cannot resolve ${spec}`);
+  throw new Error(`${nameOf(from)}: cannot resolve ${spec}`);
 }
 
 /**
@@ -130,11 +144,15 @@ function target(from, spec) {
  * own name at the top. @param {string} file
  */
 function layerOf(file) {
+  if (!file.startsWith(`${root}/`)) {
+    const name = relative(repo, file);
+    return name in allowed ? name : (name.split('/')[0] ?? name);
+  }
   const [top, sub, rest] = relative(root, file).split('/');
   return top === 'webhooks' && rest !== undefined ? `${top}/${sub}` : top;
 }
 
-// `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
+// `import … from './x'`, `export … from './x'`, `import './x'` and `import("./x")`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
 // The same forms naming a package rather than a path.
 const packagePattern =
@@ -142,7 +160,11 @@ const packagePattern =
 
 /** @type {Map<string, string[]>} */
 const graph = new Map();
-for (const file of walk(root)) {
+for (const file of [
+  ...walk(root, '.ts'),
+  ...walk(join(repo, 'bench'), '.mjs'),
+  ...walk(join(repo, 'scripts'), '.mjs'),
+]) {
   const text = readFileSync(file, 'utf8');
   graph.set(
     file,
@@ -157,20 +179,20 @@ for (const file of graph.keys()) {
   for (const m of readFileSync(file, 'utf8').matchAll(packagePattern)) {
     const spec = m[1] ?? m[2] ?? '';
     if (!allowedPackages.some((p) => spec === p || spec.startsWith(`${p}/`)))
-      problems.push(`${relative(root, file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
+      problems.push(`${nameOf(file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
   }
 }
 for (const [file, deps] of graph) {
   const layer = layerOf(file);
   if (!(layer in allowed)) {
-    problems.push(`${relative(root, file)}: src/${layer} has no place in the layers of check-layers.mjs`);
+    problems.push(`${nameOf(file)}: ${layer} has no place in the layers of check-layers.mjs`);
     continue;
   }
-  // Outside src/ only ../package.json is imported (the version the app reports): no layer.
-  for (const dep of deps.filter((d) => d.startsWith(`${root}/`))) {
+  // Of the files walked, only ../package.json is imported (the version the app reports): no layer.
+  for (const dep of deps.filter((d) => graph.has(d))) {
     const other = layerOf(dep);
     if (other === layer ? leaves.includes(layer) : !allowed[layer].includes(other))
-      problems.push(`${relative(root, file)} -> ${relative(root, dep)}: ${layer} may not import ${other}`);
+      problems.push(`${nameOf(file)} -> ${nameOf(dep)}: ${layer} may not import ${other}`);
   }
 }
 
@@ -201,7 +223,7 @@ function connect(node) {
     do {
       member = stack.pop() ?? node;
       onStack.delete(member);
-      component.push(relative(root, member));
+      component.push(nameOf(member));
     } while (member !== node);
     const selfImport = (graph.get(node) ?? []).includes(node);
     if (component.length > 1 || selfImport) problems.push(`import loop: ${component.sort().join(', ')}`);
@@ -222,7 +244,7 @@ function writesEvents(text) {
     names.some((name) => new RegExp(`\\.(?:insert|update|delete)\\(\\s*${name}\\b`).test(text))
   );
 }
-for (const file of graph.keys()) {
+for (const file of [...graph.keys()].filter((f) => f.startsWith(`${root}/`))) {
   const name = relative(root, file);
   if (!eventLogWriters.includes(name) && writesEvents(readFileSync(file, 'utf8')))
     problems.push(`${name}: writes inbound_events; only ${eventLogWriters.join(', ')} may`);
