@@ -86,20 +86,21 @@ export const InboundWebhook = z
   })
   .openapi('InboundWebhook');
 
+/**
+ * The longest grace a rotation leaves the old URL, in seconds (7 days). There is no default to
+ * name: a rotation without `grace_period` ends the old URL at once (a leaked URL's case); the
+ * panel's own default, 24 hours, is its PANEL_GRACE_S.
+ */
+const MAX_GRACE_S = 7 * 24 * 3600;
+
 /** The body of `POST /v1/inbound-webhooks/{id}/rotate-token`, all optional. */
 export const RotateTokenBody = z
   .strictObject({
-    grace_period: z
-      .number()
-      .int()
-      .min(0)
-      .max(7 * 24 * 3600)
-      .optional()
-      .openapi({
-        description:
-          'Seconds the old URL keeps working, 0 to 604800 (7 days); default 0: it answers 404 at once (for a URL that leaked). 86400 (24 hours) gives a sender a day to move, as the panel does by default. Rotating again during a grace ends the older URL at once.',
-        example: 3600,
-      }),
+    grace_period: z.number().int().min(0).max(MAX_GRACE_S).optional().openapi({
+      description:
+        'Seconds the old URL keeps working, 0 to 604800 (7 days); default 0: it answers 404 at once (for a URL that leaked). 86400 (24 hours) gives a sender a day to move, as the panel does by default. Rotating again during a grace ends the older URL at once.',
+      example: 3600,
+    }),
   })
   .openapi('InboundWebhookRotateToken');
 

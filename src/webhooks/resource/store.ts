@@ -32,10 +32,6 @@ export const seesWebhookUrl = (held: readonly string[] | null | undefined, creat
 /** The path of the webhook's ingest URL, whose token is the credential a sender posts with. */
 export const hookPath = (row: Pick<WebhookRow, 'token'>) => `/hooks/${row.token}`;
 
-/** The default and the longest grace a rotation leaves the old URL, in seconds. */
-export const DEFAULT_GRACE_S = 24 * 3600;
-export const MAX_GRACE_S = 7 * 24 * 3600;
-
 /** When the URL a rotation replaced stops working, while it still works; else null. */
 export const graceEnd = (
   row: Pick<WebhookRow, 'previousToken' | 'previousTokenExpiresAt'>,
