@@ -62,7 +62,8 @@ const allowed = {
     'webhooks/log',
   ],
   // Reading a body in any charset and form, and what ingest keeps of it.
-  'webhooks/ingest': ['core', 'contracts', 'db', 'webhooks/rules', 'webhooks/config', 'webhooks/log'],
+  // It checks a call's signature with auth/signatures.
+  'webhooks/ingest': ['core', 'contracts', 'db', 'auth', 'webhooks/rules', 'webhooks/config', 'webhooks/log'],
   // The webhook resource itself (create, update, rotate, delete) and its signed sample event.
   'webhooks/resource': [
     'core',
