@@ -100,7 +100,7 @@ export const targetLabels: Labels<keyof typeof fixedTargets> = {
 };
 
 /**
- * The codes of an event's errors and warnings (src/core/webhook-fields.ts, outside-keys.ts, the
+ * The codes of an event's errors and warnings (src/webhooks/rules/fields.ts, outside-keys.ts, the
  * flows' run) and of a refused call (src/routes/hooks.ts, auth/signatures.ts), for the event page.
  */
 export const eventCodes = [

@@ -5,7 +5,7 @@ import type { Lang } from './i18n';
 import type { Page } from './views';
 
 // The banner every page of an account shows once its webhook events near or fill the storage
-// quota (src/model/event-storage.ts): when full, calls are answered 429 and not stored, so a
+// quota (src/webhooks/log/event-storage.ts): when full, calls are answered 429 and not stored, so a
 // configurer must see it before a sender's leads are lost.
 
 /** From this share of the quota on, a warning; at the quota, the alert. */

@@ -158,7 +158,7 @@ export type WebhookView = {
   mode: (typeof webhookModes)[number];
   enabled: boolean;
   hasSecret: boolean;
-  /** Until when the URL a rotation replaced still works (src/webhooks/resource.ts graceEnd). */
+  /** Until when the URL a rotation replaced still works (src/webhooks/resource/store.ts graceEnd). */
   graceEnd?: string | null;
 };
 

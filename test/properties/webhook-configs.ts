@@ -4,7 +4,7 @@ import { compileFormat, fieldTypes } from '../../src/webhooks/rules/fields';
 
 /**
  * Webhook configurations the API accepts, built from the contract of
- * src/contracts/webhook-config.ts and the rules of `configIssues`: every member (field types,
+ * src/webhooks/config/schema.ts and the rules of `configIssues`: every member (field types,
  * `required`, targets fixed and custom, date `formats`, `locale`, every action and its options, `when` with
  * each operator and value kind, templates, descriptions, due offsets, owners and round robins with
  * repeats) in every combination the rules allow.

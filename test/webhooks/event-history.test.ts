@@ -15,7 +15,7 @@ import { call, expectProblem, ISO_MS, json, newAccount, newWebhook } from '../he
 import { deliver, eventOf, ingest, leadHook, NO_RECORDS, recordCounts } from '../queue/webhook-support';
 
 // The history of an event: one mark per move after it was stored, written by the statement of the
-// move (src/webhooks/event-log.ts), capped, counted in the account's event storage, erased with
+// move (src/webhooks/log/event-log.ts), capped, counted in the account's event storage, erased with
 // the person, and shown by the /v1 event read.
 
 const db = () => primaryDb(env.DB);

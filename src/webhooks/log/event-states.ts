@@ -12,7 +12,7 @@ export const GONE = 'deleted';
 type Move = {
   from: readonly (EventStatus | typeof NEW)[];
   to: EventStatus | typeof GONE;
-  /** Who makes the move, and (in parentheses) its function in webhooks/event-log.ts. */
+  /** Who makes the move, and (in parentheses) its function in webhooks/log/event-log.ts. */
   by: string;
 };
 

@@ -12,7 +12,7 @@ import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 // usage itself is kept by triggers on inbound_events (drizzle/0020_webhook_event_storage.sql), so
 // every insert, rewrite (consumer, erasure) and delete counts, in the statement that makes it, the
 // event's search index entries included. The writes themselves (the cron's purge and the account's
-// delete included) are webhooks/event-log.ts's.
+// delete included) are webhooks/log/event-log.ts's.
 
 /** The `[vars]` of wrangler.toml this module reads; unset or invalid: the defaults. */
 export type StorageVars = {

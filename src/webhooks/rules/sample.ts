@@ -45,21 +45,21 @@ export function sampleCandidates(): SampleCandidates {
 }
 
 /** The forms the account's rows store a candidate in: E.164 phones, lower-case emails, bare CNPJs. */
-export const storedForms = (c: SampleCandidates) => ({
-  phones: c.phones.map((p) => normalizePhone(p) ?? p),
-  emails: c.emails.map((e) => e.toLowerCase()),
-  cnpjs: c.cnpjs.map((cnpj) => cnpj.replace(/[./-]/g, '')),
+export const storedForms = (candidates: SampleCandidates) => ({
+  phones: candidates.phones.map((phone) => normalizePhone(phone) ?? phone),
+  emails: candidates.emails.map((email) => email.toLowerCase()),
+  cnpjs: candidates.cnpjs.map((cnpj) => cnpj.replace(/[./-]/g, '')),
 });
 
 /** The first candidate of each kind whose stored form is not `taken`. */
-export function pickSample(c: SampleCandidates, taken: ReadonlySet<string>): SampleValues {
-  const stored = storedForms(c);
+export function pickSample(candidates: SampleCandidates, taken: ReadonlySet<string>): SampleValues {
+  const stored = storedForms(candidates);
   const free = (given: string[], forms: string[]) =>
     given.find((_, i) => !taken.has(forms[i] ?? '')) ?? given[0] ?? '';
   return {
-    phone: free(c.phones, stored.phones),
-    email: free(c.emails, stored.emails),
-    cnpj: free(c.cnpjs, stored.cnpjs),
+    phone: free(candidates.phones, stored.phones),
+    email: free(candidates.emails, stored.emails),
+    cnpj: free(candidates.cnpjs, stored.cnpjs),
   };
 }
 
