@@ -23,7 +23,7 @@ import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from '.
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
 import { issueText } from './problem-text';
 import { sessionHash, sessionKey } from './session';
-import { messagePage } from './views';
+import { messagePage } from './views/layout';
 
 // The panel's paths, its session guard and its security headers; each page is a module of pages/.
 

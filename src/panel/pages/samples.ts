@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env';
 import { sampleEvent, senderHeaders } from '../../webhooks/resource/sample-event';
 import { hookPath, type WebhookRow, webhookQuery } from '../../webhooks/resource/store';
 import { type C, idOf, pageOf, type SessionPage, saved, viewOf } from '../page';
-import { sampleConfirmPage } from '../views';
+import { sampleConfirmPage } from '../views/layout';
 import { testConfirmPage, testSendPage } from '../views/test-send';
 import { renderWebhook } from './webhook';
 

@@ -5,7 +5,7 @@ import { clientOf, rateLimit } from '../../http/rate-limit';
 import { langs } from '../i18n';
 import { type C, pageOf, panelNext, toSignIn } from '../page';
 import { closeSession, openSession, setSessionCookie } from '../session';
-import { signInPage } from '../views';
+import { signInPage } from '../views/layout';
 
 /** The sign-in form. */
 export const signInForm = (c: C) => c.html(signInPage(pageOf(c, false)));

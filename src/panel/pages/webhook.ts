@@ -11,8 +11,8 @@ import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { editPage, type Page } from '../views';
 import { configForm } from '../views/config-form';
+import { editPage, type Page } from '../views/layout';
 import { overviewSection } from '../views/overview';
 
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */

@@ -13,8 +13,8 @@ import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from 
 import { usersOf } from '../owners';
 import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { layout, listPage, modeBanner } from '../views';
 import { configForm } from '../views/config-form';
+import { layout, listPage, modeBanner } from '../views/layout';
 
 /** What a new webhook will be: enabled, in test mode. */
 const NEW = { mode: 'test', enabled: true } as const;

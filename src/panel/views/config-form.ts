@@ -15,7 +15,7 @@ import {
 } from '../form';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
 import { issueText } from '../problem-text';
-import { option, type Page, problems } from '../views';
+import { option, type Page, problems } from './layout';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
 // reads what they send back).

@@ -9,8 +9,8 @@ import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
 import { eventErrorText, issueText } from '../problem-text';
-import { layout, modeBanner, type Page, type WebhookView, when } from '../views';
 import { localTime } from '../zone';
+import { layout, modeBanner, type Page, type WebhookView, when } from './layout';
 
 // One event as a request inspector: what it did (or would do), why it was refused, its warnings,
 // its history of attempts, and the call as received (kept headers, body, Content-Type).

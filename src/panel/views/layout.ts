@@ -1,11 +1,11 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { Scope } from '../core/scopes';
-import { eventStatuses, type webhookModes } from '../core/statuses';
-import type { Lang, Messages } from './i18n';
-import { modeLabel, statusLabel } from './labels';
-import { issueText } from './problem-text';
-import { localTime } from './zone';
+import type { Scope } from '../../core/scopes';
+import { eventStatuses, type webhookModes } from '../../core/statuses';
+import type { Lang, Messages } from '../i18n';
+import { modeLabel, statusLabel } from '../labels';
+import { issueText } from '../problem-text';
+import { localTime } from '../zone';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
