@@ -1,7 +1,7 @@
 // The fault drill's webhook and its burst of events: what each event is for and what it should
 // leave behind. Deterministic (a seeded PRNG), so two runs with the same settings send the same
 // events in the same order.
-import { FIRST_NAMES, prng, SURNAMES } from './seed.mjs';
+import { FIRST_NAMES, prng, SURNAMES } from './names.mjs';
 
 /**
  * The README's example webhook with a `ref` per event: the deal and the task carry it in their

@@ -3,7 +3,7 @@
 // migrations of main before issue 34 (up to 0016) and with them all. The Workers runtime's D1 has
 // no dbstat (and refuses PRAGMA page_count), so this runs on Node's SQLite (node:sqlite, which
 // has it), replaying drizzle/ and inserting events as ingest stores them (the kept body of
-// src/core/stored-body.ts after issue 34, the whole body before). A smaller quota than 256 MiB
+// src/webhooks/ingest/stored-body.ts after issue 34, the whole body before). A smaller quota than 256 MiB
 // keeps it quick; the posts scale with the quota.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,12 +22,12 @@ if (!Number.isInteger(quotaMib) || quotaMib < 1) {
   process.exit(2);
 }
 
-/** src/core/stored-body.ts, bundled to run here. */
+/** src/webhooks/ingest/stored-body.ts, bundled to run here. */
 async function loadStoredBody() {
   const dir = mkdtempSync(join(tmpdir(), 'crm-stored-body-'));
   const outfile = join(dir, 'stored-body.mjs');
   await build({
-    entryPoints: [join(root, 'src/core/stored-body.ts')],
+    entryPoints: [join(root, 'src/webhooks/ingest/stored-body.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,6 +1,6 @@
 // `node --experimental-sqlite bench/overview.mjs [days]`: the webhook overview's hourly counts on
 // SQLite (the engine under D1) at 100,000 events of one webhook spread over [days] (default 7): the
-// per-hour seeks of src/webhooks/event-overview.ts against a GROUP BY of the hour, which sorts.
+// per-hour seeks of src/webhooks/log/event-overview.ts against a GROUP BY of the hour, which sorts.
 // Figures in docs/panel.md. Node 22's node:sqlite, on an in-memory copy of the migrations.
 import { readdirSync, readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';

@@ -2,7 +2,7 @@
 // 25 days (inside the 30-day retention, so the cron's purge keeps them), with leads whose names,
 // emails and phones (in the formats senders use) the event search finds. The migration's triggers
 // index each event as it is inserted, as ingest's insert would.
-import { ascii, FIRST_NAMES, SURNAMES } from './seed.mjs';
+import { ascii, FIRST_NAMES, SURNAMES } from './names.mjs';
 
 const DAY_MS = 86_400_000;
 // Events are longer rows than the other tables': fewer per INSERT keeps each under D1's 100 KB.

@@ -7,14 +7,12 @@
 // CNPJs, `*_norm` columns through normalizeText and `*_fold` ones through foldText.
 import { canonicalCnpj } from '../src/core/cnpj.ts';
 import { foldText, normalizeText } from '../src/core/text.ts';
+import { ascii, FIRST_NAMES, list, prng, SURNAMES } from './names.mjs';
 import { seedEvents } from './seed-events.mjs';
 
 const DAY_MS = 86_400_000;
 /** Rows per INSERT: keeps each statement well under D1's 100 KB statement limit. */
 const ROWS_PER_INSERT = 400;
-
-/** Comma-separated words, so the vocabulary below reads as prose. @param {string} text */
-const list = (text) => text.trim().split(/\s*,\s*/);
 
 // The same team at every size, so a comparison of sizes changes only how much data there is.
 export const USERS = 20;
@@ -26,21 +24,6 @@ export const SEGMENTS = list(`
   Logística, Alimentação, Financeiro, Automotivo
 `);
 
-export const FIRST_NAMES = list(`
-  Ana, Maria, João, José, Antônio, Francisco, Carlos, Paulo, Pedro, Lucas, Luís, Marcos, Gabriel,
-  Rafael, Daniel, Marcelo, Bruno, Eduardo, Felipe, Rodrigo, Juliana, Fernanda, Patrícia, Aline,
-  Adriana, Sandra, Camila, Amanda, Bruna, Jéssica, Letícia, Júlia, Luciana, Vanessa, Mariana,
-  Gabriela, Vitória, Beatriz, Débora, Sônia, Conceição, Tânia, Márcia, Cláudia, Valéria, Érica,
-  Otávio, Caio, Thiago, Vinícius, Sérgio, Fábio, Rogério, Mário, Cícero, Inês, Lúcia, Raimundo,
-  Joaquim, Iracema
-`);
-export const SURNAMES = list(`
-  Silva, Santos, Oliveira, Souza, Rodrigues, Ferreira, Alves, Pereira, Lima, Gomes, Costa,
-  Ribeiro, Martins, Carvalho, Almeida, Lopes, Soares, Fernandes, Vieira, Barbosa, Rocha, Dias,
-  Nascimento, Andrade, Moreira, Nunes, Marques, Machado, Mendes, Freitas, Cardoso, Ramos,
-  Gonçalves, Santana, Teixeira, Araújo, Magalhães, Brandão, Falcão, Guimarães, Simões, Assunção,
-  Peixoto, Monteiro, Figueiredo, D'Ávila, Catão, Bastião
-`);
 const ACTIVITIES = list(`
   Comércio de Alimentos, Materiais de Construção, Auto Peças, Transportes, Tecnologia,
   Engenharia, Distribuidora, Farmácia, Confecções, Agropecuária, Consultoria, Serviços Médicos,
@@ -86,18 +69,6 @@ const TASK_DESCRIPTIONS = [
   'Falar com o responsável pelo setor de compras.',
 ];
 
-/** mulberry32: small, fast, and the same sequence for the same seed. @param {number} seed */
-export function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The Receita Federal's modulo 11 check digit (each character worth its ASCII code minus 48), as in
  * src/core/cnpj.ts, which keeps its own private.
@@ -130,14 +101,6 @@ export function cnpjFor(n) {
 /** `12345678000195` -> `12.345.678/0001-95`, the form a person types. @param {string} cnpj */
 export const maskCnpj = (cnpj) =>
   `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
-
-/** A name as an email's local part: letters only, accents dropped, lower case. @param {string} text */
-export const ascii = (text) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z]/g, '')
-    .toLowerCase();
 
 /** @typedef {Record<string, string | number | null>} Row column name -> value */
 

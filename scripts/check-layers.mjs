@@ -1,36 +1,83 @@
 // Part of `npm test`: the layers of src/ depend only downwards and no module imports itself back
 // through a loop, so storage, the wire contracts and the pure rules can change without dragging
-// HTTP along. Walks the relative imports of every .ts file under src/ with a regex (type-only
-// imports count too: a type from a higher layer is the same backward dependency).
+// HTTP along. Walks the relative imports of every .ts file under src/ and every .mjs file under
+// bench/ and scripts/ with a regex (type-only imports and JSDoc's `import("./x")` count too: a
+// type from a higher layer is the same backward dependency).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..', 'src');
+const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const root = join(repo, 'src');
 
+// The inbound webhook's home, src/webhooks/, in the order its sub-folders stand: each one a part of
+// its own (see layerOf), so a rule cannot reach the log and the log cannot reach the flow engine.
+const webhooks = [
+  'webhooks/rules',
+  'webhooks/config',
+  'webhooks/actions',
+  'webhooks/contract',
+  'webhooks/log',
+  'webhooks/processing',
+  'webhooks/ingest',
+  'webhooks/resource',
+];
 // The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
-const lower = ['core', 'contracts', 'db', 'model', 'webhooks'];
+const lower = ['core', 'contracts', 'db', 'model', ...webhooks];
 /**
- * What each part of src/ (a top-level folder, or a file at the top) may import besides itself:
- * core -> contracts, db -> model -> webhooks -> routes/queue/panel, with the app's HTTP plumbing
- * beside model/: auth/ below http/, and env.ts. A part missing here is a problem: each new one
- * takes a place.
+ * What each part of src/ (a top-level folder, a sub-folder of webhooks/, or a file at the top) may
+ * import besides itself: core -> contracts, db -> model -> webhooks/* -> routes/queue/panel, with
+ * the app's HTTP plumbing beside model/: auth/ below http/, and env.ts. A part missing here is a
+ * problem: each new one takes a place.
  * @type {Record<string, string[]>}
  */
 const allowed = {
   // The pure rules: no schema library, no SQL, no runtime (see `packages`).
   core: [],
+  // The inbound webhook's pure rules (fields, flows, templates, sample, token, event identity,
+  // search, warnings, history, the configuration's types): core's twin for the webhook, so storage
+  // may name their types (db/schema.ts's JSON columns) as it names core's.
+  'webhooks/rules': ['core'],
   // The wire contracts (zod) and the storage (Drizzle) both stand on the rules alone.
   contracts: ['core'],
-  db: ['core'],
+  db: ['core', 'webhooks/rules'],
   // A resource's write spec, reads and presenter: contract in, rows out.
   model: ['core', 'contracts', 'db'],
-  // The inbound webhook's home: its contract, its event log and its flow actions. Each action
-  // module holds its own schema and statements, so the webhook's contract sits above model/. It
-  // signs a sample event as a sender would, with auth/signatures.
-  webhooks: ['core', 'contracts', 'db', 'model', 'auth'],
+  // The webhook configuration's zod parts (fields, when, owner, templates) and its field targets.
+  'webhooks/config': ['core', 'contracts', 'webhooks/rules'],
+  // The flow actions: each module holds its own schema and statements, over a resource's model.
+  'webhooks/actions': ['core', 'contracts', 'db', 'model', 'webhooks/rules', 'webhooks/config'],
+  // The /v1 resource's schemas (webhook, event, their queries): the flow union comes from actions/.
+  'webhooks/contract': ['core', 'contracts', 'webhooks/rules', 'webhooks/config', 'webhooks/actions'],
+  // The event log: its one writer, states, reads, filters, overview, replay, promote, storage.
+  'webhooks/log': ['core', 'contracts', 'db', 'webhooks/rules', 'webhooks/contract'],
+  // What the queue does with an event: plan its flows, run its actions, salvage what it can.
+  'webhooks/processing': [
+    'core',
+    'contracts',
+    'db',
+    'env.ts',
+    'webhooks/rules',
+    'webhooks/config',
+    'webhooks/actions',
+    'webhooks/log',
+  ],
+  // Reading a body in any charset and form, and what ingest keeps of it.
+  // It checks a call's signature with auth/signatures.
+  'webhooks/ingest': ['core', 'contracts', 'db', 'auth', 'webhooks/rules', 'webhooks/config', 'webhooks/log'],
+  // The webhook resource itself (create, update, rotate, delete) and its signed sample event.
+  'webhooks/resource': [
+    'core',
+    'contracts',
+    'db',
+    'auth',
+    'webhooks/rules',
+    'webhooks/actions',
+    'webhooks/contract',
+    'webhooks/log',
+  ],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
-  // put on a request (type-only imports, but a type is a dependency all the same).
-  'env.ts': ['db', 'http', 'model'],
+  // put on a request, and the queue's message (type-only imports, but a type is a dependency).
+  'env.ts': ['db', 'http', 'model', 'webhooks/log'],
   // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
   // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
   // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
@@ -38,11 +85,11 @@ const allowed = {
   // The HTTP edge: problem+json, OpenAPI, pagination, idempotency, rate limits. Storage and auth/,
   // never a resource's model: what a resource means is model/'s business.
   http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
-  // The queue consumer runs without a request: nothing from http/ (its errors and logs are not
+  // The Queue adapter runs without a request: nothing from http/ (its errors and logs are not
   // problem+json) and nothing from the other outer parts.
   queue: [...lower, 'env.ts'],
   // The outer parts share through model/ or below; they import no route (routes are leaves), and
-  // a route imports nothing from queue/, whose faults.ts is the local drill's test scaffolding.
+  // a route imports nothing from queue/.
   panel: [...lower, 'auth', 'http', 'env.ts', 'oauth'],
   routes: [...lower, 'auth', 'http', 'env.ts'],
   // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
@@ -53,41 +100,63 @@ const allowed = {
   oauth: [...lower, 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
   'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth'],
+  // The Node tools beside the Worker. The benchmark's seeds take their stored forms from core/
+  // (pure, so Node runs it as it is); scripts/ drive bench/; both start wrangler through one helper.
+  'scripts/wrangler.mjs': [],
+  bench: ['core', 'scripts/wrangler.mjs'],
+  scripts: ['bench', 'scripts/wrangler.mjs'],
 };
 // Parts whose modules import nothing from each other either: a route module is a leaf.
 const leaves = ['routes'];
 /**
  * The npm packages (or `node:` modules) a layer may import; a layer missing here may import any.
- * core/ imports none, so its rules stay pure: no schema library, no SQL, no runtime.
+ * core/ and webhooks/rules/ import none, so their rules stay pure: no schema library, no SQL, no runtime.
  * @type {Record<string, string[]>}
  */
-const packages = { core: [] };
+const packages = { core: [], 'webhooks/rules': [] };
 
-/** @param {string} dir @returns {string[]} */
-function walk(dir) {
+/** @param {string} dir @param {string} ext @returns {string[]} */
+function walk(dir, ext) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return walk(path);
-    return path.endsWith('.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return walk(path, ext);
+    return path.endsWith(ext) ? [path] : [];
   });
 }
+
+/** A file as the problems name it: from src/ for the Worker's, from the repository for the tools'. @param {string} file */
+const nameOf = (file) => relative(file.startsWith(`${root}/`) ? root : repo, file);
 
 /** @param {string} from @param {string} spec */
 function target(from, spec) {
   const base = resolve(dirname(from), spec);
-  // A spec with its extension (`../package.json`) names the file itself.
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), ...(/\.json$/.test(base) ? [base] : [])]) {
+  // A spec with its extension (`../package.json`, `./seed.mjs`) names the file itself.
+  for (const candidate of [
+    `${base}.ts`,
+    join(base, 'index.ts'),
+    ...(/\.(json|mjs|ts)$/.test(base) ? [base] : []),
+  ]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {}
   }
-  throw new Error(`${relative(root, from)}: cannot resolve ${spec}`);
+  throw new Error(`${nameOf(from)}: cannot resolve ${spec}`);
 }
 
-/** The part of src/ a file belongs to: its top-level folder, or its own name at the top. @param {string} file */
-const layerOf = (file) => relative(root, file).split('/')[0];
+/**
+ * The part of src/ a file belongs to: its top-level folder, its sub-folder of webhooks/, or its
+ * own name at the top. @param {string} file
+ */
+function layerOf(file) {
+  if (!file.startsWith(`${root}/`)) {
+    const name = relative(repo, file);
+    return name in allowed ? name : (name.split('/')[0] ?? name);
+  }
+  const [top, sub, rest] = relative(root, file).split('/');
+  return top === 'webhooks' && rest !== undefined ? `${top}/${sub}` : top;
+}
 
-// `import … from './x'`, `export … from './x'`, `import './x'` and `import('./x')`.
+// `import … from './x'`, `export … from './x'`, `import './x'` and `import("./x")`.
 const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^']+)'|import\('(\.[^']+)'\)/g;
 // The same forms naming a package rather than a path.
 const packagePattern =
@@ -95,7 +164,11 @@ const packagePattern =
 
 /** @type {Map<string, string[]>} */
 const graph = new Map();
-for (const file of walk(root)) {
+for (const file of [
+  ...walk(root, '.ts'),
+  ...walk(join(repo, 'bench'), '.mjs'),
+  ...walk(join(repo, 'scripts'), '.mjs'),
+]) {
   const text = readFileSync(file, 'utf8');
   graph.set(
     file,
@@ -110,20 +183,20 @@ for (const file of graph.keys()) {
   for (const m of readFileSync(file, 'utf8').matchAll(packagePattern)) {
     const spec = m[1] ?? m[2] ?? '';
     if (!allowedPackages.some((p) => spec === p || spec.startsWith(`${p}/`)))
-      problems.push(`${relative(root, file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
+      problems.push(`${nameOf(file)} -> ${spec}: ${layerOf(file)}/ may not import a package`);
   }
 }
 for (const [file, deps] of graph) {
   const layer = layerOf(file);
   if (!(layer in allowed)) {
-    problems.push(`${relative(root, file)}: src/${layer} has no place in the layers of check-layers.mjs`);
+    problems.push(`${nameOf(file)}: ${layer} has no place in the layers of check-layers.mjs`);
     continue;
   }
-  // Outside src/ only ../package.json is imported (the version the app reports): no layer.
-  for (const dep of deps.filter((d) => d.startsWith(`${root}/`))) {
+  // Of the files walked, only ../package.json is imported (the version the app reports): no layer.
+  for (const dep of deps.filter((d) => graph.has(d))) {
     const other = layerOf(dep);
     if (other === layer ? leaves.includes(layer) : !allowed[layer].includes(other))
-      problems.push(`${relative(root, file)} -> ${relative(root, dep)}: ${layer} may not import ${other}`);
+      problems.push(`${nameOf(file)} -> ${nameOf(dep)}: ${layer} may not import ${other}`);
   }
 }
 
@@ -154,7 +227,7 @@ function connect(node) {
     do {
       member = stack.pop() ?? node;
       onStack.delete(member);
-      component.push(relative(root, member));
+      component.push(nameOf(member));
     } while (member !== node);
     const selfImport = (graph.get(node) ?? []).includes(node);
     if (component.length > 1 || selfImport) problems.push(`import loop: ${component.sort().join(', ')}`);
@@ -164,7 +237,7 @@ for (const node of graph.keys()) if (!indices.has(node)) connect(node);
 
 // The event log has one home: only these files write inbound_events (an insert, update or delete
 // of `inboundEvents`, or raw DML naming the table). The erasure stays in db/, below the log.
-const eventLogWriters = ['webhooks/event-log.ts', 'db/erasure.ts'];
+const eventLogWriters = ['webhooks/log/event-log.ts', 'db/erasure.ts'];
 const rawEventWrite = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?inbound_events\b/i;
 /** @param {string} text */
 function writesEvents(text) {
@@ -175,7 +248,7 @@ function writesEvents(text) {
     names.some((name) => new RegExp(`\\.(?:insert|update|delete)\\(\\s*${name}\\b`).test(text))
   );
 }
-for (const file of graph.keys()) {
+for (const file of [...graph.keys()].filter((f) => f.startsWith(`${root}/`))) {
   const name = relative(root, file);
   if (!eventLogWriters.includes(name) && writesEvents(readFileSync(file, 'utf8')))
     problems.push(`${name}: writes inbound_events; only ${eventLogWriters.join(', ')} may`);

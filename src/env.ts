@@ -1,7 +1,7 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
-import type { EventMessage } from './model/event-messages';
+import type { EventMessage } from './webhooks/log/event-messages';
 
 export type Bindings = {
   DB: D1Database;
@@ -13,7 +13,7 @@ export type Bindings = {
   PUBLIC_BASE_URL: string;
   /** Origins allowed to call /v1 from a browser, comma-separated; empty: none. */
   CORS_ORIGINS: string;
-  /** `on` only in tests and the local fault drill: see src/webhooks/faults.ts. */
+  /** `on` only in tests and the local fault drill: see src/webhooks/rules/faults.ts. */
   FAULT_INJECTION?: string;
   /** Requests per API key (its hash) and window: `[[ratelimits]]` in wrangler.toml. */
   API_RATE_LIMITER: RateLimit;

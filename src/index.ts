@@ -36,7 +36,7 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
-import { purgeExpiredEvents } from './webhooks/event-log';
+import { purgeExpiredEvents } from './webhooks/log/event-log';
 
 const app = router();
 

@@ -4,7 +4,12 @@ import { ContactQuery, contactSorts } from '../src/contracts/contacts';
 import { DealQuery, dealSorts } from '../src/contracts/deals';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/contracts/tasks';
 import { UserQuery, userSorts } from '../src/contracts/users';
-import { eventSorts, InboundWebhookQuery, WebhookEventQuery, webhookSorts } from '../src/webhooks/contract';
+import {
+  eventSorts,
+  InboundWebhookQuery,
+  WebhookEventQuery,
+  webhookSorts,
+} from '../src/webhooks/contract/schemas';
 import { call, create, type Json, json, newAccount, newWebhook, postEvent } from './helpers';
 import { deref } from './openapi';
 

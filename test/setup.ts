@@ -49,4 +49,3 @@ const schemaBefore = await schema();
 afterAll(async () => {
   expect(await schema(), 'the database schema gained or lost an object').toEqual(schemaBefore);
 });
-

@@ -13,7 +13,16 @@ export type DomainCode =
   | 'conflict'
   | 'validation_failed'
   | 'webhook_limit_reached'
-  | 'event_storage_full';
+  | 'event_storage_full'
+  // Webhook ingest's refusals of a call (src/webhooks/ingest/).
+  | 'unsupported_media_type'
+  | 'malformed_json'
+  | 'malformed_form'
+  | 'body_not_object'
+  | 'body_too_deep'
+  | 'invalid_fields'
+  | 'invalid_signature'
+  | 'idempotency_key_reused';
 
 export class DomainError extends Error {
   constructor(

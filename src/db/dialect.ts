@@ -13,9 +13,7 @@ import {
   View,
 } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
-
-/** Drizzle's column name resolver (internal to its dialect, used as it uses it). */
-export type Casing = { getColumnCasing(column: Column): string };
+import { type Casing, casingOf, inlinesParams } from './drizzle-internals';
 
 /** Thrown by the walk at anything it does not render exactly as Drizzle does; Drizzle renders it. */
 export const NOT_MINE = Symbol('not mine');
@@ -33,8 +31,6 @@ function tableName(table: Table): string {
   }
   return name;
 }
-
-const inlined = (sql: SQL) => (sql as unknown as { shouldInlineParams: boolean }).shouldInlineParams;
 
 /**
  * Renders a statement's SQL tree to text and parameters as Drizzle's `SQL.toQuery` does, chunk for
@@ -61,7 +57,7 @@ export class Renderer {
       });
       this.sql += ')';
     } else if (chunk instanceof SQL) {
-      if (inlined(chunk)) throw NOT_MINE;
+      if (inlinesParams(chunk)) throw NOT_MINE;
       for (const each of chunk.queryChunks) this.chunk(each);
     } else if (chunk instanceof Table) this.sql += tableName(chunk);
     else if (chunk instanceof Column) {
@@ -115,7 +111,7 @@ export class FastDialect extends SQLiteAsyncDialect {
 
   override sqlToQuery(sql: SQL, invokeSource?: 'indexes' | undefined): Query {
     if (invokeSource !== undefined) return super.sqlToQuery(sql, invokeSource);
-    const renderer = new Renderer((this as unknown as { casing: Casing }).casing);
+    const renderer = new Renderer(casingOf(this));
     try {
       renderer.chunk(sql);
     } catch (err) {

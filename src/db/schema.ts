@@ -11,9 +11,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../core/errors';
-import type { EventMark } from '../core/event-history';
 import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
-import type { Action, FieldMapping, Rejection } from '../core/webhook-config';
+import type { Action, FieldMapping, Rejection } from '../webhooks/rules/config';
+import type { EventMark } from '../webhooks/rules/event-history';
 
 // Timestamps are epoch milliseconds: compact, index-friendly, and exact for keyset cursors.
 const timestamps = {
@@ -347,7 +347,7 @@ export const inboundEvents = sqliteTable(
     // For a rejected event: the problem its sender was answered with.
     rejection: text('rejection', { mode: 'json' }).$type<Rejection>(),
     // Every move the event made after it was stored, oldest first, the last 20 only
-    // (src/webhooks/event-log.ts appends to it in the statement of the move).
+    // (src/webhooks/log/event-log.ts appends to it in the statement of the move).
     history: text('history', { mode: 'json' }).$type<EventMark[]>().notNull().default(sql`'[]'`),
     // What the event's search index entries count for in its storage (16 x its indexed text), set by
     // the insert and rewrite triggers of drizzle/0021_event_index_bytes.sql, never by the app: the
@@ -365,12 +365,12 @@ export const inboundEvents = sqliteTable(
     index('inbound_events_status_idx').on(t.accountId, t.webhookId, t.status, t.receivedAt, t.id),
     // The latest test events, for sample fields, without walking the production ones.
     index('inbound_events_mode_idx').on(t.accountId, t.webhookId, t.mode, t.receivedAt, t.id),
-    // The list's "with warnings" filter walks only the events that have some (src/webhooks/event-filter.ts).
+    // The list's "with warnings" filter walks only the events that have some (src/webhooks/log/event-filter.ts).
     index('inbound_events_warned_idx')
       .on(t.accountId, t.webhookId, t.receivedAt, t.id)
       .where(sql`${t.warnings} <> '[]'`),
     index('inbound_events_queue_idx').on(t.status, t.queuedAt),
-    // The retention purge walks the oldest events of every account (src/webhooks/event-log.ts).
+    // The retention purge walks the oldest events of every account (src/webhooks/log/event-log.ts).
     index('inbound_events_received_idx').on(t.receivedAt),
   ],
 );
@@ -406,7 +406,7 @@ export const inboundEventResults = sqliteTable(
 );
 
 /**
- * What an account's webhook events take up in D1 (src/model/event-storage.ts), kept by triggers
+ * What an account's webhook events take up in D1 (src/webhooks/log/event-storage.ts), kept by triggers
  * on inbound_events (drizzle/0011_event_storage.sql) in the statement that inserts, rewrites or
  * deletes an event, so ingest reads it with the webhook and writes it at no extra round trip.
  */

@@ -1,18 +1,11 @@
 import type { Query, SQL } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
-import { type Casing, NOT_MINE, Renderer } from './dialect';
+import { NOT_MINE, Renderer } from './dialect';
+import { type Casing, casingOf, dialectOf, preparedItem, preparedOf } from './drizzle-internals';
 
 /** A statement as Drizzle builds it (a select, or a compound of selects). */
 type Built = { getSQL(): SQL };
-
-/** What Drizzle's D1 session makes of a statement for a batch: the statement and its row mapping. */
-type Prepared = { fields?: unknown; joinsNotNullableMap?: unknown };
-type Internals = {
-  dialect: SQLiteAsyncDialect & { casing: Casing };
-  session: { prepareQuery(query: Query, fields: unknown, method: 'all', arrayMode: boolean): Prepared };
-};
-const internals = (db: Db) => db as unknown as Internals;
 
 /** Where a parameter of a shape's text comes from: a parameter of one of its sources, or the code. */
 type Slot = { source: number; index: number } | { value: unknown };
@@ -90,10 +83,10 @@ export class Shapes {
    * `shape` names whatever else decides the text (table, sort, direction, literals...).
    */
   statement<B extends Built>(db: Db, shape: string, sources: readonly unknown[], build: () => B): B {
-    const { dialect } = internals(db);
+    const casing = casingOf(dialectOf(db));
     let pieces: (Query | undefined)[];
     try {
-      pieces = sources.map((source) => rendered(dialect.casing, source));
+      pieces = sources.map((source) => rendered(casing, source));
     } catch (err) {
       if (err === NOT_MINE) return build();
       throw err;
@@ -113,26 +106,13 @@ export class Shapes {
     const params = shape.slots.map((slot) =>
       'value' in slot ? slot.value : pieces[slot.source]?.params[slot.index],
     );
-    // Drizzle's batch asks each item for `_prepare()`: the D1 session's prepared statement, which
-    // binds the parameters and maps the rows exactly as for the statement Drizzle builds.
-    return {
-      _prepare: () => {
-        const prepared = internals(db).session.prepareQuery(
-          { sql: shape.sql, params },
-          shape.fields,
-          'all',
-          true,
-        );
-        prepared.joinsNotNullableMap = shape.joins;
-        return prepared;
-      },
-    };
+    return preparedItem(db, { sql: shape.sql, params }, shape.fields, shape.joins);
   }
 
   #learn(db: Db, key: string, built: Built, sources: readonly unknown[], pieces: (Query | undefined)[]) {
-    const { dialect } = internals(db);
+    const dialect = dialectOf(db);
     const tree = built.getSQL();
-    const traced = new Traced(dialect.casing, new Map(sources.map((source, i) => [source, i])));
+    const traced = new Traced(casingOf(dialect), new Map(sources.map((source, i) => [source, i])));
     try {
       traced.chunk(tree);
     } catch (err) {
@@ -150,7 +130,7 @@ export class Shapes {
     // A value of the request outside its source (or a constant that happens to equal one): not
     // kept, the next request of this shape tries again.
     if (!slots.every(sourced)) return;
-    const prepared = (built as unknown as { _prepare(): Prepared })._prepare();
+    const prepared = preparedOf(built);
     this.#keep(key, { sql: traced.sql, slots, fields: prepared.fields, joins: prepared.joinsNotNullableMap });
   }
 

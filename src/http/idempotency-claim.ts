@@ -1,4 +1,5 @@
 import { and, eq, getTableName, isNull, lte, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { IDEMPOTENCY_WINDOW_MS } from '../core/idempotency';
 import type { Db } from '../db/client';
 import type { BatchExtension } from '../db/meter';
 import { apiKeys, idempotencyKeys, type StoredResponse } from '../db/schema';
@@ -9,21 +10,20 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
-/** How long a key is remembered, here and by webhook ingest. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 // Far longer than any request runs: a claim this old with no answer and no write was abandoned
 // (its isolate died), so a retry may run the request again.
 const ABANDONED_MS = 60_000;
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
-/** The 422 of a key used again, within its window, for another request: here and by webhook ingest. */
-export const keyReused = (
-  detail = 'This Idempotency-Key was used for a different request (another path or body) in the last 24 hours.',
-): ApiError => new ApiError(422, 'idempotency_key_reused', detail);
-
-/** `/v1`'s: the API key is part of the request, and a stored answer goes only to the key that made it. */
+/**
+ * The 422 of a key used again, within its window, for another request. `/v1`'s: the API key is part
+ * of the request, and a stored answer goes only to the key that made it (webhook ingest's is its own:
+ * src/webhooks/ingest/accept.ts).
+ */
 const keyReusedOnV1 = () =>
-  keyReused(
+  new ApiError(
+    422,
+    'idempotency_key_reused',
     'This Idempotency-Key was used in the last 24 hours for a different request: another path or body, or another API key of this account (a stored answer is replayed only to the key that made it). Use a new Idempotency-Key.',
   );
 

@@ -2,12 +2,13 @@ import { lte } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { sha256Hex } from '../auth/secrets';
+import { IDEMPOTENCY_WINDOW_MS } from '../core/idempotency';
 import { logError } from '../core/log';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { cachedBody } from './body-limit';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, IDEMPOTENCY_WINDOW_MS, KeyInUse } from './idempotency-claim';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, KeyInUse } from './idempotency-claim';
 import { ApiError, badRequest } from './problem';
 /** The request's Idempotency-Key, if it sent one; a malformed one is a 400. */
 export function idempotencyKeyOf(c: Context): string | undefined {

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { invalid } from '../core/errors';
 import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
+import { JSON_TYPE } from '../core/media-types';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
 import type { AppEnv } from '../env';
@@ -44,10 +45,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   trace(headers, requestId, timing, session.getBookmark());
   secure(headers);
 };
-
-// The same test @hono/zod-openapi applies after us, so a body this guard lets through is never
-// refused again by the validator with a different error.
-export const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
  * The body of a JSON route, read as bytes (the body limit trips here, mid-stream): `json()` would

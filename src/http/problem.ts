@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Problem } from '../contracts/problem';
-import { DomainError, type FieldError } from '../core/errors';
+import { type DomainCode, DomainError, type FieldError } from '../core/errors';
 
 export const titles: Record<number, string> = {
   400: 'Bad Request',
@@ -219,12 +219,18 @@ function headersOf(err: DomainError): Record<string, string> | undefined {
   }
 }
 
-/** The problem an expected failure is answered with; undefined for an unexpected one. */
-export function asApiError(err: unknown): ApiError | undefined {
+/**
+ * The problem an expected failure is answered with; undefined for an unexpected one. `statuses`
+ * answers some domain codes otherwise than the table does, on one surface (webhook ingest).
+ */
+export function asApiError(
+  err: unknown,
+  statuses: Partial<Record<DomainCode, ContentfulStatusCode>> = {},
+): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) {
     return new ApiError(
-      problems[err.code].status,
+      statuses[err.code] ?? problems[err.code].status,
       err.code,
       err.message,
       err.errors,

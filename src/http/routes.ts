@@ -26,25 +26,24 @@ export const linkHeader = {
   Link: { description: '`<url>; rel="next"` when there is a next page', schema: { type: 'string' as const } },
 };
 
-/** The four routes every `/v1` resource has, described once for the OpenAPI document. */
-export function resourceRoutes<
-  R extends z.ZodObject<{ id: typeof Id }>,
-  Q extends z.ZodObject,
-  C extends z.ZodType,
-  U extends z.ZodType,
->(
-  names: { tag: string; one: string; schema: string; plural: string; conflicts?: boolean },
-  schemas: { resource: R; query: Q; create: C; update: U },
+/** The names a resource's routes are described with. */
+type ResourceNames = { tag: string; one: string; schema: string; plural: string; conflicts?: boolean };
+
+/** The operation ids of a resource's four routes. */
+const operationIds = (names: ResourceNames) => ({
+  list: `list${names.plural}`,
+  get: `get${names.schema}`,
+  create: `create${names.schema}`,
+  update: `update${names.schema}`,
+});
+
+/** A resource's POST: 201 with the resource, its `Location`, and links to get and update it. */
+function createRouteOf<R extends z.ZodObject<{ id: typeof Id }>, C extends z.ZodType>(
+  names: ResourceNames,
+  schemas: { resource: R; create: C },
 ) {
-  const tags = [names.tag];
-  const single = one(schemas.resource, names.schema);
+  const ids = operationIds(names);
   const a = article(names.one);
-  const ids = {
-    list: `list${names.plural}`,
-    get: `get${names.schema}`,
-    create: `create${names.schema}`,
-    update: `update${names.schema}`,
-  };
   // Where a client goes from the 201 of a create: the new resource's id, by operation.
   const links = Object.fromEntries(
     (['get', 'update'] as const).map((op) => [
@@ -56,6 +55,41 @@ export function resourceRoutes<
       },
     ]),
   );
+  return createRoute({
+    method: 'post',
+    path: '/',
+    operationId: ids.create,
+    tags: [names.tag],
+    security,
+    summary: `Create ${a} ${names.one}`,
+    description: `Creates ${a} ${names.one} from its writable fields and answers 201 with it and its \`Location\`. A field the API sets or does not know is a 422 naming it (\`read_only\`, \`unknown_field\`). With an \`Idempotency-Key\`, a retry is safe.`,
+    middleware: [jsonGuard] as const,
+    parameters: [idempotencyParam],
+    request: { body: jsonBody(schemas.create) },
+    responses: {
+      201: {
+        ...jsonContent(one(schemas.resource, names.schema), 'Created', {
+          Location: { description: 'URL of the new resource', schema: { type: 'string' } },
+          ...replayedHeader,
+        }),
+        links,
+      },
+      // 409 at least for a request with the same Idempotency-Key still running.
+      ...errorResponses(...bodyErrors, 409, 429),
+    },
+  });
+}
+
+/** The four routes every `/v1` resource has, described once for the OpenAPI document. */
+export function resourceRoutes<
+  R extends z.ZodObject<{ id: typeof Id }>,
+  Q extends z.ZodObject,
+  C extends z.ZodType,
+  U extends z.ZodType,
+>(names: ResourceNames, schemas: { resource: R; query: Q; create: C; update: U }) {
+  const tags = [names.tag];
+  const a = article(names.one);
+  const ids = operationIds(names);
   // Only resources with a unique field, or whose updates are checked against the row, answer 409 to a PUT.
   const conflicts = names.conflicts ? ([409] as const) : [];
   return {
@@ -85,33 +119,11 @@ export function resourceRoutes<
       parameters: [bookmarkParam],
       request: { params: IdParam },
       responses: {
-        200: jsonContent(single, `The ${names.one}`),
+        200: jsonContent(one(schemas.resource, names.schema), `The ${names.one}`),
         ...errorResponses(400, 404, 429),
       },
     }),
-    create: createRoute({
-      method: 'post',
-      path: '/',
-      operationId: ids.create,
-      tags,
-      security,
-      summary: `Create ${a} ${names.one}`,
-      description: `Creates ${a} ${names.one} from its writable fields and answers 201 with it and its \`Location\`. A field the API sets or does not know is a 422 naming it (\`read_only\`, \`unknown_field\`). With an \`Idempotency-Key\`, a retry is safe.`,
-      middleware: [jsonGuard] as const,
-      parameters: [idempotencyParam],
-      request: { body: jsonBody(schemas.create) },
-      responses: {
-        201: {
-          ...jsonContent(single, 'Created', {
-            Location: { description: 'URL of the new resource', schema: { type: 'string' } },
-            ...replayedHeader,
-          }),
-          links,
-        },
-        // 409 at least for a request with the same Idempotency-Key still running.
-        ...errorResponses(...bodyErrors, 409, 429),
-      },
-    }),
+    create: createRouteOf(names, schemas),
     update: createRoute({
       method: 'put',
       path: '/{id}',

@@ -1,10 +1,10 @@
 import { sha256Hex } from '../auth/secrets';
-import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../contracts/webhook-config';
 import type { FieldError } from '../core/errors';
-import type { Action, FieldMapping } from '../core/webhook-config';
 import { findAction } from '../webhooks/actions';
 import { panelOptions } from '../webhooks/actions/action';
-import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract';
+import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../webhooks/config/schema';
+import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract/schemas';
+import type { Action, FieldMapping } from '../webhooks/rules/config';
 
 /**
  * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.

@@ -1,9 +1,9 @@
-import type { MATCH_KEYS } from '../contracts/webhook-config';
 import type { eventStatuses, webhookModes } from '../core/statuses';
-import type { fixedTargets, whenOps } from '../core/webhook-config';
-import type { fieldTypes } from '../core/webhook-fields';
 import { actions } from '../webhooks/actions';
 import type { ActionName } from '../webhooks/actions/action';
+import type { MATCH_KEYS } from '../webhooks/config/schema';
+import type { fixedTargets, whenOps } from '../webhooks/rules/config';
+import type { fieldTypes } from '../webhooks/rules/fields';
 import type { Lang } from './i18n';
 
 // What the panel shows for each value of the API's enums, in both languages: a select's <option>
@@ -100,7 +100,7 @@ export const targetLabels: Labels<keyof typeof fixedTargets> = {
 };
 
 /**
- * The codes of an event's errors and warnings (src/core/webhook-fields.ts, outside-keys.ts, the
+ * The codes of an event's errors and warnings (src/webhooks/rules/fields.ts, outside-keys.ts, the
  * flows' run) and of a refused call (src/routes/hooks.ts, auth/signatures.ts), for the event page.
  */
 export const eventCodes = [

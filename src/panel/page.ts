@@ -5,10 +5,10 @@ import { allows, type Scope } from '../core/scopes';
 import type { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
 import { urlOf } from '../http/urls';
-import type { WebhookHead } from '../webhooks/event-reads';
-import { hookPath, seesWebhookUrl } from '../webhooks/resource';
+import type { WebhookHead } from '../webhooks/log/event-reads';
+import { hookPath, seesWebhookUrl } from '../webhooks/resource/store';
 import { chooseLang, messages } from './i18n';
-import { type FlashView, messagePage, type Page, type WebhookView } from './views';
+import { type FlashView, messagePage, type Page, type WebhookView } from './views/layout';
 import { chooseZone, ZONE_COOKIE } from './zone';
 
 // What every page module of the panel shares: the request's page settings, its path ids, the

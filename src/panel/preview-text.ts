@@ -1,6 +1,6 @@
 import type { Lang } from './i18n';
 
-// A test event's preview (src/queue/records.ts `preview`) as a sentence in the page's language:
+// A test event's preview (src/webhooks/processing/records.ts `preview`) as a sentence in the page's language:
 // what production would write, with owners by name. Pure: the page passes the names it read in its
 // one batch and the way it writes a time.
 

@@ -152,7 +152,7 @@ const RECORDS: Readonly<Record<string, string>> = {
   task: 'tarefa',
 };
 
-/** Why an action did not run, in the words of src/core/flows.ts and the action modules. */
+/** Why an action did not run, in the words of src/webhooks/rules/flows.ts and the action modules. */
 const reasons: [RegExp, string, string][] = [
   [
     /^no deal was created before it$/,

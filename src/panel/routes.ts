@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { formPairs } from '../core/charset';
 import { DomainError } from '../core/errors';
 import { logError } from '../core/log';
 import { ownVar } from '../core/own-vars';
@@ -9,6 +8,7 @@ import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
+import { formPairs } from '../webhooks/ingest/charset';
 import { css, js } from './assets';
 import { type C, PANEL_POLICY, pageOf, type SessionPage, toSignIn } from './page';
 import { connectionsList, revokeConnection } from './pages/connections';
@@ -25,7 +25,7 @@ import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from '.
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
 import { issueText } from './problem-text';
 import { sessionHash, sessionKey } from './session';
-import { messagePage } from './views';
+import { messagePage } from './views/layout';
 
 // The panel's paths, its session guard and its security headers; each page is a module of pages/.
 

@@ -1,11 +1,11 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { EventStorage } from '../model/event-storage';
+import type { EventStorage } from '../webhooks/log/event-storage';
 import type { Lang } from './i18n';
-import type { Page } from './views';
+import type { Page } from './views/layout';
 
 // The banner every page of an account shows once its webhook events near or fill the storage
-// quota (src/model/event-storage.ts): when full, calls are answered 429 and not stored, so a
+// quota (src/webhooks/log/event-storage.ts): when full, calls are answered 429 and not stored, so a
 // configurer must see it before a sender's leads are lost.
 
 /** From this share of the quota on, a warning; at the quota, the alert. */

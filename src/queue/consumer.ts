@@ -2,10 +2,10 @@ import { rootMessage } from '../core/errors';
 import { logError } from '../core/log';
 import { type Db, primaryDb } from '../db/client';
 import type { Bindings } from '../env';
-import { enqueueEvents, isEventMessage } from '../model/event-messages';
-import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/event-log';
-import { strandedAfterMs } from '../webhooks/faults';
-import { processEvent } from './process';
+import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
+import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
+import { processEvent } from '../webhooks/processing/process';
+import { strandedAfterMs } from '../webhooks/rules/faults';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
 export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);

@@ -22,7 +22,6 @@ import { keyset } from '../http/pagination';
 import { linkHeader, resourceRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
-import { replayMatching } from '../webhooks/bulk-replay';
 import {
   BulkReplay,
   EventDeleteResult,
@@ -40,16 +39,17 @@ import {
   WebhookEventFilter,
   WebhookEventQuery,
   webhookSorts,
-} from '../webhooks/contract';
-import { deleteMatching } from '../webhooks/event-delete';
+} from '../webhooks/contract/schemas';
+import { replayMatching } from '../webhooks/log/bulk-replay';
+import { deleteMatching } from '../webhooks/log/event-delete';
 import {
   type EventRow,
   listEvents,
   presentEvent,
   readEvent,
   readSampleFields,
-} from '../webhooks/event-reads';
-import { processTestEvent } from '../webhooks/promote';
+} from '../webhooks/log/event-reads';
+import { processTestEvent } from '../webhooks/log/promote';
 import {
   presentWebhook,
   replayEvent,
@@ -58,7 +58,7 @@ import {
   setOwnWebhook,
   type WebhookRow,
   webhookSpec,
-} from '../webhooks/resource';
+} from '../webhooks/resource/store';
 
 const routes = resourceRoutes(
   {

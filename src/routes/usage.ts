@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { one } from '../contracts/common';
 import { Usage, UsageQuery } from '../contracts/usage';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
-import { accountUsage } from '../model/event-storage';
+import { accountUsage } from '../webhooks/log/event-storage';
 
 const usage = createRoute({
   method: 'get',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charsetOf, decodeText, formPairs, textPrefix } from '../../src/core/charset';
+import { charsetOf, decodeText, formPairs, textPrefix } from '../../src/webhooks/ingest/charset';
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventMatch, phoneDigits } from '../../src/core/event-search';
 import { dayRange } from '../../src/core/zones';
+import { eventMatch, phoneDigits } from '../../src/webhooks/rules/event-search';
 
 describe('eventMatch: what a person types, as an FTS5 query that holds no syntax of theirs', () => {
   it('reads a phone number in any format as its digits, without a trunk 0 or Brazil’s code', () => {

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { FieldMapping } from '../../src/contracts/webhook-config';
-import type { FieldValue } from '../../src/core/webhook-fields';
 import { planFlows } from '../../src/webhooks/actions';
-import { Action } from '../../src/webhooks/contract';
+import { FieldMapping } from '../../src/webhooks/config/schema';
+import { Action } from '../../src/webhooks/contract/schemas';
+import type { FieldValue } from '../../src/webhooks/rules/fields';
 
 const RECEIVED = Date.parse('2026-01-10T12:00:00.000Z');
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, templateKeys } from '../../src/core/templates';
+import { render, templateKeys } from '../../src/webhooks/rules/templates';
 
 describe('templateKeys', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   guessType,
   parseFieldDate,
   readFields,
-} from '../../src/core/webhook-fields';
+} from '../../src/webhooks/rules/fields';
 
 describe('parseFieldDate', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalCnpj } from '../../src/core/cnpj';
 import { normalizePhone } from '../../src/core/phone';
-import { pickSample, sampleCandidates, samplePayload, storedForms } from '../../src/core/webhook-sample';
+import { pickSample, sampleCandidates, samplePayload, storedForms } from '../../src/webhooks/rules/sample';
 
 const values = { phone: '+55 11 90000-0001', email: 'exemplo-1@example.com', cnpj: '11.222.333/0001-81' };
 

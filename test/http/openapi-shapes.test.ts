@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import spectralRuleset from '../../.spectral.yaml?raw';
 import { normalizePhone } from '../../src/core/phone';
 import { CONCRETE_SCOPES, OPERATIONS, SCOPE_RESOURCES } from '../../src/core/scopes';
-import { compileFormat } from '../../src/core/webhook-fields';
+import { compileFormat } from '../../src/webhooks/rules/fields';
 import { call, type Json, json, newAccount } from '../helpers';
 import { settings, TIMEOUT } from '../properties/checks';
 

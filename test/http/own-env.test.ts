@@ -2,7 +2,7 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { injected, strandedAfterMs } from '../../src/webhooks/faults';
+import { injected, strandedAfterMs } from '../../src/webhooks/rules/faults';
 import { BASE, expectProblem, newAccount } from '../helpers';
 import { panelRequest } from '../panel/browser';
 

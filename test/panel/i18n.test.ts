@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MATCH_KEYS } from '../../src/contracts/webhook-config';
 import { eventStatuses, webhookModes } from '../../src/core/statuses';
-import { fixedTargets, whenOps } from '../../src/core/webhook-config';
-import { fieldTypes } from '../../src/core/webhook-fields';
 import { chooseLang, langs, messages } from '../../src/panel/i18n';
 import { allLabels, eventCodes, statusLabel, typeLabel } from '../../src/panel/labels';
 import { actions } from '../../src/webhooks/actions';
+import { MATCH_KEYS } from '../../src/webhooks/config/schema';
+import { fixedTargets, whenOps } from '../../src/webhooks/rules/config';
+import { fieldTypes } from '../../src/webhooks/rules/fields';
 
 describe('panel language', () => {
   it('takes the lang cookie first, then the most preferred known language, else pt-BR', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { skippedWarning } from '../../src/core/flows';
-import type { Action, FieldMapping } from '../../src/core/webhook-config';
-import { compileFormat, type FieldSpec, readFields } from '../../src/core/webhook-fields';
 import { codeLabel, eventCodes } from '../../src/panel/labels';
 import { eventErrorText, issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
+import type { Action, FieldMapping } from '../../src/webhooks/rules/config';
+import { compileFormat, type FieldSpec, readFields } from '../../src/webhooks/rules/fields';
+import { skippedWarning } from '../../src/webhooks/rules/flows';
 import { call, insertRow, json, newAccount, newWebhook } from '../helpers';
 import { page, panel, signIn } from './browser';
 import { rawEnums } from './visible-text';

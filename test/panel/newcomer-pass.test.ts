@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { latinWarnings } from '../../src/core/charset';
 import { withoutReservedKeys } from '../../src/core/outside-keys';
-import { type FieldSpec, guessDateFormat, readFields } from '../../src/core/webhook-fields';
 import { issueText } from '../../src/panel/problem-text';
 import { configIssues } from '../../src/webhooks/actions';
+import { latinWarnings } from '../../src/webhooks/ingest/charset';
+import { type FieldSpec, guessDateFormat, readFields } from '../../src/webhooks/rules/fields';
 import { create, newAccount, postEvent } from '../helpers';
 import { page, panel, signIn } from './browser';
 

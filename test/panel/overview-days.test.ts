@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dayRange } from '../../src/core/zones';
-import { overviewStart } from '../../src/webhooks/event-overview';
+import { overviewStart } from '../../src/webhooks/log/event-overview';
 import { create, newAccount, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
 

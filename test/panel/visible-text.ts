@@ -1,9 +1,9 @@
-import { MATCH_KEYS } from '../../src/contracts/webhook-config';
 import { eventStatuses, webhookModes } from '../../src/core/statuses';
-import { whenOps } from '../../src/core/webhook-config';
-import { fieldTypes } from '../../src/core/webhook-fields';
 import { eventCodes } from '../../src/panel/labels';
 import { actions } from '../../src/webhooks/actions';
+import { MATCH_KEYS } from '../../src/webhooks/config/schema';
+import { whenOps } from '../../src/webhooks/rules/config';
+import { fieldTypes } from '../../src/webhooks/rules/fields';
 
 // What a person reads on a panel page, and the API enum values in it that should have been labels.
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { overviewStart } from '../../src/webhooks/event-overview';
+import { overviewStart } from '../../src/webhooks/log/event-overview';
 import { callWithDb, create, newAccount, recordingD1, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
 

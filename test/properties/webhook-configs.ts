@@ -1,10 +1,10 @@
 import fc, { type Arbitrary } from 'fast-check';
-import { fixedTargets } from '../../src/core/webhook-config';
-import { compileFormat, fieldTypes } from '../../src/core/webhook-fields';
+import { fixedTargets } from '../../src/webhooks/rules/config';
+import { compileFormat, fieldTypes } from '../../src/webhooks/rules/fields';
 
 /**
  * Webhook configurations the API accepts, built from the contract of
- * src/contracts/webhook-config.ts and the rules of `configIssues`: every member (field types,
+ * src/webhooks/config/schema.ts and the rules of `configIssues`: every member (field types,
  * `required`, targets fixed and custom, date `formats`, `locale`, every action and its options, `when` with
  * each operator and value kind, templates, descriptions, due offsets, owners and round robins with
  * repeats) in every combination the rules allow.

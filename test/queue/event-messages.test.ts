@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { enqueueEvents } from '../../src/model/event-messages';
+import { enqueueEvents } from '../../src/webhooks/log/event-messages';
 import type { Json } from '../helpers';
 import { eventOf, ingest, leadHook } from './webhook-support';
 

@@ -1,16 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { FieldMapping } from '../../src/contracts/webhook-config';
 import { draftOf } from '../../src/panel/form';
 import { messages } from '../../src/panel/i18n';
 import { actionLabel } from '../../src/panel/labels';
-import type { Page } from '../../src/panel/views';
 import { configForm } from '../../src/panel/views/config-form';
-import { preview } from '../../src/queue/records';
-import { usableSteps, writableSteps } from '../../src/queue/salvage';
+import type { Page } from '../../src/panel/views/layout';
 import { actions, planFlows, type WritableStep } from '../../src/webhooks/actions';
 import type { ActionName } from '../../src/webhooks/actions/action';
-import { Action } from '../../src/webhooks/contract';
+import { FieldMapping } from '../../src/webhooks/config/schema';
+import { Action } from '../../src/webhooks/contract/schemas';
+import { preview } from '../../src/webhooks/processing/records';
+import { usableSteps, writableSteps } from '../../src/webhooks/processing/salvage';
 
 // The registry (src/webhooks/actions/index.ts) is the one list of flow actions: the contract, the
 // panel and the queue take theirs from it, so an action added there is everywhere at once.

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { MAX_REMAINDER_BYTES } from '../../src/core/stored-body';
+import { MAX_REMAINDER_BYTES } from '../../src/webhooks/ingest/stored-body';
 import {
   call,
   callWithEnv,

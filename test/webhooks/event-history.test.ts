@@ -1,7 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_MARKS } from '../../src/core/event-history';
 import { primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
 import {
@@ -10,12 +9,13 @@ import {
   noteRetry,
   replayFailed,
   requeueStrandedEvents,
-} from '../../src/webhooks/event-log';
+} from '../../src/webhooks/log/event-log';
+import { MAX_EVENT_MARKS } from '../../src/webhooks/rules/event-history';
 import { call, expectProblem, ISO_MS, json, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, ingest, leadHook, NO_RECORDS, recordCounts } from '../queue/webhook-support';
 
 // The history of an event: one mark per move after it was stored, written by the statement of the
-// move (src/webhooks/event-log.ts), capped, counted in the account's event storage, erased with
+// move (src/webhooks/log/event-log.ts), capped, counted in the account's event storage, erased with
 // the person, and shown by the /v1 event read.
 
 const db = () => primaryDb(env.DB);

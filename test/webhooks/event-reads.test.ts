@@ -6,7 +6,7 @@ import { DomainError } from '../../src/core/errors';
 import { primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
 import { keyset } from '../../src/http/pagination';
-import { eventSorts } from '../../src/webhooks/contract';
+import { eventSorts } from '../../src/webhooks/contract/schemas';
 import {
   type EventRow,
   eventStatsQuery,
@@ -14,8 +14,8 @@ import {
   readEvent,
   readSampleFields,
   statsOf,
-} from '../../src/webhooks/event-reads';
-import { sampleEvent } from '../../src/webhooks/sample-event';
+} from '../../src/webhooks/log/event-reads';
+import { sampleEvent } from '../../src/webhooks/resource/sample-event';
 import { call, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { page, panel, signIn } from '../panel/browser';
 

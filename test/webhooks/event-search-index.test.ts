@@ -2,7 +2,7 @@ import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
-import { purgeExpiredEvents, trimRejections } from '../../src/webhooks/event-log';
+import { purgeExpiredEvents, trimRejections } from '../../src/webhooks/log/event-log';
 import { call, emptyMigrationDb, json, newAccount, newWebhook, postEvent } from '../helpers';
 
 // The event log's search index (inbound_event_text, drizzle/0015_event_search.sql) through the

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { eventStatuses } from '../../src/core/statuses';
 import { type Db, primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
-import * as eventLog from '../../src/webhooks/event-log';
+import * as eventLog from '../../src/webhooks/log/event-log';
 import {
   discardEvents,
   failEvent,
@@ -20,7 +20,7 @@ import {
   requeueStrandedEvents,
   storeEvent,
   trimRejections,
-} from '../../src/webhooks/event-log';
+} from '../../src/webhooks/log/event-log';
 import {
   type EventMove,
   type EventStatus,
@@ -28,7 +28,7 @@ import {
   from,
   GONE,
   NEW,
-} from '../../src/webhooks/event-states';
+} from '../../src/webhooks/log/event-states';
 import { insertRow, type Json, newAccount, newWebhook } from '../helpers';
 
 // Every write of the event log, run against an event in every status: it moves the event only if

@@ -2,7 +2,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { quotaBytes, retentionDays } from '../../src/model/event-storage';
+import { quotaBytes, retentionDays } from '../../src/webhooks/log/event-storage';
 import {
   call,
   callWithEnv,

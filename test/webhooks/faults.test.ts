@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { injected } from '../../src/webhooks/faults';
+import { injected } from '../../src/webhooks/rules/faults';
 import wranglerToml from '../../wrangler.toml?raw';
 
 it('fault injection needs FAULT_INJECTION=on, which wrangler.toml (what deploys) never sets', () => {

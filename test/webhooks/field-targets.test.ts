@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CompanyUpdate } from '../../src/contracts/companies';
 import { ContactUpdate } from '../../src/contracts/contacts';
 import { DealUpdate } from '../../src/contracts/deals';
-import type { FieldMapping } from '../../src/core/webhook-config';
-import type { FieldValue } from '../../src/core/webhook-fields';
-import { requiredTargetErrors } from '../../src/model/field-targets';
+import { requiredTargetErrors } from '../../src/webhooks/config/field-targets';
+import type { FieldMapping } from '../../src/webhooks/rules/config';
+import type { FieldValue } from '../../src/webhooks/rules/fields';
 
 const updates = { contact: ContactUpdate, company: CompanyUpdate, deal: DealUpdate };
 

@@ -6,7 +6,7 @@ import { oauthApi, oauthOrigin } from '../../oauth/server';
 import { oauthText } from '../oauth-text';
 import { type C, pageOf, toSignIn } from '../page';
 import { sessionHash, sessionKey } from '../session';
-import { messagePage } from '../views';
+import { messagePage } from '../views/layout';
 import { type Connection, connectionsPage } from '../views/oauth';
 
 // The account's OAuth connections (grants) in the settings: each one an assistant's access, which

@@ -1,11 +1,11 @@
 import { DomainError } from '../../core/errors';
 import type { KeyRef } from '../../db/tenant';
-import { presentEvent, readEvent } from '../../webhooks/event-reads';
-import { processTestEvent } from '../../webhooks/promote';
-import { replayEvent } from '../../webhooks/resource';
+import { presentEvent, readEvent } from '../../webhooks/log/event-reads';
+import { processTestEvent } from '../../webhooks/log/promote';
+import { replayEvent } from '../../webhooks/resource/store';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
-import type { Page } from '../views';
 import { eventPage as eventView, processConfirmPage } from '../views/event';
+import type { Page } from '../views/layout';
 
 /** The flashes of the event page's own writes, then the shared ones. */
 function flashOf(c: C, p: Page): Flash | undefined {

@@ -1,11 +1,9 @@
 import { valueAt } from '../../core/json-paths';
-import type { Target } from '../../core/webhook-config';
 import { dayRange } from '../../core/zones';
 import { inboundEvents } from '../../db/schema';
 import type { KeyRef } from '../../db/tenant';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
-import { replayMatching } from '../../webhooks/bulk-replay';
 import {
   eventSorts,
   MAX_BULK_REPLAY,
@@ -13,9 +11,11 @@ import {
   WebhookEventDeleteQuery,
   WebhookEventFilter,
   WebhookEventQuery,
-} from '../../webhooks/contract';
-import { deleteMatching } from '../../webhooks/event-delete';
-import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/event-reads';
+} from '../../webhooks/contract/schemas';
+import { replayMatching } from '../../webhooks/log/bulk-replay';
+import { deleteMatching } from '../../webhooks/log/event-delete';
+import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/log/event-reads';
+import type { Target } from '../../webhooks/rules/config';
 import { type C, idOf, pageOf, viewOf } from '../page';
 import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
 

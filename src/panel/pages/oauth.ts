@@ -15,7 +15,7 @@ import { clientIdAllowed, GRANT_TTL_S, oauthApi, oauthOrigin } from '../../oauth
 import { oauthText } from '../oauth-text';
 import { type C, PANEL_POLICY, pageOf } from '../page';
 import { sessionHash, sessionKey } from '../session';
-import { messagePage } from '../views';
+import { messagePage } from '../views/layout';
 import { consentPage } from '../views/oauth';
 
 // The authorization endpoint (OAuth 2.1): the library parses and checks the request (client,

@@ -19,7 +19,7 @@ import { type CompanyRow, companySpec, presentCompany } from '../../model/compan
 import { presentContact } from '../../model/contacts';
 import { presentDeal } from '../../model/deals';
 import { presentTask, type TaskRow, taskSpec } from '../../model/tasks';
-import { writingEventQuery } from '../../webhooks/result-records';
+import { writingEventQuery } from '../../webhooks/log/result-records';
 import { type C, idOf, pageOf } from '../page';
 import {
   companyView,

@@ -2,10 +2,10 @@ import type { FieldError } from '../../core/errors';
 import { notFound } from '../../core/errors';
 import { type KeyRef, scoped } from '../../db/tenant';
 import type { AppEnv } from '../../env';
-import { hookPath, type WebhookRow, webhookQuery } from '../../webhooks/resource';
-import { sampleEvent, senderHeaders } from '../../webhooks/sample-event';
+import { sampleEvent, senderHeaders } from '../../webhooks/resource/sample-event';
+import { hookPath, type WebhookRow, webhookQuery } from '../../webhooks/resource/store';
 import { type C, idOf, pageOf, type SessionPage, saved, viewOf } from '../page';
-import { sampleConfirmPage } from '../views';
+import { sampleConfirmPage } from '../views/layout';
 import { testConfirmPage, testSendPage } from '../views/test-send';
 import { renderWebhook } from './webhook';
 

@@ -5,7 +5,7 @@ import { clientOf, rateLimit } from '../../http/rate-limit';
 import { langs } from '../i18n';
 import { type C, pageOf, panelNext, toSignIn } from '../page';
 import { closeSession, openSession, setSessionCookie } from '../session';
-import { signInPage } from '../views';
+import { signInPage } from '../views/layout';
 
 /** The sign-in form; `next`, a panel path (an OAuth consent page), is where it goes once signed in. */
 export const signInForm = (c: C) =>

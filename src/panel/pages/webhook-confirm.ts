@@ -1,6 +1,6 @@
 import { notFound } from '../../core/errors';
 import { type KeyRef, scoped } from '../../db/tenant';
-import { graceEnd, type WebhookRow, webhookQuery } from '../../webhooks/resource';
+import { graceEnd, type WebhookRow, webhookQuery } from '../../webhooks/resource/store';
 import { type C, idOf, pageOf, viewOf } from '../page';
 import { disableConfirmPage, PANEL_GRACE_S, rotateConfirmPage } from '../views/webhook-confirm';
 

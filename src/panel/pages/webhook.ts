@@ -1,18 +1,18 @@
 import { notFound } from '../../core/errors';
-import { guessBrazilian, guessDateFormat } from '../../core/webhook-fields';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
-import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
-import { MAX_FIELDS } from '../../webhooks/contract';
-import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/event-overview';
-import { sampleEvents, sampleFieldsOf } from '../../webhooks/event-reads';
-import { graceEnd, webhookQuery } from '../../webhooks/resource';
+import { MAX_FIELDS } from '../../webhooks/contract/schemas';
+import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/log/event-overview';
+import { sampleEvents, sampleFieldsOf } from '../../webhooks/log/event-reads';
+import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event-storage';
+import { graceEnd, webhookQuery } from '../../webhooks/resource/store';
+import { guessBrazilian, guessDateFormat } from '../../webhooks/rules/fields';
 import { examplesByKey } from '../examples';
 import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { editPage, type Page } from '../views';
 import { configForm } from '../views/config-form';
+import { editPage, type Page } from '../views/layout';
 import { overviewSection } from '../views/overview';
 
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */

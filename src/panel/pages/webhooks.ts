@@ -5,16 +5,16 @@ import { inboundWebhooks } from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
-import { eventStorageQuery, presentEventStorage } from '../../model/event-storage';
-import { InboundWebhookCreate, InboundWebhookQuery, webhookSorts } from '../../webhooks/contract';
-import { eventStatsQuery, statsOf } from '../../webhooks/event-reads';
-import { type WebhookRow, webhookSpec } from '../../webhooks/resource';
+import { InboundWebhookCreate, InboundWebhookQuery, webhookSorts } from '../../webhooks/contract/schemas';
+import { eventStatsQuery, statsOf } from '../../webhooks/log/event-reads';
+import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event-storage';
+import { type WebhookRow, webhookSpec } from '../../webhooks/resource/store';
 import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from '../form';
 import { usersOf } from '../owners';
 import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
-import { layout, listPage, modeBanner } from '../views';
 import { configForm } from '../views/config-form';
+import { layout, listPage, modeBanner } from '../views/layout';
 
 /** What a new webhook will be: enabled, in test mode. */
 const NEW = { mode: 'test', enabled: true } as const;

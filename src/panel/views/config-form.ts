@@ -1,9 +1,9 @@
 import { html, raw } from 'hono/html';
-import { MATCH_KEYS } from '../../contracts/webhook-config';
-import { customFieldRecords, fixedTargets, whenOps } from '../../core/webhook-config';
-import { fieldTypes } from '../../core/webhook-fields';
 import { actions, findAction } from '../../webhooks/actions';
 import type { panelOptions } from '../../webhooks/actions/action';
+import { MATCH_KEYS } from '../../webhooks/config/schema';
+import { customFieldRecords, fixedTargets, whenOps } from '../../webhooks/rules/config';
+import { fieldTypes } from '../../webhooks/rules/fields';
 import {
   BLANK_FIELDS,
   BLANK_FLOWS,
@@ -15,7 +15,7 @@ import {
 } from '../form';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
 import { issueText } from '../problem-text';
-import { option, type Page, problems } from '../views';
+import { option, type Page, problems } from './layout';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
 // reads what they send back).

@@ -1,16 +1,16 @@
 import type { z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { EventMarkOutcome } from '../../core/event-history';
 import type { Scope } from '../../core/scopes';
-import type { WebhookEvent } from '../../webhooks/contract';
-import type { ResultKind, ResultName } from '../../webhooks/result-records';
+import type { WebhookEvent } from '../../webhooks/contract/schemas';
+import type { ResultKind, ResultName } from '../../webhooks/log/result-records';
+import type { EventMarkOutcome } from '../../webhooks/rules/event-history';
 import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
 import { eventErrorText, issueText } from '../problem-text';
-import { layout, modeBanner, type Page, type WebhookView, when } from '../views';
 import { localTime } from '../zone';
+import { layout, modeBanner, type Page, type WebhookView, when } from './layout';
 
 // One event as a request inspector: what it did (or would do), why it was refused, its warnings,
 // its history of attempts, and the call as received (kept headers, body, Content-Type).

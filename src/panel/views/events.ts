@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
 import { eventErrorText } from '../problem-text';
-import { layout, modeBanner, option, type Page, type WebhookView, when } from '../views';
+import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
 /** One row of the event list: the event, who its lead is, and what went wrong. */
 export type EventListRow = {

@@ -1,7 +1,7 @@
 import type { ConsentDescription, GrantSummary } from '@cloudflare/workers-oauth-provider';
 import { html, raw } from 'hono/html';
 import type { OAuthText } from '../oauth-text';
-import { layout, type Page, when } from '../views';
+import { layout, type Page, when } from './layout';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,4 +1,4 @@
-import type { Counts } from '../../webhooks/event-overview';
+import type { Counts } from '../../webhooks/log/event-overview';
 
 // The overview's hours cut at the person's day and 4-hour boundaries: the chart's hours are whole
 // UTC hours, so in a zone with a whole-hour offset each local day starts on a bar (in one with a

@@ -1,8 +1,8 @@
 import { html } from 'hono/html';
-import type { Counts, EventStatus, Overview } from '../../webhooks/event-overview';
+import type { Counts, EventStatus, Overview } from '../../webhooks/log/event-overview';
 import type { Messages } from '../i18n';
 import { eventErrorText } from '../problem-text';
-import { type Page, when } from '../views';
+import { type Page, when } from './layout';
 import { fourHours, localDays, type Span, totalOf } from './overview-days';
 
 // The webhook's overview: an inline SVG chart of its events per hour by status over 7 days (no

@@ -8,9 +8,9 @@ import type { Task } from '../../contracts/tasks';
 import type { Scope } from '../../core/scopes';
 import type { dealStatuses } from '../../core/statuses';
 import { TRASH_MS } from '../../db/live';
-import type { WritingEvent } from '../../webhooks/result-records';
+import type { WritingEvent } from '../../webhooks/log/result-records';
 import type { Messages } from '../i18n';
-import { layout, type Page, when } from '../views';
+import { layout, type Page, when } from './layout';
 
 // The read-only pages of a contact, a deal, a task and a company: what an event's result links to.
 

@@ -2,8 +2,8 @@ import { html, raw } from 'hono/html';
 import { zoneNames } from '../../core/zones';
 import { langs } from '../i18n';
 import { oauthText } from '../oauth-text';
-import { layout, type Page, when } from '../views';
 import { zoneGroups } from '../zone-labels';
+import { layout, type Page, when } from './layout';
 
 const zoneOption = (zone: string, label: string, chosen: string) =>
   html`<option value="${zone}"${zone === chosen ? raw(' selected') : ''}>${label}</option>`;

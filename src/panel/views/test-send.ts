@@ -1,5 +1,5 @@
 import { html, raw } from 'hono/html';
-import { layout, modeBanner, type Page, type WebhookView } from '../views';
+import { layout, modeBanner, type Page, type WebhookView } from './layout';
 
 // The test send: a body to edit and post to the webhook's own URL, and the confirmation a
 // production webhook asks for before it writes real records.

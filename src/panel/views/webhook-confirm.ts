@@ -1,6 +1,6 @@
 import { html, raw } from 'hono/html';
 import { iso } from '../../contracts/common';
-import { layout, modeBanner, type Page, type WebhookView, when } from '../views';
+import { layout, modeBanner, type Page, type WebhookView, when } from './layout';
 
 // The pages that ask before a destructive change to a webhook: rotating its URL and disabling it.
 // Each works without JavaScript: a GET shows what will happen, its form's POST confirms.

@@ -3,10 +3,10 @@ import type { SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../../core/errors';
-import type { Match, PlanContext, Planned } from '../../core/flows';
-import type { Action, CheckContext, FieldMapping, Owner } from '../../core/webhook-config';
 import type { Db } from '../../db/client';
 import type { inboundEventResults } from '../../db/schema';
+import type { Action, CheckContext, FieldMapping, Owner } from '../rules/config';
+import type { Match, PlanContext, Planned } from '../rules/flows';
 
 export type ActionName = Action['action'];
 export type ActionOf<N extends ActionName> = Extract<Action, { action: N }>;

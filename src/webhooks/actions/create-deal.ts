@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { DealCreate } from '../../contracts/deals';
-import { common, Template } from '../../contracts/webhook-config';
-import { render, templateKeys } from '../../core/templates';
 import { newRow } from '../../db/own';
 import { deals } from '../../db/schema';
 import { dealSpec } from '../../model/deals';
+import { common, Template } from '../config/schema';
+import { render, templateKeys } from '../rules/templates';
 import type { ActionModule, ValidOf } from './action';
 
 const schema = z.strictObject({

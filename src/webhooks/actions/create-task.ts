@@ -2,14 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { isoOrNull } from '../../contracts/common';
 import { taskFields } from '../../contracts/tasks';
-import { common, noReservedSegment, Template, withDefault } from '../../contracts/webhook-config';
-import { render, templateKeys } from '../../core/templates';
 import { BLANK } from '../../core/text';
-import { type FieldValue, parseFieldDate } from '../../core/webhook-fields';
 import { dayStartIn } from '../../core/zones';
 import { newRow } from '../../db/own';
 import { inboundEventResults, tasks } from '../../db/schema';
 import { newTaskOwner, taskSpec } from '../../model/tasks';
+import { common, noReservedSegment, Template, withDefault } from '../config/schema';
+import { type FieldValue, parseFieldDate } from '../rules/fields';
+import { render, templateKeys } from '../rules/templates';
 import type { ActionModule, ValidOf } from './action';
 
 /** A named component: generators name an inline object after its place, and two places clashed. */

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import { type Plan, planFlows as planWith, type Values } from '../../core/flows';
-import { type Action, configIssues as checkWith, type FieldMapping } from '../../core/webhook-config';
+import { type Action, configIssues as checkWith, type FieldMapping } from '../rules/config';
+import { type Plan, planFlows as planWith, type Values } from '../rules/flows';
 import type { ActionModule, ActionName, StepBase, ValidOf } from './action';
 import { createDeal } from './create-deal';
 import { createTask } from './create-task';

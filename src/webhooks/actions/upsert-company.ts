@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { CompanyUpdate } from '../../contracts/companies';
-import { common } from '../../contracts/webhook-config';
 import { changedColumns, newRow } from '../../db/own';
 import { companies } from '../../db/schema';
 import { companySpec } from '../../model/companies';
+import { common } from '../config/schema';
 import { type ActionModule, lookup, type Target, type ValidOf } from './action';
 
 const schema = z.strictObject({ action: z.literal('upsert_company'), ...common });

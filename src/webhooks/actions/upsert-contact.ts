@@ -2,12 +2,12 @@ import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { MAX_CUSTOM_FIELDS } from '../../contracts/common';
 import { ContactUpdate } from '../../contracts/contacts';
-import { common, MATCH_KEYS, withDefault } from '../../contracts/webhook-config';
-import { type Match, sourceOf } from '../../core/flows';
 import { normalizeText } from '../../core/text';
 import { changedColumns, insertUnless, newRow } from '../../db/own';
 import { contacts } from '../../db/schema';
 import { contactSpec } from '../../model/contacts';
+import { common, MATCH_KEYS, withDefault } from '../config/schema';
+import { type Match, sourceOf } from '../rules/flows';
 import { type ActionModule, lookup, type SettleContext, type Target, type ValidOf } from './action';
 
 const schema = z.strictObject({

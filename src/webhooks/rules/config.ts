@@ -1,0 +1,180 @@
+import type { FieldError } from '../../core/errors';
+import type { Refs } from '../../core/refs';
+import { type FieldLocale, fieldTypes } from './fields';
+
+/** The record field a webhook field fills, and the field types that can fill it. */
+export const fixedTargets = {
+  'contact.name': ['string'],
+  'contact.email': ['email'],
+  'contact.phone': ['phone'],
+  'deal.name': ['string'],
+  'deal.value': ['number'],
+  'company.name': ['string'],
+  'company.cnpj': ['cnpj', 'string'],
+} as const satisfies Record<string, readonly (typeof fieldTypes)[number][]>;
+
+/** The records whose custom fields a webhook field may fill (`contact.custom_fields.<name>`). */
+export const customFieldRecords = ['contact', 'deal'] as const;
+
+export type Target =
+  | keyof typeof fixedTargets
+  | `${(typeof customFieldRecords)[number]}.custom_fields.${string}`;
+
+/** The problem a refused webhook call was answered with (without its request id), and the start of its body. */
+export type Rejection = {
+  status: number;
+  code: string;
+  detail: string;
+  errors?: FieldError[] | undefined;
+  body: string | null;
+};
+
+type FieldType = (typeof fieldTypes)[number];
+
+/**
+ * A webhook field as stored (the output of the WebhookField contract, which is checked against
+ * this type): how one key of the sender's body is read and which record field it fills.
+ */
+export type FieldMapping = {
+  key: string;
+  type: FieldType;
+  required: boolean;
+  target?: Target | undefined;
+  formats?: string[] | undefined;
+  locale?: FieldLocale | undefined;
+};
+
+export type Owner = { user_id: number } | { round_robin: number[] };
+
+/** How a `when` compares its field: the contract, the flows and the panel take them from here. */
+export const whenOps = ['exists', 'equals', 'not_equals', 'contains'] as const;
+
+export type When = {
+  field: string;
+  op: (typeof whenOps)[number];
+  value?: string | number | boolean | undefined;
+};
+
+type Common = { when?: When | undefined; owner?: Owner | undefined };
+
+/** A step of a webhook's flow as stored (the output of the WebhookAction contract). */
+export type Action = Common &
+  (
+    | { action: 'upsert_contact'; match_on: ('phone' | 'email')[] }
+    | { action: 'upsert_company' }
+    | { action: 'create_deal'; name?: string | undefined }
+    | {
+        action: 'create_task';
+        name: string;
+        category: string;
+        description?: string | undefined;
+        due?: { from: string; days: number; hours: number } | undefined;
+      }
+  );
+
+export type Issue = { path: (string | number)[]; message: string };
+
+/** What an action's own config checks see: the configuration around it and where to report. */
+export type CheckContext = {
+  flows: readonly Action[];
+  /** The action's position in the flows. */
+  index: number;
+  /** The actions met before it (of those that may appear once). */
+  seen: ReadonlySet<string>;
+  declared: ReadonlyMap<string, FieldMapping>;
+  /** Whether a field fills this target. */
+  mapped: (target: string) => boolean;
+  /** Reports a problem at a path inside the action (`at('name')` is `flows.<i>.name`). */
+  issue: (message: string, ...rest: Issue['path']) => void;
+  /** Reports a template key that names no declared field (nor `received_at`). */
+  undeclared: (key: string, ...rest: Issue['path']) => void;
+};
+
+/** The checks of one kind of action: whether it may appear once only, and its own rules. */
+export type ActionRules = { once: boolean; check: (action: Action, ctx: CheckContext) => void };
+
+function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, number> {
+  const targets = new Map<string, number>();
+  fields.forEach((field, i) => {
+    if (fields.findIndex((f) => f.key === field.key) !== i) {
+      issues.push({ path: ['fields', i, 'key'], message: `The key "${field.key}" is declared twice.` });
+    }
+    if (field.formats && field.type !== 'date') {
+      issues.push({ path: ['fields', i, 'formats'], message: 'Only a field of type date takes formats.' });
+    }
+    if (field.locale && field.type !== 'number' && field.type !== 'boolean') {
+      issues.push({
+        path: ['fields', i, 'locale'],
+        message: 'Only a field of type number or boolean takes a locale.',
+      });
+    }
+    if (!field.target) return;
+    if (targets.has(field.target)) {
+      issues.push({ path: ['fields', i, 'target'], message: `Another field already fills ${field.target}.` });
+    }
+    targets.set(field.target, i);
+    // Own keys only: this also runs on a target the schema refused, such as `valueOf`.
+    const allowed: readonly string[] = Object.hasOwn(fixedTargets, field.target)
+      ? fixedTargets[field.target as keyof typeof fixedTargets]
+      : fieldTypes;
+    if (!allowed.includes(field.type)) {
+      issues.push({
+        path: ['fields', i, 'type'],
+        message: `${field.target} takes a field of type ${allowed.join(' or ')}.`,
+      });
+    }
+  });
+  return targets;
+}
+
+function whenIssues(when: When, declared: ReadonlyMap<string, FieldMapping>, at: CheckContext['issue']) {
+  const { field, op, value } = when;
+  const type = declared.get(field)?.type;
+  if (!type) at(`"${field}" is not a declared field.`, 'when', 'field');
+  // A value of another kind than the field's could never be equal to it.
+  const kind = type === 'number' || type === 'boolean' ? type : 'string';
+  if (type && value !== undefined && op !== 'exists' && op !== 'contains' && typeof value !== kind) {
+    at(`"${field}" is a ${type}: compare it with a ${kind}.`, 'when', 'value');
+  }
+}
+
+/**
+ * The rules that tie fields and flows together, checked on every write of a configuration: the
+ * fields' own, then for each action its `when` and its kind's `rules` (src/webhooks/actions/).
+ */
+export function configIssues(
+  fields: FieldMapping[],
+  flows: Action[],
+  rules: (action: Action) => ActionRules,
+): Issue[] {
+  const issues: Issue[] = [];
+  const declared = new Map(fields.map((f) => [f.key, f]));
+  const targets = fieldIssues(fields, issues);
+  const seen = new Set<string>();
+  flows.forEach((action, index) => {
+    const issue = (message: string, ...rest: Issue['path']) =>
+      issues.push({ path: ['flows', index, ...rest], message });
+    const { once, check } = rules(action);
+    if (once) {
+      if (seen.has(action.action)) issue(`Only one ${action.action}.`, 'action');
+      seen.add(action.action);
+    }
+    if (action.when) whenIssues(action.when, declared, issue);
+    const undeclared = (key: string, ...rest: Issue['path']) => {
+      if (key !== 'received_at' && !declared.has(key)) issue(`"${key}" is not a declared field.`, ...rest);
+    };
+    const mapped = (target: string) => targets.has(target);
+    check(action, { flows, index, seen, declared, mapped, issue, undeclared });
+  });
+  return issues;
+}
+
+/** The users a configuration names, by the body path that names them, to check in the account. */
+export function ownerRefs(flows: readonly { owner?: Owner | undefined }[]): Refs {
+  const refs: Refs = {};
+  flows.forEach(({ owner }, i) => {
+    if (owner && 'user_id' in owner) refs[`flows.${i}.owner.user_id`] = ['user', owner.user_id];
+    if (owner && 'round_robin' in owner) refs[`flows.${i}.owner.round_robin`] = ['user', owner.round_robin];
+  });
+  return refs;
+}
