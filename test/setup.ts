@@ -37,11 +37,12 @@ afterAll(() => {
 
 // The database outlives the file too: a test that plants a trigger, renames a table or makes a table
 // of its own must take it away, or a later file (another's, by chance of order) fails for it.
-// Every file ends with the schema it began with, so the one that leaves something is the one named.
+// Every file ends with the schema it began with, word for word (renaming a table and back rewrites
+// its dependents' SQL), so the one that leaves something is the one named.
 const schema = async () =>
   (
     await env.DB.prepare(
-      "SELECT type || ' ' || name AS object FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1",
+      "SELECT type || ' ' || name || ': ' || coalesce(sql, '') AS object FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY 1",
     ).all<{ object: string }>()
   ).results.map(({ object }) => object);
 const schemaBefore = await schema();
