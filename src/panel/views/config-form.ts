@@ -1,5 +1,6 @@
 import { html, raw } from 'hono/html';
 import { MATCH_KEYS } from '../../contracts/webhook-config';
+import type { FieldError } from '../../core/errors';
 import { customFieldRecords, fixedTargets, whenOps } from '../../core/webhook-config';
 import { fieldTypes } from '../../core/webhook-fields';
 import { actions, findAction } from '../../webhooks/actions';
@@ -14,13 +15,13 @@ import {
   type FlowDraft,
 } from '../form';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
-import { issueText } from '../problem-text';
+import { saidText } from '../said-words';
 import { option, type Page, problems } from '../views';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
 // reads what they send back).
 
-type Errors = Map<string, string[]>;
+type Errors = Map<string, FieldError[]>;
 
 const checked = (on: boolean) => (on ? raw(' checked') : '');
 
@@ -231,7 +232,7 @@ export function configForm(
   // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
   const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
   return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${issueText(p, m)}</li>`)}</ul>` : ''}
+${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(p, e)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
   draft.name.includes('\n')
