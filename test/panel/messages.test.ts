@@ -65,6 +65,22 @@ function everySaid(): Said[] {
 }
 
 const PT = { lang: 'pt-BR' } as const;
+
+/** An event stored with these warnings (JSON text, as D1 holds them), processed. */
+function storedEvent(accountId: number, webhookId: number, warnings: string): Promise<number> {
+  const at = Date.now();
+  return insertRow('inbound_events', {
+    account_id: accountId,
+    webhook_id: webhookId,
+    mode: 'production',
+    status: 'processed',
+    payload: '{}',
+    headers: '{}',
+    warnings,
+    received_at: at,
+    queued_at: at,
+  });
+}
 const EN = { lang: 'en' } as const;
 
 describe('every code has words in both languages', () => {
@@ -219,7 +235,6 @@ describe('codes on /v1 and their words on the panel', () => {
     const hook = await newWebhook(key);
     const ana = await create(key, '/v1/users', { name: 'Ana Souza', email: 'ana@example.com' });
     const stranger = await newUser(other.key, 'Estranho');
-    const at = Date.now();
     const warnings = [
       {
         path: 'flows.1.owner',
@@ -229,17 +244,7 @@ describe('codes on /v1 and their words on the panel', () => {
       },
       { path: 'email', code: 'dropped', message: 'Left out: Expected a valid email address.' },
     ];
-    const event = await insertRow('inbound_events', {
-      account_id: accountId,
-      webhook_id: hook.id,
-      mode: 'production',
-      status: 'processed',
-      payload: '{}',
-      headers: '{}',
-      warnings: JSON.stringify(warnings),
-      received_at: at,
-      queued_at: at,
-    });
+    const event = await storedEvent(accountId, hook.id, JSON.stringify(warnings));
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
     expect(html).toContain(
@@ -252,7 +257,6 @@ describe('codes on /v1 and their words on the panel', () => {
   it('escapes params from outside and never reads them off a prototype', async () => {
     const { id: accountId, key } = await newAccount();
     const hook = await newWebhook(key);
-    const at = Date.now();
     const script = '<script>alert(1)</script>';
     const warnings = `[
       {"path": "${script}", "code": "dropped", "params": {"__proto__": {"polluted": 1}, "key": "${script}", "expected": "toString"}, "message": "m1"},
@@ -260,17 +264,7 @@ describe('codes on /v1 and their words on the panel', () => {
       {"path": "x", "code": "__proto__", "params": {}, "message": "${script}"},
       {"path": "y", "code": "reserved_key", "params": {"key": "__proto__", "left_out": true}, "message": "m4"}
     ]`;
-    const event = await insertRow('inbound_events', {
-      account_id: accountId,
-      webhook_id: hook.id,
-      mode: 'production',
-      status: 'processed',
-      payload: '{}',
-      headers: '{}',
-      warnings,
-      received_at: at,
-      queued_at: at,
-    });
+    const event = await storedEvent(accountId, hook.id, warnings);
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
     expect(html).not.toContain('<script>alert');
