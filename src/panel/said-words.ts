@@ -1,4 +1,4 @@
-import { Args, expectationCodes, reasonCodes, type SaidCode } from '../core/said';
+import { Args, expectationCodes, expectedWords, type Params, reasonCodes, type SaidCode } from '../core/said';
 import type { Lang } from './i18n';
 import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from './labels';
 
@@ -43,9 +43,15 @@ const user = (c: Said, id: string) => {
   return pt(c) ? `o usuário #${id}` : `user #${id}`;
 };
 
+/** The API's own English words of an expectation (src/core/said.ts): written there only. */
+const api =
+  (code: string): Say =>
+  (a) =>
+    expectedWords(code, a.params as Params);
+
 /** What a value was expected to be, by its expectation code (src/core/said.ts). */
 const expectations: Readonly<Record<string, Words>> = {
-  finite_number: { 'pt-BR': () => 'um número finito', en: () => 'a finite number' },
+  finite_number: { 'pt-BR': () => 'um número finito', en: api('finite_number') },
   safe_integer: {
     'pt-BR': (a) =>
       `um número inteiro de no máximo ${a.text('max')} (2^53 - 1): um maior seria guardado arredondado; ligue-o a um campo de texto`,
@@ -54,8 +60,7 @@ const expectations: Readonly<Record<string, Words>> = {
   brazilian_number: {
     'pt-BR': () =>
       'um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5',
-    en: () =>
-      'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
+    en: api('brazilian_number'),
   },
   number_text: {
     'pt-BR': () => 'um número, ou dígitos com no máximo um . ou , antes dos decimais',
@@ -80,9 +85,9 @@ const expectations: Readonly<Record<string, Words>> = {
   scalar: { 'pt-BR': () => 'texto, número ou sim/não', en: () => 'text, a number or yes/no' },
   max_characters: {
     'pt-BR': (a) => `no máximo ${a.text('max')} caracteres`,
-    en: (a) => `at most ${a.text('max')} characters`,
+    en: api('max_characters'),
   },
-  unicode: { 'pt-BR': () => 'texto Unicode válido', en: () => 'well-formed Unicode text' },
+  unicode: { 'pt-BR': () => 'texto Unicode válido', en: api('unicode') },
   phone_text: { 'pt-BR': () => 'um telefone como texto ou número inteiro', en: () => 'a phone number' },
   phone: { 'pt-BR': () => 'um telefone brasileiro ou internacional (+DDI)', en: () => 'a phone number' },
   date_text: { 'pt-BR': () => 'uma data como texto', en: () => 'a date as text' },
@@ -92,19 +97,15 @@ const expectations: Readonly<Record<string, Words>> = {
         .list('formats')
         .map((f) => `, ${f}`)
         .join('')}`,
-    en: (a) =>
-      `a real date as YYYY-MM-DD, an RFC 3339 date-time${a
-        .list('formats')
-        .map((f) => `, ${f}`)
-        .join('')}`,
+    en: api('date'),
   },
   email_text: { 'pt-BR': () => 'um e-mail como texto', en: () => 'an email address as text' },
-  email: { 'pt-BR': () => 'um e-mail válido', en: () => 'a valid email address' },
+  email: { 'pt-BR': () => 'um e-mail válido', en: api('email') },
   cnpj_text: { 'pt-BR': () => 'um CNPJ como texto', en: () => 'a CNPJ as text' },
   cnpj: {
     'pt-BR': () =>
       'um CNPJ válido: 14 caracteres, puros ou como XX.XXX.XXX/XXXX-XX, com dígitos verificadores certos',
-    en: () => 'a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with valid check digits',
+    en: api('cnpj'),
   },
 };
 
