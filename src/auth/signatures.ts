@@ -7,11 +7,12 @@ const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 const hexBytes = (hex: string) =>
   Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
 
-const failure = (path: 'X-Signature' | 'X-Timestamp', code: string, message: string): FieldError => ({
-  path,
-  code,
-  message,
-});
+const failure = (
+  path: 'X-Signature' | 'X-Timestamp',
+  code: string,
+  message: string,
+  params?: FieldError['params'],
+): FieldError => ({ path, code, message, ...(params && { params }) });
 
 const hmacKey = (secret: string, usage: 'sign' | 'verify') =>
   crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -72,6 +73,7 @@ export async function signatureFailure(
       'X-Timestamp',
       'stale_timestamp',
       `X-Timestamp is ${Math.round(Math.abs(skew))} seconds ${skew > 0 ? 'old' : 'in the future'}; at most ${TOLERANCE_S} either way.`,
+      { seconds: Math.round(Math.abs(skew)), direction: skew > 0 ? 'old' : 'future', max: TOLERANCE_S },
     );
   }
   const encoder = new TextEncoder();

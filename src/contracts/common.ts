@@ -108,7 +108,7 @@ export const CustomFields = z
       ctx.issues.push({
         code: 'custom',
         message: reservedMessage(key),
-        params: { code: RESERVED_CODE },
+        params: { code: RESERVED_CODE, params: { key } },
         input: value,
         path: [key],
       });

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { BARE, canonicalCnpj, MASKED, reservedCnpj } from '../core/cnpj';
 import { inner } from '../core/filters';
+import { expectedWords } from '../core/said';
 import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
 import { exactFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
@@ -15,7 +16,8 @@ export const Cnpj = z
         code: 'custom',
         message: reservedCnpj(value)
           ? 'A CNPJ of one repeated character (such as 00.000.000/0000-00) is reserved: no company has it.'
-          : 'Expected a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with valid check digits.',
+          : `Expected ${expectedWords('cnpj')}.`,
+        params: { code: 'invalid', params: { expected: 'cnpj' } },
       });
       return z.NEVER;
     }

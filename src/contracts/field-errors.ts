@@ -1,5 +1,6 @@
 import type { ZodError } from 'zod';
 import type { FieldError } from '../core/errors';
+import type { Params, Said } from '../core/said';
 
 // A zod error as the API's field errors: one home below every user (the /v1 routes, the queue's
 // flows, the panel), so none of them imports another's layer for it.
@@ -27,6 +28,8 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
     }
     if (issue.code === 'invalid_key') return [keyError(issue.path, issue.issues[0])];
     const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
+    // A custom check's own params (saidIssue); zod's own codes are worded by their message.
+    const params = issue.code === 'custom' ? (issue.params?.params as Params | undefined) : undefined;
     return [
       {
         path: dotted(issue.path),
@@ -36,12 +39,21 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
             ? String(issue.params?.code ?? 'invalid')
             : issue.code,
         message: missing ? 'This field is required.' : issueWords(issue, valueAt(data, issue.path)),
+        ...(params && { params }),
       },
     ];
   });
 }
 
 type Issue = ZodError['issues'][number];
+
+/** A message of src/core/said.ts as a zod custom issue: fieldErrors() gives back its code and params. */
+export const saidIssue = ({ code, params, message }: Said, path?: PropertyKey[]) => ({
+  code: 'custom' as const,
+  message,
+  params: { code, params },
+  ...(path && { path }),
+});
 
 /** What a value of each type zod names is, as a person reads it. */
 const KINDS: Readonly<Record<string, string>> = {

@@ -1,11 +1,23 @@
 import { z } from '@hono/zod-openapi';
 import type { FieldError } from '../core/errors';
+import { expectationCodes, type Params, reasonCodes, saidCodes } from '../core/said';
+
+const list = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
 
 export const FieldErrorSchema = z
   .object({
     path: z.string().openapi({ example: 'cnpj' }),
-    code: z.string().openapi({ example: 'invalid' }),
-    message: z.string(),
+    code: z.string().openapi({
+      example: 'invalid',
+      description: `Stable machine-readable code. Besides zod's (\`required\`, \`unknown_field\`, \`invalid_type\`, \`too_big\`, \`too_small\`, \`invalid_value\`, \`invalid\`), the inbound webhook's configuration issues, ingest errors and warnings and flow warnings: ${list(saidCodes)}`,
+    }),
+    message: z.string().openapi({ description: 'The English words of `code` and `params`' }),
+    params: (
+      z.record(z.string(), z.unknown()).openapi({
+        description: `What \`code\` names, to word it in another language: a \`key\`, a \`target\`, a \`type\`, a user's \`id\` or \`user_ids\`, an \`action\` and its \`index\` in the flows, … A value left out or refused names what was \`expected\` (${list(expectationCodes)}); a \`step_skipped\` names its \`reason\` (\`code\`: ${list(reasonCodes)}); a nested \`cause\` is another field error's code and params. Values come from the request: escape them before showing them. Absent on zod's codes and on events stored before params existed`,
+        example: { key: 'lead.cnpj', type: 'cnpj', expected: 'cnpj' },
+      }) as unknown as z.ZodType<Params>
+    ).optional(),
   })
   .openapi('FieldError') satisfies z.ZodType<FieldError>;
 

@@ -1,5 +1,10 @@
-/** One broken rule of a body: its path (`cnpj`, `follower_ids.1`), a stable code and a message. */
-export type FieldError = { path: string; code: string; message: string };
+import type { Params } from './said';
+
+/**
+ * One broken rule of a body: its path (`cnpj`, `follower_ids.1`), a stable code, the params the
+ * code names (src/core/said.ts) and a message.
+ */
+export type FieldError = { path: string; code: string; message: string; params?: Params | undefined };
 
 /**
  * The failures the rules and the storage report, without any HTTP: src/http/problem.ts alone

@@ -1,4 +1,5 @@
 import type { FieldError } from './errors';
+import { said } from './said';
 
 // JSON.parse reads every number as a double, so a whole number beyond ±2^53 - 1 comes back rounded
 // (9007199254740993 as 9007199254740992) with nothing to tell it was: only the text still holds the
@@ -63,14 +64,9 @@ export function unsafeIntegerError(
   outcome: 'refused' | 'rounded',
 ): FieldError {
   const read = Number(sent);
-  const limit = `beyond ±${Number.MAX_SAFE_INTEGER}, the whole numbers a JSON number holds exactly`;
-  const becomes = Number.isFinite(read) ? `${BigInt(read)}` : 'an infinity, which JSON cannot hold';
+  const params = { sent, outcome };
   return {
     path,
-    code: 'unsafe_integer',
-    message:
-      outcome === 'refused'
-        ? `${sent} is ${limit}: it would be stored as ${becomes}. Send a smaller number, or the digits as a string.`
-        : `${sent} is ${limit}, so it is read as ${becomes}; send such a number as a string.`,
+    ...said('unsafe_integer', Number.isFinite(read) ? { ...params, becomes: `${BigInt(read)}` } : params),
   };
 }

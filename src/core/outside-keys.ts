@@ -1,12 +1,8 @@
 import type { FieldError } from './errors';
+import { RESERVED_SEGMENTS } from './reserved-names';
+import { said } from './said';
 
-/**
- * Keys and paths that come from outside (a sender's body, a configuration, a form, a template)
- * become property names in this isolate, which serves every account. These three names reach an
- * object's prototype instead of the object (`o.__proto__.x = 1` sets `Object.prototype.x` for all),
- * so none of them is ever taken as a segment of a key or path from outside.
- */
-export const RESERVED_SEGMENTS: readonly string[] = ['__proto__', 'prototype', 'constructor'];
+export { RESERVED_SEGMENTS };
 
 const RESERVED = new Set(RESERVED_SEGMENTS);
 
@@ -17,8 +13,7 @@ export const reservedSegmentOf = (path: string): string | undefined =>
   path.split('.').find(isReservedSegment);
 
 /** Why a key or path with `segment` in it is refused: the same words in every surface. */
-export const reservedMessage = (segment: string): string =>
-  `"${segment}" is a reserved name (as are ${RESERVED_SEGMENTS.filter((s) => s !== segment).join(' and ')}): use another key.`;
+export const reservedMessage = (segment: string): string => said('reserved_key', { key: segment }).message;
 
 /** The stable code of that refusal, in a 422's `errors` and in an event's `warnings`. */
 export const RESERVED_CODE = 'reserved_key';
@@ -54,7 +49,7 @@ export function withoutReservedKeys(body: unknown): { value: unknown; warnings: 
     if (isReservedSegment(key)) {
       left += 1;
       if (left <= MAX_RESERVED_WARNINGS)
-        warnings.push({ path: at, code: RESERVED_CODE, message: `Left out: ${reservedMessage(key)}` });
+        warnings.push({ path: at, ...said('reserved_key', { key, left_out: true }) });
     } else if (child === null || typeof child !== 'object') {
       to[key] = child;
     } else {
@@ -65,11 +60,7 @@ export function withoutReservedKeys(body: unknown): { value: unknown; warnings: 
   }
   if (left > MAX_RESERVED_WARNINGS) {
     const more = left - MAX_RESERVED_WARNINGS;
-    warnings.push({
-      path: '',
-      code: RESERVED_CODE,
-      message: `Left out: ${more} more key${more === 1 ? '' : 's'} named __proto__, prototype or constructor.`,
-    });
+    warnings.push({ path: '', ...said('reserved_key', { more }) });
   }
   return { value: out, warnings };
 }

@@ -109,8 +109,9 @@ export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise
         preview: null,
         error: sql`case when ${e.error} is null then null else ${ERASED} end`,
         // A warning may quote a value (the email a contact was named after) or a key of the body
-        // (a reserved key's path, a Latin-1 form key): only its code stays.
-        warnings: sql`(select coalesce(json_group_array(json_set(w.value, '$.path', '', '$.message', ${ERASED})), '[]') from json_each(${e.warnings}) w)`,
+        // (a reserved key's path, a Latin-1 form key), in its message and its params: only its
+        // code stays.
+        warnings: sql`(select coalesce(json_group_array(json_remove(json_set(w.value, '$.path', '', '$.message', ${ERASED}), '$.params')), '[]') from json_each(${e.warnings}) w)`,
         // A mark's error may quote a value of the body, as the event's error may.
         history: sql`(select coalesce(json_group_array(json_set(h.value, '$.error', case when json_extract(h.value, '$.error') is null then null else ${ERASED} end)), '[]') from json_each(${e.history}) h)`,
         // The key, when it is the person's email or phone; another key keeps deduplicating.

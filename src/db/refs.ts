@@ -2,6 +2,7 @@ import { eq, Param, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type FieldError, invalid } from '../core/errors';
 import type { Refs, RefTarget } from '../core/refs';
+import { said } from '../core/said';
 import type { Db } from './client';
 import { accounts, companies, contacts, deals, users } from './schema';
 import { shapes } from './shapes';
@@ -65,8 +66,7 @@ export function refsQuery(db: Db, accountId: SQL<number> | number, refs: Refs) {
 
 const missing = (path: string, target: RefTarget, id: number): FieldError => ({
   path,
-  code: 'not_found',
-  message: `No ${target} ${id} in this account.`,
+  ...said('not_found', { record: target, id }),
 });
 
 /** 422 naming every reference that is not a row of the account (other accounts' rows included). */

@@ -363,25 +363,26 @@ export function tooManyRows(form: Form): boolean {
 }
 
 /**
- * Error messages by the name of the form control they belong to (`fields.2.key`); those that
+ * Field errors by the name of the form control they belong to (`fields.2.key`); those that
  * belong to none under `''`. Paths name body rows, which `rows` maps back to form rows.
  */
 export function errorsByControl(
   errors: FieldError[],
   rows: { fieldRows: number[]; flowRows: number[] },
-): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const add = (control: string, message: string) => out.set(control, [...(out.get(control) ?? []), message]);
-  for (const { path, message } of errors) {
+): Map<string, FieldError[]> {
+  const out = new Map<string, FieldError[]>();
+  const add = (control: string, error: FieldError) => out.set(control, [...(out.get(control) ?? []), error]);
+  for (const error of errors) {
+    const { path } = error;
     const parts = path.split('.');
     const [list, index, ...rest] = parts;
     const map = list === 'fields' ? rows.fieldRows : list === 'flows' ? rows.flowRows : undefined;
     const row = map?.[Number(index)];
     if (map === undefined || row === undefined) {
-      add(path === 'name' ? 'name' : '', message);
+      add(path === 'name' ? 'name' : '', error);
       continue;
     }
-    add(`${list}.${row}.${controlOf(list === 'fields', rest)}`, message);
+    add(`${list}.${row}.${controlOf(list === 'fields', rest)}`, error);
   }
   return out;
 }

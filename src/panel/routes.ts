@@ -23,7 +23,7 @@ import { webhookPage } from './pages/webhook';
 import { disableConfirm, rotateConfirm } from './pages/webhook-confirm';
 import { rotateWebhook, saveEnabled, saveMode, saveSecret, saveWebhook } from './pages/webhook-writes';
 import { createWebhook, newWebhookPage, webhooksPage } from './pages/webhooks';
-import { issueText } from './problem-text';
+import { detailText } from './said-words';
 import { sessionHash, sessionKey } from './session';
 import { messagePage } from './views/layout';
 
@@ -58,7 +58,7 @@ function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Re
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
     case 'invalid_query':
     case 'invalid_cursor':
-      return c.html(messagePage(p, p.t.badRequest, issueText(p, (caught as Error).message)), 400);
+      return c.html(messagePage(p, p.t.badRequest, detailText(p, code, (caught as Error).message)), 400);
     default:
       return undefined;
   }

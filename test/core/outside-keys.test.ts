@@ -51,6 +51,7 @@ describe('withoutReservedKeys', () => {
     expect(warnings[10]).toEqual({
       path: '',
       code: 'reserved_key',
+      params: { more: 4990 },
       message: 'Left out: 4990 more keys named __proto__, prototype or constructor.',
     });
     expect((value as unknown[]).length).toBe(5000);

@@ -111,7 +111,8 @@ describe('compileFormat', () => {
     ['DD/MM/YYYY mm', 'mm needs HH'],
   ])('refuses %s: %s', (format, message) => {
     const compiled = compileFormat(format);
-    expect('error' in compiled && compiled.error).toContain(message);
+    expect('error' in compiled && compiled.error.message).toContain(message);
+    expect('error' in compiled && compiled.error.code).toMatch(/^format_/);
   });
 });
 
@@ -168,8 +169,8 @@ describe('readFields', () => {
     ]);
     expect(values.size).toBe(0);
     expect(errors).toEqual([
-      { path: 'a', code: 'required', message: 'This field is required.' },
-      { path: 'b', code: 'required', message: 'This field is required.' },
+      { path: 'a', code: 'required', params: { key: 'a' }, message: 'This field is required.' },
+      { path: 'b', code: 'required', params: { key: 'b' }, message: 'This field is required.' },
     ]);
   });
 
@@ -266,7 +267,12 @@ describe('readFields', () => {
   it('refuses a number with a separator before exactly three digits, as it is ambiguous', () => {
     for (const valor of ['1.500', '1,500', '-2.000']) {
       expect(readFields({ valor }, [spec('valor', 'number', true)]).errors).toEqual([
-        { path: 'valor', code: 'invalid_type', message: expect.stringContaining('ambiguous') },
+        {
+          path: 'valor',
+          code: 'invalid_type',
+          params: { key: 'valor', type: 'number', expected: 'no_thousands' },
+          message: expect.stringContaining('ambiguous'),
+        },
       ]);
     }
   });

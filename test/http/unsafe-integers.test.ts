@@ -18,6 +18,7 @@ describe('a whole number beyond 2^53 - 1', () => {
       {
         path: 'custom_fields.pedido',
         code: 'unsafe_integer',
+        params: { sent: PAST, outcome: 'refused', becomes: '9007199254740992' },
         message: `${PAST} is beyond ±9007199254740991, the whole numbers a JSON number holds exactly: it would be stored as 9007199254740992. Send a smaller number, or the digits as a string.`,
       },
     ]);
@@ -58,6 +59,7 @@ describe('a whole number beyond 2^53 - 1', () => {
       {
         path: 'lead.pedido',
         code: 'unsafe_integer',
+        params: { sent: PAST, outcome: 'rounded', becomes: '9007199254740992' },
         message: `${PAST} is beyond ±9007199254740991, the whole numbers a JSON number holds exactly, so it is read as 9007199254740992; send such a number as a string.`,
       },
       expect.objectContaining({ path: 'itens.1', code: 'unsafe_integer' }),

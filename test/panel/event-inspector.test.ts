@@ -164,7 +164,7 @@ describe('the event page as a request inspector', () => {
     const html = await inspect(cookie, hook.id, id);
     // Ingest kept the declared field and 16 KiB of the rest (the body_trimmed warning says so).
     expect(html).toContain('&quot;telefone&quot;: &quot;11987654321&quot;,\n  &quot;deep&quot;: {');
-    expect(html).toContain('the event keeps its declared fields and 16 KiB of the rest');
+    expect(html).toContain('o evento guarda os campos declarados e 16 KiB do resto');
     expect(html.length).toBeLessThan(300_000);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withoutReservedKeys } from '../../src/core/outside-keys';
-import { issueText } from '../../src/panel/problem-text';
+import { saidText } from '../../src/panel/said-words';
 import { configIssues } from '../../src/webhooks/actions';
 import { latinWarnings } from '../../src/webhooks/ingest/charset';
 import { type FieldSpec, guessDateFormat, readFields } from '../../src/webhooks/rules/fields';
@@ -15,30 +15,32 @@ describe('the Brazilian format’s messages, on the event page', () => {
     { key: 'valor', type: 'number', required: false, locale: 'pt-BR' },
     { key: 'financiar', type: 'boolean', required: false, locale: 'pt-BR' },
   ];
-  const warnings = readFields({ valor: '1.5', financiar: 'talvez' }, specs).warnings.map((w) => w.message);
+  const { warnings } = readFields({ valor: '1.5', financiar: 'talvez' }, specs);
 
   it('says in Portuguese what a number written the Brazilian way looks like', () => {
-    const pt = issueText({ lang: 'pt-BR' }, warnings[0] ?? '');
+    const pt = saidText({ lang: 'pt-BR' }, warnings[0] ?? { code: '', message: '' });
     expect(pt).toBe(
-      'Ignorado: Esperado um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5.',
+      'Ignorado: esperado um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5.',
     );
   });
 
   it('names sim and não among the answers a Brazilian yes/no field takes, in both languages', () => {
-    expect(issueText({ lang: 'pt-BR' }, warnings[1] ?? '')).toBe(
-      'Ignorado: Esperado sim ou não: sim, não, s, n, true, false, 1 ou 0.',
+    const second = warnings[1] ?? { code: '', message: '' };
+    expect(saidText({ lang: 'pt-BR' }, second)).toBe(
+      'Ignorado: esperado sim ou não: sim, não, s, n, true, false, 1 ou 0.',
     );
-    expect(issueText({ lang: 'en' }, warnings[1] ?? '')).toContain('sim, não');
+    expect(saidText({ lang: 'en' }, second)).toContain('sim, não');
   });
 });
 
 describe('the Brazilian format ticked on a text field', () => {
   it('is refused in the page’s language, naming the types that take it', () => {
     const [issue] = configIssues([{ key: 'nome', type: 'string', required: false, locale: 'pt-BR' }], []);
-    expect(issueText({ lang: 'pt-BR' }, issue?.message ?? '')).toBe(
+    if (!issue) throw new Error('no issue');
+    expect(saidText({ lang: 'pt-BR' }, issue)).toBe(
       'Só um campo do tipo Número ou Sim/não aceita o formato brasileiro.',
     );
-    expect(issueText({ lang: 'en' }, issue?.message ?? '')).toBe(
+    expect(saidText({ lang: 'en' }, issue)).toBe(
       'Only a field of type Number or Yes/no takes the Brazilian format.',
     );
   });
@@ -47,23 +49,26 @@ describe('the Brazilian format ticked on a text field', () => {
 describe('a form sent in Latin-1', () => {
   it('warns in the page’s language, the count of further keys included', () => {
     const [one] = latinWarnings(['nome']);
-    expect(issueText({ lang: 'pt-BR' }, one?.message ?? '')).toBe(
+    if (!one) throw new Error('no warning');
+    expect(saidText({ lang: 'pt-BR' }, one)).toBe(
       'Não era UTF-8 válido: lido como Windows-1252 (Latin-1). Declare o charset no Content-Type ou envie UTF-8.',
     );
     const many = latinWarnings(Array.from({ length: 13 }, (_, i) => `k${i}`)).at(-1);
-    expect(issueText({ lang: 'pt-BR' }, many?.message ?? '')).toMatch(/O mesmo com mais 3 chaves\.$/);
-    expect(issueText({ lang: 'en' }, many?.message ?? '')).toBe(many?.message);
+    if (!many) throw new Error('no warning');
+    expect(saidText({ lang: 'pt-BR' }, many)).toMatch(/O mesmo com mais 3 chaves\.$/);
+    expect(saidText({ lang: 'en' }, many)).toBe(many.message);
   });
 });
 
 describe('a body with many reserved keys', () => {
   it('counts the keys past the named ones in the page’s language', () => {
     const list = Array.from({ length: 13 }, (_, i) => JSON.parse(`{"__proto__": {"x": ${i}}}`));
-    const last = withoutReservedKeys({ list }).warnings.at(-1)?.message ?? '';
-    expect(issueText({ lang: 'pt-BR' }, last)).toBe(
-      'Ignorado: mais 3 chaves chamadas __proto__, prototype ou constructor.',
+    const last = withoutReservedKeys({ list }).warnings.at(-1);
+    if (!last) throw new Error('no warning');
+    expect(saidText({ lang: 'pt-BR' }, last)).toBe(
+      'Ignoradas: mais 3 chaves chamadas __proto__, prototype ou constructor.',
     );
-    expect(issueText({ lang: 'en' }, last)).toBe(last);
+    expect(saidText({ lang: 'en' }, last)).toBe(last.message);
   });
 });
 

@@ -180,7 +180,7 @@ describe("a webhook's overview", () => {
     const html = await page(await panel(b.base, { cookie: b.cookie }));
     expect(html).toContain('<span id="success-rate">Nenhum evento processado ou com falha');
     expect(/<dd id="last-failure">([\s\S]*?)<\/dd>/.exec(html)?.[1]).toContain(
-      'Recusados · <span class="error-text">O corpo não é JSON</span>',
+      'Recusados · <span class="error-text">Faltam campos obrigatórios ou algum é inválido; veja os erros.</span>',
     );
   });
 

@@ -487,6 +487,7 @@ describe('a value a flow cannot use loses no lead: the action runs without it or
     expect(byPhone.warnings).toContainEqual({
       path: 'flows.0',
       code: 'contact_named_from',
+      params: { by: 'phone', value: '+5511987654321' },
       message: expect.stringContaining('named after its phone, +5511987654321'),
     });
     expect(await get(key, `/v1/contacts/${byPhone.result.contact_id}`)).toMatchObject({
@@ -536,16 +537,19 @@ describe('a value a flow cannot use loses no lead: the action runs without it or
       {
         path: 'flows.0.owner',
         code: 'owner_unavailable',
+        params: { action: expect.any(String), index: 0, user_ids: [trashed.id], left: 0 },
         message: expect.stringContaining(`No user ${trashed.id}`),
       },
       {
         path: 'flows.1.owner',
         code: 'owner_unavailable',
+        params: { action: expect.any(String), index: 1, user_ids: [gone.id], left: 1 },
         message: expect.stringContaining('went on without them'),
       },
       {
         path: 'flows.2.owner',
         code: 'owner_unavailable',
+        params: { action: expect.any(String), index: 2, user_ids: [gone.id], left: 0 },
         message: expect.stringContaining('without an owner'),
       },
     ]);
@@ -570,7 +574,12 @@ describe('a value a flow cannot use loses no lead: the action runs without it or
     const first = await expectOneLead(account.key, account.id, hook.id, unknown);
     expect(first.result.company_id).toBeNull();
     expect(first.warnings).toEqual([
-      { path: 'flows.1', code: 'step_skipped', message: expect.stringContaining('no company name') },
+      {
+        path: 'flows.1',
+        code: 'step_skipped',
+        params: { action: 'upsert_company', index: 1, reason: { code: 'no_company_name', params: {} } },
+        message: expect.stringContaining('no company name'),
+      },
     ]);
     const invalid = await ingest(hook, lead({ cnpj: '11.222.333/0001-82', empresa: 'Acme' }));
     await deliver([invalid]);
@@ -580,6 +589,18 @@ describe('a value a flow cannot use loses no lead: the action runs without it or
       {
         path: 'flows.1',
         code: 'step_skipped',
+        params: {
+          action: 'upsert_company',
+          index: 1,
+          reason: {
+            code: 'unusable',
+            params: {
+              record: 'company',
+              field: 'cnpj',
+              cause: expect.objectContaining({ code: 'invalid', params: { expected: 'cnpj' } }),
+            },
+          },
+        },
         message: expect.stringMatching(/cnpj is unusable \(Expected a valid CNPJ/),
       },
     ]);
@@ -605,6 +626,7 @@ describe('a value a flow cannot use loses no lead: the action runs without it or
       {
         path: 'flows.2',
         code: 'step_skipped',
+        params: expect.objectContaining({ action: 'create_task', index: 2 }),
         message: expect.stringMatching(/task's name is unusable.*255/),
       },
     ]);

@@ -176,6 +176,9 @@ describe('ingest: signatures', () => {
           path: check.endsWith('timestamp') ? 'X-Timestamp' : 'X-Signature',
           code: check,
           message: problem.detail,
+          ...(check === 'stale_timestamp' && {
+            params: { seconds: expect.any(Number), direction: ts === now - 360 ? 'old' : 'future', max: 300 },
+          }),
         },
       ]);
       // Neither the secret nor the digest the server expected is ever part of the answer.

@@ -147,8 +147,8 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
     }
     const body = await expectProblem(await postEvent(hook.url, { email: null }), 400, 'invalid_fields');
     expect(body.errors).toEqual([
-      { path: 'nome', code: 'required', message: expect.any(String) },
-      { path: 'email', code: 'required', message: expect.any(String) },
+      { path: 'nome', code: 'required', params: { key: 'nome' }, message: expect.any(String) },
+      { path: 'email', code: 'required', params: { key: 'email' }, message: expect.any(String) },
     ]);
     const one = await expectProblem(await postEvent(hook.url, { nome: 'Ana', email: null }), 400);
     expect(one.errors).toEqual([expect.objectContaining({ path: 'email', code: 'required' })]);
@@ -172,7 +172,12 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
     });
     const body = await expectProblem(res, 400, 'invalid_fields');
     expect(body.errors).toEqual(
-      ['nome', 'email'].map((path) => ({ path, code: 'invalid_type', message: expect.any(String) })),
+      ['nome', 'email'].map((path) => ({
+        path,
+        code: 'invalid_type',
+        params: expect.objectContaining({ key: path, expected: expect.any(String) }),
+        message: expect.any(String),
+      })),
     );
     expect(await eventsOf(key, hook.id)).toEqual([]);
   });
@@ -195,6 +200,7 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
       ['idade', 'ativo', 'data', 'tel'].map((path) => ({
         path,
         code: 'dropped',
+        params: expect.objectContaining({ key: path, expected: expect.any(String) }),
         message: expect.stringMatching(/^Left out: Expected .+\.$/),
       })),
     );
@@ -266,7 +272,12 @@ describe('ingest: 400 for fields that are missing or do not fit their type', () 
       const res = await postEvent(hook.url, { v });
       const body = await expectProblem(res, 400, 'invalid_fields');
       expect(body.errors, `${type} ${JSON.stringify(v)}`).toEqual([
-        { path: 'v', code: 'invalid_type', message: expect.any(String) },
+        {
+          path: 'v',
+          code: 'invalid_type',
+          params: expect.objectContaining({ key: 'v', type, expected: expect.any(String) }),
+          message: expect.any(String),
+        },
       ]);
     }
     expect(await eventsOf(key, hook.id)).toHaveLength(good.length);

@@ -65,7 +65,12 @@ describe('ingest: fields with locale pt-BR', () => {
     });
     expect(event.status).toBe('processed');
     expect(event.warnings).toEqual([
-      { path: 'valor', code: 'dropped', message: expect.stringContaining('Brazilian way') },
+      {
+        path: 'valor',
+        code: 'dropped',
+        params: { key: 'valor', type: 'number', expected: 'brazilian_number' },
+        message: expect.stringContaining('Brazilian way'),
+      },
     ]);
     expect((await get(key, `/v1/deals/${event.result.deal_id}`)).value).toBeNull();
     const problem = await expectProblem(

@@ -116,7 +116,12 @@ it('an event whose custom fields would take a contact past 100 leaves the new on
   });
   expect(event).toMatchObject({ status: 'processed', error: null, result: { contact_id: contact.id } });
   expect(event.warnings).toEqual([
-    { path: 'carro', code: 'dropped', message: expect.stringContaining('100 custom fields already') },
+    {
+      path: 'carro',
+      code: 'dropped',
+      params: { record: 'contact', cause: { code: 'custom_fields_full', params: { max: 100 } } },
+      message: expect.stringContaining('100 custom fields already'),
+    },
   ]);
   const after = (await json(await call(`/v1/contacts/${contact.id}`, { key }))).data;
   // A key the contact has already fits and is updated; so is the name.

@@ -69,7 +69,12 @@ describe('ingest: near misses in optional fields are coerced or left out, never 
     expect(event).toMatchObject({ status: 'processed', payload: sent, rejection: null });
     // The one field that still does not fit is named, with why, and left out of the records.
     expect(event.warnings).toEqual([
-      { path: 'origem', code: 'dropped', message: expect.stringContaining('Left out: Expected a real date') },
+      {
+        path: 'origem',
+        code: 'dropped',
+        params: expect.objectContaining({ key: 'origem', expected: 'date' }),
+        message: expect.stringContaining('Left out: Expected a real date'),
+      },
     ]);
 
     const contact = await get(key, `/v1/contacts/${event.result.contact_id}`);

@@ -113,6 +113,7 @@ describe('ingest: bytes that are not UTF-8', () => {
     const warning = {
       path: 'nome',
       code: 'decoded_as_windows_1252',
+      params: {},
       message: expect.stringContaining('Windows-1252'),
     };
     expect(stored.warnings).toEqual([warning]);
@@ -195,7 +196,12 @@ describe('the cnpj field type', () => {
       'invalid_fields',
     );
     expect(problem.errors).toEqual([
-      { path: 'cnpj', code: 'invalid_type', message: expect.stringContaining('valid CNPJ') },
+      {
+        path: 'cnpj',
+        code: 'invalid_type',
+        params: { key: 'cnpj', type: 'cnpj', expected: 'cnpj' },
+        message: expect.stringContaining('valid CNPJ'),
+      },
     ]);
     const id = await ingest(hook, { ...lead, cnpj: '11.222.333/0001-81' });
     await deliver([id]);
@@ -209,6 +215,7 @@ describe('the cnpj field type', () => {
   });
 
   it('drops an invalid optional CNPJ with a warning and writes the contact, deal and task without the company', async () => {
+    const CNPJ_PARAMS = { key: 'cnpj', type: 'cnpj', expected: 'cnpj' };
     const { key, accountId, hook } = await leadHook(
       [cnpjField(false), empresa],
       [{ action: 'upsert_company' }],
@@ -221,16 +228,17 @@ describe('the cnpj field type', () => {
       __fault: 'send',
     });
     expect((await eventOf(key, hook.id, id)).warnings).toEqual([
-      { path: 'cnpj', code: 'dropped', message: expect.stringContaining('valid CNPJ') },
+      { path: 'cnpj', code: 'dropped', params: CNPJ_PARAMS, message: expect.stringContaining('valid CNPJ') },
     ]);
     await deliver([id]);
     const event = await eventOf(key, hook.id, id);
     expect(event).toMatchObject({ status: 'processed', result: { company_id: null } });
     expect(event.warnings).toEqual([
-      { path: 'cnpj', code: 'dropped', message: expect.stringContaining('valid CNPJ') },
+      { path: 'cnpj', code: 'dropped', params: CNPJ_PARAMS, message: expect.stringContaining('valid CNPJ') },
       {
         path: 'flows.1',
         code: 'step_skipped',
+        params: { action: 'upsert_company', index: 1, reason: { code: 'no_cnpj', params: {} } },
         message: 'upsert_company did not run: the event has no CNPJ.',
       },
     ]);
@@ -320,10 +328,16 @@ describe('a task due from a date the event lacks', () => {
     const event = await eventOf(key, hook.id, id);
     expect(event.status).toBe('processed');
     expect(event.warnings).toEqual([
-      { path: 'compra', code: 'dropped', message: expect.stringContaining('real date') },
+      {
+        path: 'compra',
+        code: 'dropped',
+        params: { key: 'compra', type: 'date', expected: 'date', formats: [] },
+        message: expect.stringContaining('real date'),
+      },
       {
         path: 'flows.2.due.from',
         code: 'no_due_date',
+        params: { key: 'compra' },
         message: expect.stringContaining('without a due date'),
       },
     ]);
@@ -339,7 +353,12 @@ describe('values a record cannot take, found on the ingest and queue path', () =
     const event = await eventOf(key, hook.id, id);
     expect(event.status).toBe('processed');
     expect(event.warnings).toEqual([
-      { path: 'valor', code: 'dropped', message: expect.stringMatching(/^Left out of the deal: /) },
+      {
+        path: 'valor',
+        code: 'dropped',
+        params: { record: 'deal', cause: expect.objectContaining({ code: 'too_big' }) },
+        message: expect.stringMatching(/^Left out of the deal: /),
+      },
     ]);
     expect((await get(key, `/v1/deals/${event.result.deal_id}`)).value).toBeNull();
     expect(await recordCounts(accountId)).toMatchObject({ contacts: 1, deals: 1, tasks: 1 });

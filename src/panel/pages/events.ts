@@ -17,6 +17,7 @@ import { deleteMatching } from '../../webhooks/log/event-delete';
 import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/log/event-reads';
 import type { Target } from '../../webhooks/rules/config';
 import { type C, idOf, pageOf, viewOf } from '../page';
+import { detailText } from '../said-words';
 import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
 
 // The panel's filter names its own fields as a configurer reads them (`from`/`to` are whole days,
@@ -79,6 +80,7 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
   const page = keyset<EventRow>(inboundEvents, eventSorts, query.data, '-received_at');
   const { webhook, events, failed } = await listEvents(c.get('db'), key, id, page, query.data, true);
   const shown = page.page(c, events, presentEvent);
+  const p = pageOf(c, true);
   const rows: EventListRow[] = shown.data.map((e) => ({
     id: e.id,
     status: e.status,
@@ -86,9 +88,8 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
     receivedAt: e.received_at,
     who: whoOf(webhook.fields, e.payload),
     warnings: e.warnings.length,
-    error: e.error ?? e.rejection?.detail ?? null,
+    error: e.error ?? (e.rejection ? detailText(p, e.rejection.code, e.rejection.detail) : null),
   }));
-  const p = pageOf(c, true);
   return c.html(
     eventsView(p, viewOf(webhook, c), rows, {
       zone: p.zone,

@@ -6,6 +6,7 @@ import { InboundWebhookUpdate } from '../../webhooks/contract/schemas';
 import { rotateOwnWebhook, setOwnWebhook, webhookSpec } from '../../webhooks/resource/store';
 import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from '../form';
 import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
+import { saidText } from '../said-words';
 import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { renderWebhook } from './webhook';
 import { disableConfirm, rotateConfirm } from './webhook-confirm';
@@ -57,8 +58,8 @@ const saveSetting =
     const value = typeof form[name] === 'string' ? form[name] : '';
     const errors = await update(c, key, id, { [name]: read(value) });
     if (!errors) return saved(c, id, settingDone(name, value));
-    const message = errors.map((e) => e.message).join(' ');
     const p = pageOf(c, true);
+    const message = errors.map((e) => saidText(p, e)).join(' ');
     return renderWebhook(
       c,
       key,

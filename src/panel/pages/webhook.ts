@@ -1,3 +1,4 @@
+import type { FieldError } from '../../core/errors';
 import { notFound } from '../../core/errors';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { MAX_FIELDS } from '../../webhooks/contract/schemas';
@@ -18,7 +19,7 @@ import { overviewSection } from '../views/overview';
 /** What a write shows again on the webhook's page: the typed form, its errors, a flash. */
 export type EditState = {
   draft?: Draft;
-  errors?: Map<string, string[]>;
+  errors?: Map<string, FieldError[]>;
   secretError?: string;
   flash?: Flash;
 };

@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import type { FieldError } from '../../core/errors';
 import { actions, findAction } from '../../webhooks/actions';
 import type { panelOptions } from '../../webhooks/actions/action';
 import { MATCH_KEYS } from '../../webhooks/config/schema';
@@ -14,13 +15,13 @@ import {
   type FlowDraft,
 } from '../form';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
-import { issueText } from '../problem-text';
+import { saidText } from '../said-words';
 import { option, type Page, problems } from './layout';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
 // reads what they send back).
 
-type Errors = Map<string, string[]>;
+type Errors = Map<string, FieldError[]>;
 
 const checked = (on: boolean) => (on ? raw(' checked') : '');
 
@@ -231,7 +232,7 @@ export function configForm(
   // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
   const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
   return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((m) => html`<li>${issueText(p, m)}</li>`)}</ul>` : ''}
+${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(p, e)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
   draft.name.includes('\n')

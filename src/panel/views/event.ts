@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { Args } from '../../core/said';
 import type { Scope } from '../../core/scopes';
 import type { WebhookEvent } from '../../webhooks/contract/schemas';
 import type { ResultKind, ResultName } from '../../webhooks/log/result-records';
@@ -8,7 +9,7 @@ import type { EventMarkOutcome } from '../../webhooks/rules/event-history';
 import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
-import { eventErrorText, issueText } from '../problem-text';
+import { actionName, detailText, saidText } from '../said-words';
 import { localTime } from '../zone';
 import { layout, modeBanner, type Page, type WebhookView, when } from './layout';
 
@@ -101,6 +102,20 @@ ${sentences.map((s) => html`<p>${s}</p>`)}
 ${links.length ? html`<p>${p.t.inspectResultHint}</p><ul>${links}</ul>` : html`<p>${p.t.inspectNoResult}</p>`}</section>`;
 }
 
+/** A signature failure by its code; any other error from its code and params. */
+const errorText = (p: Page, x: { code: string; params?: unknown; message: string }) =>
+  detailText(p, x.code, saidText(p, x));
+
+/**
+ * Where an error or warning is: an action's as the configurer knows it ("Ação 2 · Criar negócio")
+ * when its params name one, with the path itself in <code>.
+ */
+function fieldCell(p: Page, x: { path: string; params?: unknown }) {
+  const a = new Args(x.params);
+  const path = html`<code>${x.path || '—'}</code>`;
+  return a.text('action') && a.has('index') ? html`${actionName(p, a)} ${path}` : path;
+}
+
 /** For a refused call: the answer its sender got, and each error's field and message. */
 function refusal(p: Page, e: Event) {
   const r = e.rejection;
@@ -108,26 +123,26 @@ function refusal(p: Page, e: Event) {
   const errors = r.errors ?? [];
   return html`<section class="card"><h2 id="refusal">${p.t.inspectRefusal}</h2>
 <dl class="facts"><dt>${p.t.inspectAnswered}</dt><dd><code>${r.status} ${r.code}</code></dd>
-<dt>${p.t.details}</dt><dd>${eventErrorText(p, r.detail)}</dd></dl>
+<dt>${p.t.details}</dt><dd>${detailText(p, r.code, r.detail)}</dd></dl>
 ${
   errors.length
     ? table(
         p.t.inspectRefusal,
         [p.t.inspectField, p.t.inspectMessage],
-        errors.map((x) => [html`<code>${x.path || '—'}</code>`, html`${issueText(p, x.message)}`]),
+        errors.map((x) => [fieldCell(p, x), html`${errorText(p, x)}`]),
       )
     : ''
 }</section>`;
 }
 
-function warnings(p: Page, e: Event) {
+function warnings(p: Page, e: Event, users: ReadonlyMap<number, string>) {
   if (!e.warnings.length) return '';
   return html`<section class="card"><h2 id="warnings">${p.t.inspectWarnings}</h2>
 <p class="hint">${p.t.inspectWarningsHint}</p>
 ${table(
   p.t.inspectWarnings,
   [p.t.inspectField, p.t.inspectMessage],
-  e.warnings.map((w) => [html`<code>${w.path || '—'}</code>`, html`${issueText(p, w.message)}`]),
+  e.warnings.map((w) => [fieldCell(p, w), html`${saidText({ ...p, users }, w)}`]),
 )}</section>`;
 }
 
@@ -135,7 +150,7 @@ function history(p: Page, e: Event) {
   const rows = e.history.map((m) => [
     when(m.at, p),
     html`${markLabel(p, m.outcome)}`,
-    html`${m.error ? eventErrorText(p, m.error) : ''}`,
+    html`${m.error ?? ''}`,
   ]);
   return html`<section class="card"><h2 id="history">${p.t.inspectHistory}</h2>
 <p class="hint">${p.t.inspectHistoryHint}</p>
@@ -218,12 +233,12 @@ ${pending ? html`<p class="hint" role="status">${p.t.inspectPending}</p>` : ''}
 <dt>${p.t.received}</dt><dd>${when(e.received_at, p)}</dd>
 <dt>${p.t.inspectProcessedAt}</dt><dd>${when(e.processed_at, p)}</dd>
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
-${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${eventErrorText(p, e.error)}</dd>` : ''}
+${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
 </dl>
 ${actions(p, h, e)}
 ${outcome(p, e, extra.owners, extra.names)}
 ${refusal(p, e)}
-${warnings(p, e)}
+${warnings(p, e, extra.owners)}
 ${history(p, e)}
 ${request(p, e, extra.headers)}
 </div>`,

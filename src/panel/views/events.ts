@@ -1,7 +1,6 @@
 import { html } from 'hono/html';
 import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
-import { eventErrorText } from '../problem-text';
 import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
 /** One row of the event list: the event, who its lead is, and what went wrong. */
@@ -13,7 +12,7 @@ export type EventListRow = {
   /** The mapped contact's name, phone and email found in the payload, those present. */
   who: string[];
   warnings: number;
-  /** The failure's error, or for a refused call its problem's detail. */
+  /** The failure's error, or for a refused call its problem's detail worded by its code. */
   error: string | null;
 };
 
@@ -71,7 +70,7 @@ function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max
 }
 
 function rowOf(p: Page, base: string, e: EventListRow) {
-  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(p.t.warningsCount, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ? eventErrorText(p, e.error) : ''}</td></tr>`;
+  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(p.t.warningsCount, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
 }
 
 /** The flash after a bulk replay or delete: how many were queued (or deleted) and how many remain. */

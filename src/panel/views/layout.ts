@@ -1,10 +1,11 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import type { FieldError } from '../../core/errors';
 import type { Scope } from '../../core/scopes';
 import { eventStatuses, type webhookModes } from '../../core/statuses';
 import type { Lang, Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
-import { issueText } from '../problem-text';
+import { saidText } from '../said-words';
 import { localTime } from '../zone';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -140,8 +141,8 @@ ${next ? html`<p><a href="/panel/webhooks?cursor=${encodeURIComponent(next)}">${
 }
 
 /** Error messages for a control, with the attributes that tie them to it. */
-export function problems(p: Page, errors: Map<string, string[]>, name: string) {
-  const list = errors.get(name)?.map((m) => issueText(p, m));
+export function problems(p: Page, errors: Map<string, FieldError[]>, name: string) {
+  const list = errors.get(name)?.map((e) => saidText(p, e));
   const id = `err-${name.replaceAll('.', '-')}`;
   return {
     attrs: list ? raw(` aria-invalid="true" aria-describedby="${id}"`) : '',

@@ -6,7 +6,7 @@ import type { FieldError } from '../../core/errors';
 import type { Db } from '../../db/client';
 import type { inboundEventResults } from '../../db/schema';
 import type { Action, CheckContext, FieldMapping, Owner } from '../rules/config';
-import type { Match, PlanContext, Planned } from '../rules/flows';
+import type { Match, PlanContext, Planned, Reason } from '../rules/flows';
 
 export type ActionName = Action['action'];
 export type ActionOf<N extends ActionName> = Extract<Action, { action: N }>;
@@ -55,7 +55,7 @@ export type SettleContext = {
 };
 
 /** A step as written, skipped (with the reason), or the event failed (no retry can help). */
-export type Settled<W> = { step: W } | { skip: string } | { fail: string };
+export type Settled<W> = { step: W } | { skip: Reason } | { fail: string };
 
 /** What an action's statements write through: the batch, the event's results row and owners. */
 export type Writer = {
@@ -104,7 +104,7 @@ export type ActionModule<
   once: boolean;
   check(action: ActionOf<N>, ctx: CheckContext): void;
   /** The action that must have run before it, and the reason it is skipped otherwise. */
-  needs?: { action: ActionName; reason: string };
+  needs?: { action: ActionName; reason: Reason };
   plan(action: ActionOf<N>, ctx: PlanContext): Planned;
   /** The record it writes, as messages name it, and that record's `/v1` write schema. */
   record: string;

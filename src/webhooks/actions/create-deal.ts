@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { DealCreate } from '../../contracts/deals';
+import { said } from '../../core/said';
 import { newRow } from '../../db/own';
 import { deals } from '../../db/schema';
 import { dealSpec } from '../../model/deals';
@@ -24,10 +25,10 @@ export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid
   check(action, { flows, index, mapped, issue, undeclared }) {
     for (const earlier of ['upsert_contact', 'upsert_company'] as const) {
       if (flows.slice(index + 1).some((a) => a.action === earlier))
-        issue(`create_deal must come after ${earlier}.`, 'action');
+        issue(said('deal_order', { action: earlier }), 'action');
     }
     if (action.name === undefined && !mapped('deal.name'))
-      issue('Give a name template or map a field to deal.name.', 'name');
+      issue(said('deal_name_needed', { target: 'deal.name' }), 'name');
     if (action.name) for (const key of templateKeys(action.name)) undeclared(key, 'name');
   },
   plan(action, { mapped, lookup }) {

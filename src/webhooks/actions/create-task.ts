@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { isoOrNull } from '../../contracts/common';
 import { taskFields } from '../../contracts/tasks';
+import { reason, said } from '../../core/said';
 import { BLANK } from '../../core/text';
 import { dayStartIn } from '../../core/zones';
 import { newRow } from '../../db/own';
@@ -79,24 +80,20 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
   schema,
   once: false,
   check(action, { seen, declared, issue, undeclared }) {
-    if (!seen.has('create_deal')) issue('A create_task needs a create_deal before it.', 'action');
+    if (!seen.has('create_deal')) issue(said('task_needs_deal'), 'action');
     for (const key of templateKeys(action.name)) undeclared(key, 'name');
     for (const key of templateKeys(action.category)) undeclared(key, 'category');
     const from = action.due?.from;
     if (from !== undefined && from !== 'received_at' && declared.get(from)?.type !== 'date')
-      issue('Expected received_at or a field of type date.', 'due', 'from');
+      issue(said('due_from_date', { key: from }), 'due', 'from');
   },
-  needs: { action: 'create_deal', reason: 'no deal was created before it' },
+  needs: { action: 'create_deal', reason: reason('no_deal') },
   plan(action, { index, values, receivedAt, zone, lookup, warn }) {
     const { due } = action;
     const from = due && fromOf(due.from, values.get(due.from), receivedAt);
     const dueDate = due && from !== undefined ? dueAt(from, due, zone) : undefined;
     if (due && dueDate === undefined) {
-      warn({
-        path: `flows.${index}.due.from`,
-        code: 'no_due_date',
-        message: `The event has no usable "${due.from}": the task was created without a due date.`,
-      });
+      warn({ path: `flows.${index}.due.from`, ...said('no_due_date', { key: due.from }) });
     }
     const body = {
       name: render(action.name, lookup),

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { CompanyUpdate } from '../../contracts/companies';
+import { reason, said } from '../../core/said';
 import { changedColumns, newRow } from '../../db/own';
 import { companies } from '../../db/schema';
 import { companySpec } from '../../model/companies';
@@ -18,12 +19,10 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
   schema,
   once: true,
   check(_, { mapped, issue }) {
-    if (!mapped('company.cnpj')) issue('No field is mapped to company.cnpj.', 'action');
+    if (!mapped('company.cnpj')) issue(said('target_unmapped', { target: 'company.cnpj' }), 'action');
   },
   plan: (_, { mapped, mappedValue }) =>
-    mappedValue('company.cnpj') === undefined
-      ? { skip: 'the event has no CNPJ' }
-      : { body: mapped('company') },
+    mappedValue('company.cnpj') === undefined ? { skip: reason('no_cnpj') } : { body: mapped('company') },
   record: 'company',
   body: CompanyUpdate as z.ZodType<Valid['body']>,
   essential: ['cnpj'],
@@ -40,8 +39,7 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
   settle(step, { found }) {
     if (found.companyId !== undefined) return { step: { ...step, target: { id: found.companyId } } };
     const { name } = step.body;
-    if (name === undefined)
-      return { skip: 'no company has this CNPJ, and the event has no company name to create one with' };
+    if (name === undefined) return { skip: reason('no_company_name') };
     return { step: { ...step, target: { name } } };
   },
   statements(w, step) {

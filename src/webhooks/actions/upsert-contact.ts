@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { MAX_CUSTOM_FIELDS } from '../../contracts/common';
 import { ContactUpdate } from '../../contracts/contacts';
+import { said } from '../../core/said';
 import { normalizeText } from '../../core/text';
 import { changedColumns, insertUnless, newRow } from '../../db/own';
 import { contacts } from '../../db/schema';
@@ -53,8 +54,7 @@ function targetOf(step: Valid, ctx: SettleContext): { step: Writable } | { fail:
   }
   ctx.warn({
     path: `flows.${step.index}`,
-    code: 'contact_named_from',
-    message: `The event has no contact name and no existing contact matched: the new contact is named after its ${from.field}, ${from.value}.`,
+    ...said('contact_named_from', { by: from.field, value: from.value }),
   });
   return { step: { ...step, target: { name: from.value } } };
 }
@@ -72,8 +72,10 @@ function customFieldsKept(step: Writable, ctx: SettleContext): Writable {
     } else {
       ctx.warn({
         path: sourceOf(ctx.fields, 'contact', step.index, `custom_fields.${key}`),
-        code: 'dropped',
-        message: `Left out of the contact: it has ${MAX_CUSTOM_FIELDS} custom fields already, the most it may have.`,
+        ...said('dropped', {
+          record: 'contact',
+          cause: { code: 'custom_fields_full', params: { max: MAX_CUSTOM_FIELDS } },
+        }),
       });
     }
   }
@@ -87,7 +89,8 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
   once: true,
   check(action, { mapped, issue }) {
     action.match_on.forEach((key, j) => {
-      if (!mapped(`contact.${key}`)) issue(`No field is mapped to contact.${key}.`, 'match_on', j);
+      if (!mapped(`contact.${key}`))
+        issue(said('target_unmapped', { target: `contact.${key}` }), 'match_on', j);
     });
   },
   plan(action, { mapped, mappedValue }) {

@@ -1,7 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { Id } from '../../contracts/common';
+import { saidIssue } from '../../contracts/field-errors';
 import { MAX_DEPTH } from '../../core/json-paths';
-import { RESERVED_CODE, reservedMessage, reservedSegmentOf } from '../../core/outside-keys';
+import { reservedSegmentOf } from '../../core/outside-keys';
+import { said } from '../../core/said';
 import { BLANK, NOT_BLANK } from '../../core/text';
 import type * as core from '../rules/config';
 import { customFieldRecords, fixedTargets, whenOps } from '../rules/config';
@@ -15,9 +17,10 @@ export const noReservedSegment =
     const segment = paths(value)
       .map(reservedSegmentOf)
       .find((s) => s !== undefined);
-    if (segment)
-      ctx.addIssue({ code: 'custom', message: reservedMessage(segment), params: { code: RESERVED_CODE } });
+    if (segment) ctx.addIssue(saidIssue(said('reserved_key', { key: segment })));
   };
+
+const DOT_PATH = /^[^.\s]+(\.[^.\s]+)*$/;
 
 /**
  * A dot path into the sender's JSON: `nome`, `lead.phone`, `answers.0.text`. No deeper than ingest
@@ -27,18 +30,17 @@ const Key = z
   .string()
   .min(1, BLANK)
   .max(200)
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, 'Expected a dot path such as `lead.phone`.')
-  .refine(
-    (key) => key.split('.').length <= MAX_DEPTH,
-    `At most ${MAX_DEPTH} levels: ingest refuses bodies nested deeper.`,
-  )
+  .superRefine((key, ctx) => {
+    if (!DOT_PATH.test(key)) ctx.addIssue(saidIssue(said('not_dot_path', { key })));
+    else if (key.split('.').length > MAX_DEPTH) ctx.addIssue(saidIssue(said('too_deep', { max: MAX_DEPTH })));
+  })
   .superRefine(noReservedSegment())
-  .openapi({ example: 'telefone' });
+  .openapi({ example: 'telefone', pattern: DOT_PATH.source });
 
 const CUSTOM_RECORDS = customFieldRecords.join('|');
 const CUSTOM_TARGET = new RegExp(`^(${CUSTOM_RECORDS})\\.custom_fields\\.([A-Za-z0-9_-]{1,100})$`);
 
-const TARGETS = `Expected one of ${Object.keys(fixedTargets).join(', ')}, ${customFieldRecords.map((r) => `${r}.custom_fields.<name>`).join(' or ')}.`;
+const TARGETS = [...Object.keys(fixedTargets), ...customFieldRecords.map((r) => `${r}.custom_fields.<name>`)];
 
 const Target = z
   .string()
@@ -47,7 +49,7 @@ const Target = z
     // A custom field named `__proto__` is refused by /v1 too: an object would drop it without a word.
     if (reservedSegmentOf(value)) noReservedSegment()(value, ctx);
     else if (!Object.hasOwn(fixedTargets, value) && !CUSTOM_TARGET.test(value))
-      ctx.addIssue({ code: 'custom', message: TARGETS });
+      ctx.addIssue(saidIssue(said('unknown_target', { target: value, targets: TARGETS })));
   })
   .transform((value) => value as core.Target)
   .openapi({
@@ -67,7 +69,7 @@ const DateFormat = z
   .max(40)
   .superRefine((format, ctx) => {
     const compiled = compileFormat(format);
-    if ('error' in compiled) ctx.addIssue({ code: 'custom', message: compiled.error });
+    if ('error' in compiled) ctx.addIssue(saidIssue(compiled.error));
   })
   // Tokens and separators, as the API reads them; that YYYY, MM and DD are each there once (and HH
   // before mm before ss) is the API's to check: a pattern without lookaheads cannot say it.
@@ -110,9 +112,9 @@ const When = z
     op: z.enum(whenOps),
     value: z.union([z.string().max(1000), z.number(), z.boolean()]).optional(),
   })
-  .refine((when) => when.op === 'exists' || when.value !== undefined, {
-    message: 'equals, not_equals and contains need a value.',
-    path: ['value'],
+  .superRefine((when, ctx) => {
+    if (when.op !== 'exists' && when.value === undefined)
+      ctx.addIssue(saidIssue(said('when_value_needed', { op: when.op }), ['value']));
   })
   .openapi('WebhookCondition');
 

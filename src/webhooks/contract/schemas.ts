@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Id, Name, queryFlag, Timestamp, writeBodies } from '../../contracts/common';
+import { saidIssue } from '../../contracts/field-errors';
 import { timeRange } from '../../contracts/filters';
 import { pageQuery, type Sorts } from '../../contracts/page';
 import { FieldErrorSchema, ProblemSchema } from '../../contracts/problem';
@@ -56,7 +57,7 @@ const bodies = writeBodies(fields, {
 export const InboundWebhookCreate = bodies.create
   .superRefine((body, ctx) => {
     for (const issue of configIssues(body.fields ?? [], body.flows ?? [])) {
-      ctx.addIssue({ code: 'custom', ...issue });
+      ctx.addIssue(saidIssue(issue, issue.path));
     }
   })
   .openapi('InboundWebhookCreate');

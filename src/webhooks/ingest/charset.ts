@@ -1,6 +1,7 @@
 // Text and form bodies decoded from their bytes, so that no byte turns silently into U+FFFD.
 
 import type { FieldError } from '../../core/errors';
+import { said } from '../../core/said';
 
 /** The WHATWG labels of Windows-1252, which every Latin-1 label means on the web. */
 const WINDOWS_1252 = new Set([
@@ -145,20 +146,15 @@ export function formPairs(
 /** How many form keys read as Windows-1252 are named one by one; the rest are counted. */
 const MAX_NAMED = 10;
 
-const READ_AS_LATIN =
-  'Not valid UTF-8: read as Windows-1252 (Latin-1). Declare the charset in the Content-Type, or send UTF-8.';
-
 /**
  * The warnings of a body whose bytes were read as Windows-1252: one per form key (`paths`, each
  * named once, the first MAX_NAMED of them), or one with path '' for a JSON body or the keys beyond.
  */
 export function latinWarnings(paths: readonly string[] | 'body'): FieldError[] {
-  const code = 'decoded_as_windows_1252';
-  if (paths === 'body') return [{ path: '', code, message: READ_AS_LATIN }];
+  const latin = said('decoded_as_windows_1252');
+  if (paths === 'body') return [{ path: '', ...latin }];
   const unique = [...new Set(paths)];
-  const named = unique.slice(0, MAX_NAMED).map((path) => ({ path, code, message: READ_AS_LATIN }));
+  const named = unique.slice(0, MAX_NAMED).map((path) => ({ path, ...latin }));
   const more = unique.length - named.length;
-  return more > 0
-    ? [...named, { path: '', code, message: `${READ_AS_LATIN} So were ${more} more keys.` }]
-    : named;
+  return more > 0 ? [...named, { path: '', ...said('decoded_as_windows_1252', { more }) }] : named;
 }

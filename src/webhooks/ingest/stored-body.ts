@@ -1,4 +1,5 @@
 import type { FieldError } from '../../core/errors';
+import { said } from '../../core/said';
 import { MAX_STRING } from '../rules/fields';
 
 // What ingest keeps of an accepted body: the declared fields whole (each a value a field may take:
@@ -120,15 +121,14 @@ export function storedBody(
   if (size <= MAX_REMAINDER_BYTES) return { text, warnings: [] };
   const state: Pruning = { budget: MAX_REMAINDER_BYTES, left: [], sizes: new WeakMap() };
   const kept = prune(value as Json, '', declared, state) ?? {};
-  const shown = state.left.slice(0, 5).join(', ') + (state.left.length > 5 ? ', …' : '');
+  const params = {
+    kib: Math.ceil(size / 1024),
+    kept_kib: MAX_REMAINDER_BYTES / 1024,
+    left: state.left.length,
+    shown: state.left.slice(0, 5),
+  };
   return {
     text: JSON.stringify(kept),
-    warnings: [
-      {
-        path: state.left[0] ?? '',
-        code: 'body_trimmed',
-        message: `The body was ${Math.ceil(size / 1024)} KiB: the event keeps its declared fields and ${MAX_REMAINDER_BYTES / 1024} KiB of the rest; ${state.left.length} value${state.left.length === 1 ? ' was' : 's were'} left out (${shown}).`,
-      },
-    ],
+    warnings: [{ path: state.left[0] ?? '', ...said('body_trimmed', params) }],
   };
 }

@@ -86,7 +86,8 @@ export type Overview = {
   rate: number | null;
   settled: number;
   /** The newest failed or rejected event: its id, time, status and why. */
-  lastFailure: { id: number; at: string; status: 'failed' | 'rejected'; error: string } | null;
+  /** `code`: a refused call's problem code, which words its detail (src/panel/said-words.ts). */
+  lastFailure: { id: number; at: string; status: 'failed' | 'rejected'; error: string; code: string } | null;
 };
 
 const zero = (): Counts => ({ pending: 0, processed: 0, failed: 0, test: 0, rejected: 0 });
@@ -119,6 +120,7 @@ export function overviewOf(hourly: Hourly, failed: Latest, rejected: Latest, now
           at: iso(newest.receivedAt),
           status: newest.status === 'rejected' ? 'rejected' : 'failed',
           error: newest.error ?? newest.rejection?.detail ?? '',
+          code: newest.error ? '' : (newest.rejection?.code ?? ''),
         }
       : null,
   };

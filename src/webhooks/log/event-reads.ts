@@ -113,8 +113,8 @@ export async function listEvents(
 }
 
 /**
- * The account's users (live or in the trash) that event `eventId`'s preview names as an owner, by
- * id: the panel writes their names, not their ids.
+ * The account's users (live or in the trash) that event `eventId`'s preview names as an owner, or
+ * an `owner_unavailable` warning names as gone, by id: the panel writes their names, not their ids.
  */
 const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
   db
@@ -123,7 +123,7 @@ const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
     .where(
       and(
         eq(users.accountId, accountOf(keyHash)),
-        sql`${users.id} in (select t.value from ${inboundEvents} x, json_tree(x.preview) t where x.id = ${eventId} and x.account_id = ${accountOf(keyHash)} and t.key = 'owner_id' and t.type = 'integer')`,
+        sql`${users.id} in (select t.value from ${inboundEvents} x, json_tree(x.preview) t where x.id = ${eventId} and x.account_id = ${accountOf(keyHash)} and t.key = 'owner_id' and t.type = 'integer' union all select t.value from ${inboundEvents} x, json_tree(x.warnings) t where x.id = ${eventId} and x.account_id = ${accountOf(keyHash)} and t.path like '$[%].params.%user_ids%' and t.type = 'integer')`,
       ),
     );
 

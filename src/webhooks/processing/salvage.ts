@@ -1,9 +1,10 @@
 import type { FieldError } from '../../core/errors';
+import { causeOf, reason as reasonOf, said } from '../../core/said';
 import type { ValidStep, WritableStep } from '../actions';
 import { moduleOf } from '../actions';
 import type { SettleContext, StepBase } from '../actions/action';
 import type { FieldMapping } from '../rules/config';
-import { type Plan, type Step, skippedWarning, sourceOf } from '../rules/flows';
+import { type Plan, type Reason, type Step, skippedWarning, sourceOf } from '../rules/flows';
 import { parseStep } from './records';
 
 // An event's lead is never lost for a value a flow cannot use: the value is left out of its record,
@@ -42,8 +43,8 @@ export function usableSteps(plan: Plan, fields: readonly FieldMapping[]): Salvag
   const skippedHere = new Set<string>();
   for (const step of plan.steps) {
     const { needs, essential } = moduleOf(step.action);
-    const skip = (reason: string) => {
-      out.skipped.push({ index: step.index, action: step.action, reason });
+    const skip = (reason: Reason) => {
+      out.skipped.push({ index: step.index, action: step.action, reason: reason.message });
       out.warnings.push(skippedWarning(step.index, step.action, reason));
       skippedHere.add(step.action);
     };
@@ -56,14 +57,13 @@ export function usableSteps(plan: Plan, fields: readonly FieldMapping[]): Salvag
       const { record, errors } = parsed;
       const fatal = errors.find((e) => !e.path || essential.includes(e.path.split('.')[0] ?? ''));
       if (fatal) {
-        skip(`its ${record}'s ${fatal.path || 'body'} is unusable (${fatal.message})`);
+        skip(reasonOf('unusable', { record, field: fatal.path, cause: causeOf(fatal) }));
         continue;
       }
       for (const e of errors) {
         out.warnings.push({
           path: sourceOf(fields, record, step.index, e.path),
-          code: 'dropped',
-          message: `Left out of the ${record}: ${e.message}`,
+          ...said('dropped', { record, cause: causeOf(e) }),
         });
       }
       parsed = parseStep({
@@ -74,8 +74,13 @@ export function usableSteps(plan: Plan, fields: readonly FieldMapping[]): Salvag
         ),
       } as Step);
       if ('errors' in parsed) {
+        const { errors } = parsed;
         skip(
-          `its ${record} breaks a rule (${parsed.errors.map((e) => `${e.path}: ${e.message}`).join('; ')})`,
+          reasonOf('breaks_rule', {
+            record,
+            fields: errors.map((e) => e.path),
+            detail: errors.map((e) => `${e.path}: ${e.message}`).join('; '),
+          }),
         );
         continue;
       }
@@ -105,10 +110,9 @@ export function liveOwners(
       'round_robin' in owner
         ? owner.round_robin.filter((_, j) => !gone.some((e) => e.path.endsWith(`.round_robin.${j}`)))
         : [];
-    const message = `${gone.map((e) => e.message).join(' ')} ${
-      left.length ? 'The round robin went on without them.' : `The ${step.action} ran without an owner.`
-    }`;
-    out.push({ path, code: 'owner_unavailable', message });
+    const ids = gone.map((e) => Number(e.params?.id));
+    const params = { action: step.action, index: step.index, user_ids: ids, left: left.length };
+    out.push({ path, ...said('owner_unavailable', params) });
     const { owner: _, ...rest } = step;
     return (left.length ? { ...rest, owner: { round_robin: left } } : rest) as ValidStep;
   });
@@ -139,7 +143,7 @@ export function writableSteps(
       // Each module settles the steps of its own action into its own writable step.
       if ('step' in settled) return [settled.step as WritableStep];
       if ('skip' in settled) {
-        out.skipped.push({ index: step.index, action: step.action, reason: settled.skip });
+        out.skipped.push({ index: step.index, action: step.action, reason: settled.skip.message });
         out.warnings.push(skippedWarning(step.index, step.action, settled.skip));
       }
       return [];

@@ -95,7 +95,7 @@ export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   validate: (body, current) => {
     const issues = configIssues(body.fields ?? current.fields, body.flows ?? current.flows);
     if (issues.length) {
-      throw invalid(issues.map((i) => ({ path: i.path.join('.'), code: 'invalid', message: i.message })));
+      throw invalid(issues.map(({ path, ...said }) => ({ path: path.join('.'), ...said })));
     }
   },
 };

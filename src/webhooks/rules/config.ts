@@ -1,5 +1,6 @@
 import type { FieldError } from '../../core/errors';
 import type { Refs } from '../../core/refs';
+import { type Said, said } from '../../core/said';
 import { type FieldLocale, fieldTypes } from './fields';
 
 /** The record field a webhook field fills, and the field types that can fill it. */
@@ -72,7 +73,7 @@ export type Action = Common &
       }
   );
 
-export type Issue = { path: (string | number)[]; message: string };
+export type Issue = Said & { path: (string | number)[] };
 
 /** What an action's own config checks see: the configuration around it and where to report. */
 export type CheckContext = {
@@ -84,8 +85,8 @@ export type CheckContext = {
   declared: ReadonlyMap<string, FieldMapping>;
   /** Whether a field fills this target. */
   mapped: (target: string) => boolean;
-  /** Reports a problem at a path inside the action (`at('name')` is `flows.<i>.name`). */
-  issue: (message: string, ...rest: Issue['path']) => void;
+  /** Reports a problem at a path inside the action (`issue(x, 'name')` is at `flows.<i>.name`). */
+  issue: (problem: Said, ...rest: Issue['path']) => void;
   /** Reports a template key that names no declared field (nor `received_at`). */
   undeclared: (key: string, ...rest: Issue['path']) => void;
 };
@@ -97,20 +98,17 @@ function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, numbe
   const targets = new Map<string, number>();
   fields.forEach((field, i) => {
     if (fields.findIndex((f) => f.key === field.key) !== i) {
-      issues.push({ path: ['fields', i, 'key'], message: `The key "${field.key}" is declared twice.` });
+      issues.push({ path: ['fields', i, 'key'], ...said('key_declared_twice', { key: field.key }) });
     }
     if (field.formats && field.type !== 'date') {
-      issues.push({ path: ['fields', i, 'formats'], message: 'Only a field of type date takes formats.' });
+      issues.push({ path: ['fields', i, 'formats'], ...said('formats_need_date', { type: field.type }) });
     }
     if (field.locale && field.type !== 'number' && field.type !== 'boolean') {
-      issues.push({
-        path: ['fields', i, 'locale'],
-        message: 'Only a field of type number or boolean takes a locale.',
-      });
+      issues.push({ path: ['fields', i, 'locale'], ...said('locale_needs_number', { type: field.type }) });
     }
     if (!field.target) return;
     if (targets.has(field.target)) {
-      issues.push({ path: ['fields', i, 'target'], message: `Another field already fills ${field.target}.` });
+      issues.push({ path: ['fields', i, 'target'], ...said('target_taken', { target: field.target }) });
     }
     targets.set(field.target, i);
     // Own keys only: this also runs on a target the schema refused, such as `valueOf`.
@@ -120,7 +118,7 @@ function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, numbe
     if (!allowed.includes(field.type)) {
       issues.push({
         path: ['fields', i, 'type'],
-        message: `${field.target} takes a field of type ${allowed.join(' or ')}.`,
+        ...said('target_type', { target: field.target, type: field.type, types: allowed }),
       });
     }
   });
@@ -130,11 +128,11 @@ function fieldIssues(fields: FieldMapping[], issues: Issue[]): Map<string, numbe
 function whenIssues(when: When, declared: ReadonlyMap<string, FieldMapping>, at: CheckContext['issue']) {
   const { field, op, value } = when;
   const type = declared.get(field)?.type;
-  if (!type) at(`"${field}" is not a declared field.`, 'when', 'field');
+  if (!type) at(said('undeclared_field', { key: field }), 'when', 'field');
   // A value of another kind than the field's could never be equal to it.
   const kind = type === 'number' || type === 'boolean' ? type : 'string';
   if (type && value !== undefined && op !== 'exists' && op !== 'contains' && typeof value !== kind) {
-    at(`"${field}" is a ${type}: compare it with a ${kind}.`, 'when', 'value');
+    at(said('when_type_mismatch', { key: field, type, kind }), 'when', 'value');
   }
 }
 
@@ -152,16 +150,16 @@ export function configIssues(
   const targets = fieldIssues(fields, issues);
   const seen = new Set<string>();
   flows.forEach((action, index) => {
-    const issue = (message: string, ...rest: Issue['path']) =>
-      issues.push({ path: ['flows', index, ...rest], message });
+    const issue = (problem: Said, ...rest: Issue['path']) =>
+      issues.push({ path: ['flows', index, ...rest], ...problem });
     const { once, check } = rules(action);
     if (once) {
-      if (seen.has(action.action)) issue(`Only one ${action.action}.`, 'action');
+      if (seen.has(action.action)) issue(said('action_once', { action: action.action }), 'action');
       seen.add(action.action);
     }
     if (action.when) whenIssues(action.when, declared, issue);
     const undeclared = (key: string, ...rest: Issue['path']) => {
-      if (key !== 'received_at' && !declared.has(key)) issue(`"${key}" is not a declared field.`, ...rest);
+      if (key !== 'received_at' && !declared.has(key)) issue(said('undeclared_field', { key }), ...rest);
     };
     const mapped = (target: string) => targets.has(target);
     check(action, { flows, index, seen, declared, mapped, issue, undeclared });

@@ -3,6 +3,7 @@ import type { FieldError } from '../../core/errors';
 import { valueAt } from '../../core/json-paths';
 import { withoutReservedKeys } from '../../core/outside-keys';
 import { normalizePhone } from '../../core/phone';
+import { type Params, type Said, said } from '../../core/said';
 import { parseEmail, wellFormed } from '../../core/text';
 
 export const fieldTypes = ['string', 'number', 'boolean', 'date', 'phone', 'email', 'cnpj'] as const;
@@ -66,13 +67,13 @@ const FORMAT_SEPARATORS = '/-.: T,';
  * A date format such as `DD/MM/YYYY` or `DD/MM/YYYY HH:mm`, compiled to a pattern and the token of
  * each of its groups, or the reason it is not one (an unknown token, a part missing or repeated).
  */
-export function compileFormat(format: string): { pattern: RegExp; tokens: Token[] } | { error: string } {
+export function compileFormat(format: string): { pattern: RegExp; tokens: Token[] } | { error: Said } {
   const tokens: Token[] = [];
   let source = '';
   for (let i = 0; i < format.length; ) {
     const token = (Object.keys(FORMAT_TOKENS) as Token[]).find((t) => format.startsWith(t, i));
     if (token) {
-      if (tokens.includes(token)) return { error: `${token} appears twice.` };
+      if (tokens.includes(token)) return { error: said('format_token_twice', { token }) };
       tokens.push(token);
       source += FORMAT_TOKENS[token];
       i += token.length;
@@ -82,16 +83,16 @@ export function compileFormat(format: string): { pattern: RegExp; tokens: Token[
       i += 1;
     } else {
       const unknown = /^[A-Za-z]+/.exec(format.slice(i))?.[0] ?? format.charAt(i);
-      return {
-        error: `Unknown token "${unknown}": use YYYY, MM, DD, HH, mm, ss and the separators / - . : , T or a space.`,
-      };
+      return { error: said('format_unknown_token', { token: unknown }) };
     }
   }
   for (const needed of ['YYYY', 'MM', 'DD'] as const) {
-    if (!tokens.includes(needed)) return { error: `A format needs YYYY, MM and DD; ${needed} is missing.` };
+    if (!tokens.includes(needed)) return { error: said('format_part_missing', { part: needed }) };
   }
-  if (tokens.includes('ss') && !tokens.includes('mm')) return { error: 'ss needs mm.' };
-  if (tokens.includes('mm') && !tokens.includes('HH')) return { error: 'mm needs HH.' };
+  if (tokens.includes('ss') && !tokens.includes('mm'))
+    return { error: said('format_part_needs', { token: 'ss', needs: 'mm' }) };
+  if (tokens.includes('mm') && !tokens.includes('HH'))
+    return { error: said('format_part_needs', { token: 'mm', needs: 'HH' }) };
   return { pattern: new RegExp(`^${source}$`), tokens };
 }
 
@@ -148,19 +149,18 @@ const NUMERIC = /^[+-]?\d+(?:[.,](\d+))?$/;
 // pt-BR: `.` groups thousands (in threes), `,` starts the decimals, an optional `R$` before.
 const BRAZILIAN = /^([+-]?)\s*(?:R\$\s*)?([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$/i;
 
-type Read = { value: FieldValue } | { error: string };
-const expect = (what: string): Read => ({ error: `Expected ${what}.` });
+/** A value in its canonical form, or what it was expected to be (an expectation of src/core/said.ts). */
+type Read = { value: FieldValue } | { expected: string; params?: Params };
+const expect = (expected: string, params?: Params): Read => ({ expected, ...(params && { params }) });
 
 /**
  * A number read from text, unless no record can hold it: an infinity, or a whole number beyond
  * ±(2^53 - 1), which would be stored rounded (an order id's 17 digits as other digits).
  */
 function exact(value: number): Read {
-  if (!Number.isFinite(value)) return expect('a finite number');
+  if (!Number.isFinite(value)) return expect('finite_number');
   if (Number.isInteger(value) && !Number.isSafeInteger(value))
-    return expect(
-      `a whole number of at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1): a larger one would be stored rounded; map it to a string field`,
-    );
+    return expect('safe_integer', { max: Number.MAX_SAFE_INTEGER });
   return { value };
 }
 
@@ -169,16 +169,13 @@ function readNumber(text: string, locale: FieldLocale | undefined): Read {
   if (locale === 'pt-BR') {
     const m = BRAZILIAN.exec(text);
     // One sign at most, before or after the R$.
-    if (!m || (m[1] && m[2]))
-      return expect(
-        'a number written the Brazilian way: 89.900,00, R$ 120.000, 1.234 (one thousand two hundred thirty-four) or 1,5',
-      );
+    if (!m || (m[1] && m[2])) return expect('brazilian_number');
     return exact(Number(`${m[1] || m[2]}${(m[3] ?? '').replaceAll('.', '')}.${m[4] ?? '0'}`));
   }
   const m = NUMERIC.exec(text);
-  if (!m) return expect('a number, or a string of digits with at most one . or , before the decimals');
+  if (!m) return expect('number_text');
   // `1.500` is 1500 in Brazil and 1.5 elsewhere: guessing would store a wrong value silently.
-  if (m[1]?.length === 3) return expect('no thousands separator: 1.500 and 1,500 are ambiguous');
+  if (m[1]?.length === 3) return expect('no_thousands');
   return exact(Number(text.replace(',', '.')));
 }
 
@@ -195,9 +192,7 @@ function readBoolean(raw: unknown, locale: FieldLocale | undefined): Read {
   if (text === 'false' || text === '0') return { value: false };
   if (locale === 'pt-BR' && Object.hasOwn(BRAZILIAN_WORDS, text))
     return { value: BRAZILIAN_WORDS[text] === true };
-  return locale === 'pt-BR'
-    ? expect('a boolean: sim, não, s, n, true, false, 1 or 0')
-    : expect('a boolean: true, false, "true", "false", 1, 0, "1" or "0"');
+  return locale === 'pt-BR' ? expect('brazilian_boolean') : expect('boolean');
 }
 
 /** The field's value in its canonical form, or the reason it does not fit its type. */
@@ -205,7 +200,7 @@ function read(field: FieldSpec, raw: unknown): Read {
   switch (field.type) {
     case 'number': {
       // JSON.parse reads 1e400 as Infinity, which no record can store.
-      if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : expect('a finite number');
+      if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : expect('finite_number');
       return readNumber(typeof raw === 'string' ? raw.trim() : '', field.locale);
     }
     case 'boolean':
@@ -214,36 +209,33 @@ function read(field: FieldSpec, raw: unknown): Read {
       // JSON.parse has already rounded a whole number past 2^53 (an order id, a card-sized code):
       // its text would be other digits than the sender's.
       if (typeof raw === 'number' && Number.isInteger(raw) && !Number.isSafeInteger(raw))
-        return expect('a string for a whole number over 2^53, which a JSON number cannot hold exactly');
+        return expect('big_integer_text');
       if (typeof raw === 'number' || typeof raw === 'boolean') return { value: String(raw) };
-      if (typeof raw !== 'string') return expect('a string, number or boolean');
-      if (raw.length > MAX_STRING) return expect(`at most ${MAX_STRING} characters`);
-      return wellFormed[0](raw) ? { value: raw } : expect('well-formed Unicode text');
+      if (typeof raw !== 'string') return expect('scalar');
+      if (raw.length > MAX_STRING) return expect('max_characters', { max: MAX_STRING });
+      return wellFormed[0](raw) ? { value: raw } : expect('unicode');
     }
     case 'phone': {
       const text = Number.isSafeInteger(raw) ? String(raw) : raw;
-      if (typeof text !== 'string') return expect('a phone number as a string or a whole number');
+      if (typeof text !== 'string') return expect('phone_text');
       const phone = normalizePhone(text);
-      return phone ? { value: phone } : expect('a Brazilian or international (+CC) phone number');
+      return phone ? { value: phone } : expect('phone');
     }
     case 'date': {
-      if (typeof raw !== 'string') return expect('a date as a string');
+      if (typeof raw !== 'string') return expect('date_text');
       const date = parseFieldDate(raw, field.formats);
-      const also = field.formats?.length ? `, ${field.formats.join(', ')}` : '';
-      return date ? { value: date.text } : expect(`a real date as YYYY-MM-DD, an RFC 3339 date-time${also}`);
+      return date ? { value: date.text } : expect('date', { formats: field.formats ?? [] });
     }
     case 'email': {
-      if (typeof raw !== 'string') return expect('an email address as a string');
+      if (typeof raw !== 'string') return expect('email_text');
       const value = parseEmail(raw);
-      return value === undefined ? expect('a valid email address') : { value };
+      return value === undefined ? expect('email') : { value };
     }
     case 'cnpj': {
       // A number would have lost a CNPJ's leading zeros: only text is read as one.
-      if (typeof raw !== 'string') return expect('a CNPJ as a string');
+      if (typeof raw !== 'string') return expect('cnpj_text');
       const value = canonicalCnpj(raw);
-      return value === undefined
-        ? expect('a valid CNPJ: 14 characters, bare or as XX.XXX.XXX/XXXX-XX, with right check digits')
-        : { value };
+      return value === undefined ? expect('cnpj') : { value };
     }
   }
 }
@@ -268,14 +260,16 @@ export function readFields(
   for (const field of fields) {
     const raw = valueAt(body, field.key);
     if (isBlank(raw)) {
-      if (field.required)
-        errors.push({ path: field.key, code: 'required', message: 'This field is required.' });
+      if (field.required) errors.push({ path: field.key, ...said('required', { key: field.key }) });
       continue;
     }
     const result = read(field, raw);
     if ('value' in result) values.set(field.key, result.value);
-    else if (field.required) errors.push({ path: field.key, code: 'invalid_type', message: result.error });
-    else warnings.push({ path: field.key, code: 'dropped', message: `Left out: ${result.error}` });
+    else {
+      const params = { key: field.key, type: field.type, expected: result.expected, ...result.params };
+      if (field.required) errors.push({ path: field.key, ...said('invalid_type', params) });
+      else warnings.push({ path: field.key, ...said('dropped', params) });
+    }
   }
   return { values, errors, warnings };
 }

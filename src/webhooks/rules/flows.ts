@@ -1,4 +1,5 @@
 import type { FieldError } from '../../core/errors';
+import { type Cause, reason as reasonOf, said } from '../../core/said';
 import { normalizeText } from '../../core/text';
 import type { Action, FieldMapping, Owner, Target, When } from './config';
 import type { FieldValue } from './fields';
@@ -31,11 +32,13 @@ export type Plan = {
   warnings: FieldError[];
 };
 
+/** Why an action does not run: a code and its params (src/core/said.ts), and its English words. */
+export type Reason = Cause & { message: string };
+
 /** The warning of an action skipped for want of what it needs. */
-export const skippedWarning = (index: number, action: string, reason: string): FieldError => ({
+export const skippedWarning = (index: number, action: string, reason: Reason): FieldError => ({
   path: `flows.${index}`,
-  code: 'step_skipped',
-  message: `${action} did not run: ${reason}.`,
+  ...said('step_skipped', { action, index, reason: { code: reason.code, params: reason.params ?? {} } }),
 });
 
 /** Whether a `when` holds for the event's values. */
@@ -96,11 +99,11 @@ export type PlanContext = {
 };
 
 /** The body one action writes (and how its record is found), or why it does not run. */
-export type Planned = { body: Body; match?: Match | undefined } | { skip: string };
+export type Planned = { body: Body; match?: Match | undefined } | { skip: Reason };
 
 /** How one kind of action is planned: the action it needs run before it, and its body. */
 export type PlanRules = {
-  needs?: { action: Action['action']; reason: string } | undefined;
+  needs?: { action: Action['action']; reason: Reason } | undefined;
   plan: (action: Action, ctx: PlanContext) => Planned;
 };
 
@@ -129,12 +132,12 @@ export function planFlows(
   };
   const ran = new Set<string>();
   for (const [index, action] of config.flows.entries()) {
-    const skip = (reason: string, warn = true) => {
-      plan.skipped.push({ index, action: action.action, reason });
+    const skip = (reason: Reason, warn = true) => {
+      plan.skipped.push({ index, action: action.action, reason: reason.message });
       if (warn) plan.warnings.push(skippedWarning(index, action.action, reason));
     };
     if (action.when && !holds(action.when, values)) {
-      skip('its condition does not hold', false);
+      skip(reasonOf('condition_false'), false);
       continue;
     }
     const { needs, plan: planOne } = rules(action);
