@@ -336,7 +336,39 @@ const said: { readonly [C in SaidCode]: Words } = {
       return `${who.join(', ')} ${who.length === 1 ? 'is' : 'are'} no longer in the account: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`;
     },
   },
+  mapping_changed: {
+    'pt-BR': (a, c) => `O mapeamento mudou e o evento não se encaixa mais nele: ${fieldErrorsText(a, c)}`,
+    en: (a, c) => `The mapping changed and the event no longer fits it: ${fieldErrorsText(a, c)}`,
+  },
+  contact_unnamed: {
+    'pt-BR': () =>
+      'Para criar um contato é preciso um nome, e o evento não tem nome, e-mail nem telefone para nomeá-lo (nenhum contato existente coincidiu).',
+    en: () =>
+      'Creating a contact needs a name, and the event has no name, email or phone to name it after (no existing contact matched).',
+  },
+  record_unwritable: {
+    'pt-BR': (a) => `Um registro não pôde ser gravado: ${a.text('detail')}`,
+    en: (a) => `A record could not be written: ${a.text('detail')}`,
+  },
+  retrying: {
+    'pt-BR': (a) => `Falha temporária, nova tentativa agendada: ${a.text('detail')}`,
+    en: (a) => `A transient failure, retried: ${a.text('detail')}`,
+  },
+  gave_up: {
+    'pt-BR': (a) =>
+      `Desistimos após ${a.text('attempts')} ${a.num('attempts') === 1 ? 'tentativa' : 'tentativas'}: ${a.text('last') || 'erro desconhecido'}`,
+    en: (a) =>
+      `Gave up after ${a.text('attempts')} attempt${a.num('attempts') === 1 ? '' : 's'}: ${a.text('last') || 'unknown error'}`,
+  },
 };
+
+/** A failure's field errors (`path: words`), each worded from its own code when it has one. */
+function fieldErrorsText(a: Args, c: Said): string {
+  return a
+    .causes('errors')
+    .map((e) => `${e.path}: ${(e.args.params !== undefined && the(words, e.code, e.args, c)) || e.message}`)
+    .join('; ');
+}
 
 function reasonText(a: Args, c: Said): string {
   const reason = a.cause('reason');
@@ -364,6 +396,18 @@ export function saidText(
     return m.message;
   return the(words, m.code, new Args(m.params), c) ?? m.message;
 }
+
+/**
+ * An event's failure in the page's language, from its `error_code` and `error_params`; an event
+ * failed before codes existed keeps its English `error` (the one fallback).
+ */
+export const failureText = (
+  c: Said,
+  e: { error: string | null; error_code?: string | null; error_params?: unknown },
+): string | null =>
+  e.error === null
+    ? null
+    : saidText(c, { code: e.error_code ?? undefined, params: e.error_params, message: e.error });
 
 /**
  * The detail of a refused call (what its sender was answered) or of a refused query, by the

@@ -1,6 +1,6 @@
 import type { FieldError } from '../core/errors';
 import { type Plan, type Reason, type Step, skippedWarning, sourceOf } from '../core/flows';
-import { causeOf, reason as reasonOf, said } from '../core/said';
+import { causeOf, reason as reasonOf, type Said, said } from '../core/said';
 import type { FieldMapping } from '../core/webhook-config';
 import type { ValidStep, WritableStep } from '../webhooks/actions';
 import { moduleOf } from '../webhooks/actions';
@@ -129,7 +129,7 @@ export function writableSteps(
   found: SettleContext['found'],
   fields: readonly FieldMapping[],
   out: Salvaged,
-): { steps: WritableStep[] } | { error: string } {
+): { steps: WritableStep[] } | { error: Said } {
   const ctx: SettleContext = { found, fields, warn: (w) => out.warnings.push(w) };
   const early: StepBase[] = [];
   for (const step of steps) {

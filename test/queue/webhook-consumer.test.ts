@@ -470,6 +470,11 @@ describe('permanent errors fail the event at once', () => {
     });
     expect(res.status).toBe(200);
     await expectFailed(key, accountId, hook.id, id, /^The mapping changed .*email: This field is required/);
+    // The failure as data on /v1 too: its code, and each field error with its own code.
+    expect(await eventOf(key, hook.id, id)).toMatchObject({
+      error_code: 'mapping_changed',
+      error_params: { errors: [{ path: 'email', code: 'required', message: 'This field is required.' }] },
+    });
   });
 });
 
@@ -661,6 +666,8 @@ describe('event log and replay', () => {
       status: 'pending',
       attempts: 0,
       error: null,
+      error_code: null,
+      error_params: null,
       received_at: expect.stringMatching(/Z$/),
       processed_at: null,
       payload: lead({ telefone: '+1 415 555 0100' }),

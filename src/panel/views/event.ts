@@ -9,7 +9,7 @@ import type { ResultKind, ResultName } from '../../webhooks/result-records';
 import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
-import { actionName, detailText, saidText } from '../said-words';
+import { actionName, detailText, failureText, saidText } from '../said-words';
 import { layout, modeBanner, type Page, type WebhookView, when } from '../views';
 import { localTime } from '../zone';
 
@@ -233,7 +233,7 @@ ${pending ? html`<p class="hint" role="status">${p.t.inspectPending}</p>` : ''}
 <dt>${p.t.received}</dt><dd>${when(e.received_at, p)}</dd>
 <dt>${p.t.inspectProcessedAt}</dt><dd>${when(e.processed_at, p)}</dd>
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
-${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
+${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${failureText(p, e)}</dd>` : ''}
 </dl>
 ${actions(p, h, e)}
 ${outcome(p, e, extra.owners, extra.names)}
