@@ -109,11 +109,56 @@ const expectations: Readonly<Record<string, Words>> = {
   },
 };
 
+/** The JSON types zod names in its own `invalid_type` (src/contracts/field-errors.ts). */
+const JSON_KINDS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
+  string: { 'pt-BR': 'texto (uma string JSON)', en: 'text (a JSON string)' },
+  number: {
+    'pt-BR': 'um número (um número JSON como 89900.5, sem aspas)',
+    en: 'a number (a JSON number such as 89900.5, not in quotes)',
+  },
+  int: {
+    'pt-BR': 'um número inteiro (um número JSON como 42, sem aspas)',
+    en: 'a whole number (a JSON number such as 42, not in quotes)',
+  },
+  boolean: { 'pt-BR': 'true ou false (sem aspas)', en: 'true or false (not in quotes)' },
+  object: { 'pt-BR': 'um objeto JSON', en: 'a JSON object' },
+  array: { 'pt-BR': 'uma lista (um array JSON)', en: 'a list (a JSON array)' },
+};
+
 const expected = (a: Args, c: Said) => {
   const code = a.text('expected');
   if (Object.hasOwn(expectations, code)) return expectations[code]?.[c.lang](a, c) ?? code;
+  if (Object.hasOwn(JSON_KINDS, code)) return JSON_KINDS[code]?.[c.lang] ?? code;
   return kindLabel(c, code);
 };
+
+/** A number sent the Brazilian way where JSON's was expected: how to send it. */
+const brazilianHint = (a: Args, c: Said) => {
+  if (!a.has('plain')) return '';
+  return pt(c)
+    ? ` ${q(a.text('sent'))} está no formato brasileiro: envie ${a.text('plain')}, com ponto antes dos decimais e sem separador de milhar.`
+    : ` ${q(a.text('sent'))} is written the Brazilian way: send ${a.text('plain')}, with a point for the decimals and no thousands separator.`;
+};
+
+const UNITS: Readonly<Record<string, Readonly<Record<Lang, [string, string]>>>> = {
+  string: { 'pt-BR': ['caractere', 'caracteres'], en: ['character', 'characters'] },
+  array: { 'pt-BR': ['item', 'itens'], en: ['item', 'items'] },
+  set: { 'pt-BR': ['item', 'itens'], en: ['item', 'items'] },
+};
+
+/** A size limit in words, as field-errors.ts says it in English: "no máximo 100 caracteres". */
+function limit(a: Args, c: Said, big: boolean): string {
+  const n = a.num(big ? 'max' : 'min');
+  const origin = a.text('origin');
+  const unit = Object.hasOwn(UNITS, origin) ? UNITS[origin]?.[c.lang] : undefined;
+  const [most, least, less, more, or] = pt(c)
+    ? ['no máximo', 'no mínimo', 'menor', 'maior', 'ou']
+    : ['at most', 'at least', 'less', 'more', 'or'];
+  if (unit) return `${big ? most : least} ${n} ${n === 1 ? unit[0] : unit[1]}`;
+  if (a.own('inclusive') === false)
+    return pt(c) ? `${big ? less : more} que ${n}` : `${big ? less : more} than ${n}`;
+  return pt(c) ? `${n} ${or} ${big ? 'menos' : 'mais'}` : `${n} ${or} ${big ? less : more}`;
+}
 
 /** Why an action did not run, by the reason's code (src/core/said.ts). */
 const reasons: Readonly<Record<string, Words>> = {
@@ -155,10 +200,33 @@ const formatHelp = {
 };
 
 /** A `/v1` custom check's code with params: the CNPJ of a company, refused as ingest refuses it. */
+/** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
   invalid: {
     'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
     en: (a, c) => `Expected ${expected(a, c)}.`,
+  },
+  too_big: {
+    'pt-BR': (a, c) => `Deve ser ${limit(a, c, true)}.`,
+    en: (a, c) => `Must be ${limit(a, c, true)}.`,
+  },
+  too_small: {
+    'pt-BR': (a, c) => `Deve ser ${limit(a, c, false)}.`,
+    en: (a, c) => `Must be ${limit(a, c, false)}.`,
+  },
+  invalid_value: {
+    'pt-BR': (a) =>
+      a.has('values')
+        ? `Esperado um destes: ${a.list('values').join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Esperado um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
+    en: (a) =>
+      a.has('values')
+        ? `Expected one of: ${a.list('values').join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} is not one of the ${a.text('count')} allowed values` : `Expected one of ${a.text('count')} values`}; the nearest are ${a.list('nearest').join(', ')}.`,
+  },
+  unknown_field: {
+    'pt-BR': (a) => `Campo desconhecido ${q(a.text('key'))}.`,
+    en: (a) => `Unknown field ${q(a.text('key'))}.`,
   },
 } satisfies Record<string, Words>;
 
@@ -277,8 +345,8 @@ const said: { readonly [C in SaidCode]: Words } = {
   },
   required: { 'pt-BR': () => 'Este campo é obrigatório.', en: () => 'This field is required.' },
   invalid_type: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
-    en: (a, c) => `Expected ${expected(a, c)}.`,
+    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.${brazilianHint(a, c)}`,
+    en: (a, c) => `Expected ${expected(a, c)}.${brazilianHint(a, c)}`,
   },
   dropped: {
     'pt-BR': (a, c) =>
