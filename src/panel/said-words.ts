@@ -503,8 +503,10 @@ const details: Readonly<Record<string, Words>> = {
     en: () => 'The body nests objects and lists too deep.',
   },
   body_too_large: {
-    'pt-BR': () => 'O corpo passa do tamanho máximo.',
-    en: () => 'The body is over the size limit.',
+    'pt-BR': (a) =>
+      a.has('max') ? `O corpo passa de ${a.text('max')} bytes.` : 'O corpo passa do tamanho máximo.',
+    en: (a) =>
+      a.has('max') ? `The body is over ${a.text('max')} bytes.` : 'The body is over the size limit.',
   },
   body_unreadable: {
     'pt-BR': () => 'O corpo chegou cortado; envie o pedido de novo.',
@@ -562,6 +564,9 @@ const details: Readonly<Record<string, Words>> = {
 /** The codes of refusals worded here (a test holds each to both languages). */
 export const detailCodes = Object.keys(details);
 
-/** A refusal's detail (or a signature failure's message) by its code; an unknown code keeps its text. */
-export const detailText = (c: Said, code: string, detail: string): string =>
-  the(details, code, new Args({}), c) ?? detail;
+/**
+ * A refusal's detail (or a signature failure's message) by its code and the problem's params (a
+ * size limit); an unknown code keeps its text.
+ */
+export const detailText = (c: Said, code: string, detail: string, params?: unknown): string =>
+  the(details, code, new Args(params), c) ?? detail;

@@ -302,7 +302,14 @@ async function recordRejection(
   const kept = body && textPrefix(body, charsetOf(c.req.header('Content-Type')), MAX_REJECTED_BYTES);
   const { status, code, detail, errors } = err.toProblem();
   try {
-    const rejection = { status, code, detail, ...(errors && { errors }), body: kept ?? null };
+    const rejection = {
+      status,
+      code,
+      detail,
+      ...(errors && { errors }),
+      ...(err.params && { params: err.params }),
+      body: kept ?? null,
+    };
     await db.batch(rejectEvent(db, hook, { headers: keptHeaders(c), rejection }, now));
   } catch (failure) {
     logError(failure, c.get('requestId'));

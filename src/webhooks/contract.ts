@@ -118,7 +118,13 @@ const Result = z
   })
   .openapi('WebhookEventResult');
 
-export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: true, errors: true })
+export const Rejection = ProblemSchema.pick({
+  status: true,
+  code: true,
+  detail: true,
+  errors: true,
+  params: true,
+})
   .extend({
     body: z.string().nullable().openapi({
       description:

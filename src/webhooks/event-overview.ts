@@ -134,7 +134,7 @@ export function overviewOf(hourly: Hourly, failed: Latest, rejected: Latest, now
           error: newest.error ?? newest.rejection?.detail ?? '',
           ...(newest.error
             ? { code: newest.errorCode ?? '', params: newest.errorParams ?? undefined }
-            : { code: newest.rejection?.code ?? '' }),
+            : { code: newest.rejection?.code ?? '', params: newest.rejection?.params }),
         }
       : null,
   };

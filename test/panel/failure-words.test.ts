@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, insertRow, json, newAccount, newWebhook } from '../helpers';
+import { MAX_EVENT_BYTES } from '../../src/routes/hooks';
+import { call, insertRow, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { deliver, ingest } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
 
@@ -100,5 +101,31 @@ describe('an event’s failure: a code and params, worded by the panel', () => {
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${id}`, { cookie }));
     expect(html).toContain(`<dd class="error">${old}</dd>`);
+  });
+});
+
+describe('a refusal’s detail keeps its numbers', () => {
+  it('answers body_too_large with its limit in params, stores it, and the panel words it with the number', async () => {
+    const { key } = await newAccount();
+    const hook = await newWebhook(key);
+    const res = await postEvent(hook.url, JSON.stringify({ nome: 'x'.repeat(MAX_EVENT_BYTES) }));
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({
+      code: 'body_too_large',
+      detail: `The body is over ${MAX_EVENT_BYTES} bytes.`,
+      params: { max: MAX_EVENT_BYTES },
+    });
+    const { data } = await json(
+      await call(`/v1/inbound-webhooks/${hook.id}/events?status=rejected`, { key }),
+    );
+    expect(data[0].rejection).toMatchObject({ code: 'body_too_large', params: { max: MAX_EVENT_BYTES } });
+    const cookie = await signIn(key);
+    const base = `/panel/webhooks/${hook.id}`;
+    const words = `O corpo passa de ${MAX_EVENT_BYTES} bytes.`;
+    expect(await page(await panel(`${base}/events/${data[0].id}`, { cookie }))).toContain(words);
+    expect(await page(await panel(`${base}/events`, { cookie }))).toContain(words);
+    expect(
+      /<dd id="last-failure">([\s\S]*?)<\/dd>/.exec(await page(await panel(base, { cookie })))?.[1],
+    ).toContain(words);
   });
 });

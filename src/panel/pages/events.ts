@@ -88,7 +88,9 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
     receivedAt: e.received_at,
     who: whoOf(webhook.fields, e.payload),
     warnings: e.warnings.length,
-    error: failureText(p, e) ?? (e.rejection ? detailText(p, e.rejection.code, e.rejection.detail) : null),
+    error:
+      failureText(p, e) ??
+      (e.rejection ? detailText(p, e.rejection.code, e.rejection.detail, e.rejection.params) : null),
   }));
   return c.html(
     eventsView(p, viewOf(webhook, c), rows, {

@@ -123,7 +123,7 @@ function refusal(p: Page, e: Event) {
   const errors = r.errors ?? [];
   return html`<section class="card"><h2 id="refusal">${p.t.inspectRefusal}</h2>
 <dl class="facts"><dt>${p.t.inspectAnswered}</dt><dd><code>${r.status} ${r.code}</code></dd>
-<dt>${p.t.details}</dt><dd>${detailText(p, r.code, r.detail)}</dd></dl>
+<dt>${p.t.details}</dt><dd>${detailText(p, r.code, r.detail, r.params)}</dd></dl>
 ${
   errors.length
     ? table(
