@@ -101,6 +101,14 @@ describe('event history', () => {
     const id = await ingest(hook, { nome: 'Zoe', telefone: '11955554444', __fault: 'send' });
     await noteRetry(db(), id, said('retrying', { detail: 'Could not write +5511955554444' }), Date.now());
     await deliver([id]);
+    // A second event of hers, still retrying: its error's params quote her phone too.
+    const retrying = await ingest(hook, { nome: 'Zoe', telefone: '11955554444', __fault: 'send' });
+    await noteRetry(
+      db(),
+      retrying,
+      said('retrying', { detail: 'Could not write +5511955554444' }),
+      Date.now(),
+    );
     const done = await eventOf(key, hook.id, id);
     expect(outcomes(done)).toEqual(['retrying', 'processed']);
     const erased = await call(`/v1/contacts/${done.result.contact_id}?erase=true`, { method: 'DELETE', key });
@@ -111,6 +119,13 @@ describe('event history', () => {
       { at: done.history[1].at, outcome: 'processed', error: null },
     ]);
     expect(JSON.stringify(after)).not.toContain('55554444');
+    const other = await eventOf(key, hook.id, retrying);
+    expect(other).toMatchObject({
+      error: 'Erased on request (LGPD).',
+      error_code: 'retrying',
+      error_params: null,
+    });
+    expect(JSON.stringify(other)).not.toContain('55554444');
   });
 });
 
