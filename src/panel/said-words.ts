@@ -550,8 +550,14 @@ const details: Readonly<Record<string, Words>> = {
     en: () => 'X-Timestamp must be unix time in whole seconds: up to 12 digits, not milliseconds.',
   },
   stale_timestamp: {
-    'pt-BR': () => 'O X-Timestamp está a mais de 5 minutos da hora do servidor.',
-    en: () => 'X-Timestamp is more than 5 minutes away from the server’s clock.',
+    'pt-BR': (a) =>
+      a.has('seconds')
+        ? `O X-Timestamp está ${a.text('seconds')} segundos ${a.text('direction') === 'old' ? 'no passado' : 'no futuro'}; no máximo ${a.text('max')} para qualquer lado.`
+        : 'O X-Timestamp está a mais de 5 minutos da hora do servidor.',
+    en: (a) =>
+      a.has('seconds')
+        ? `X-Timestamp is ${a.text('seconds')} seconds ${a.text('direction') === 'old' ? 'old' : 'in the future'}; at most ${a.text('max')} either way.`
+        : 'X-Timestamp is more than 5 minutes away from the server’s clock.',
   },
   digest_mismatch: {
     'pt-BR': () =>

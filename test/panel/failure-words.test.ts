@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_BYTES } from '../../src/routes/hooks';
 import { call, insertRow, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { deliver, ingest } from '../queue/webhook-support';
+import { hookWith, sign, unixNow } from '../routes/hooks-support';
 import { page, panel, signIn } from './browser';
 
 // An event's failure is stored as a code and params beside its English `error`
@@ -127,5 +128,25 @@ describe('a refusal’s detail keeps its numbers', () => {
     expect(
       /<dd id="last-failure">([\s\S]*?)<\/dd>/.exec(await page(await panel(base, { cookie })))?.[1],
     ).toContain(words);
+  });
+});
+
+describe('a failed signature keeps its numbers', () => {
+  it('words a stale X-Timestamp with its seconds and the limit in pt-BR', async () => {
+    const secret = 'whsec-0123456789abcdef';
+    const { key, hook } = await hookWith({ secret });
+    const ts = unixNow() - 360;
+    const body = '{"nome":"Ana"}';
+    const res = await postEvent(hook.url, body, {
+      'X-Timestamp': String(ts),
+      'X-Signature': await sign(secret, ts, body),
+    });
+    expect(res.status).toBe(401);
+    const { data } = await json(
+      await call(`/v1/inbound-webhooks/${hook.id}/events?status=rejected`, { key }),
+    );
+    const cookie = await signIn(key);
+    const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${data[0].id}`, { cookie }));
+    expect(html).toMatch(/O X-Timestamp está 36\d segundos no passado; no máximo 300 para qualquer lado\./);
   });
 });

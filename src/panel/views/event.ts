@@ -104,7 +104,7 @@ ${links.length ? html`<p>${p.t.inspectResultHint}</p><ul>${links}</ul>` : html`<
 
 /** A signature failure by its code; any other error from its code and params. */
 const errorText = (p: Page, x: { code: string; params?: unknown; message: string }) =>
-  detailText(p, x.code, saidText(p, x));
+  detailText(p, x.code, saidText(p, x), x.params);
 
 /**
  * Where an error or warning is: an action's as the configurer knows it ("Ação 2 · Criar negócio")
