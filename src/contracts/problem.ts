@@ -1,15 +1,18 @@
 import { z } from '@hono/zod-openapi';
 import type { FieldError } from '../core/errors';
-import { expectationCodes, type Params, reasonCodes, saidCodes } from '../core/said';
+import { expectationCodes, failureCodes, type Params, reasonCodes, saidCodes } from '../core/said';
 
 const list = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
+
+// An event's failure codes are its `error_code`'s (WebhookEvent), not a field error's.
+const fieldCodes = saidCodes.filter((c) => !(failureCodes as readonly string[]).includes(c));
 
 export const FieldErrorSchema = z
   .object({
     path: z.string().openapi({ example: 'cnpj' }),
     code: z.string().openapi({
       example: 'invalid',
-      description: `Stable machine-readable code. Besides zod's (\`required\`, \`unknown_field\`, \`invalid_type\`, \`too_big\`, \`too_small\`, \`invalid_value\`, \`invalid\`), the inbound webhook's configuration issues, ingest errors and warnings and flow warnings: ${list(saidCodes)}`,
+      description: `Stable machine-readable code. Besides zod's (\`required\`, \`unknown_field\`, \`invalid_type\`, \`too_big\`, \`too_small\`, \`invalid_value\`, \`invalid\`), the inbound webhook's configuration issues, ingest errors and warnings and flow warnings: ${list(fieldCodes)}`,
     }),
     message: z.string().openapi({ description: 'The English words of `code` and `params`' }),
     params: (

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { said } from '../../src/core/said';
 import { retryDelaySeconds } from '../../src/queue/consumer';
 import {
   call,
@@ -380,6 +381,12 @@ describe('transient failures', () => {
     const event = await eventOf(key, hook.id, id);
     expect(event).toMatchObject({ status: 'failed', attempts: 6, result: null });
     expect(event.error).toMatch(/^Gave up after 6 attempts: .*database is busy/);
+    // As data too, and its English made from it says the same.
+    expect(event).toMatchObject({
+      error_code: 'gave_up',
+      error_params: { attempts: 6, last: expect.stringContaining('database is busy') },
+    });
+    expect(said('gave_up', event.error_params).message).toBe(event.error);
     expect(await recordCounts(accountId)).toEqual(NO_RECORDS);
   });
 
