@@ -16,20 +16,31 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 
 const dotted = (path: PropertyKey[]) => path.map(String).join('.');
 
-/** A zod error as field errors, each path dotted; `data` tells a missing value from a wrong one. */
-export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
+/**
+ * A zod error as field errors, each path dotted; `data` tells a missing value from a wrong one.
+ * `withParams`: zod's own codes (`too_big`, `too_small`, `invalid_value`, `invalid_type`,
+ * `unknown_field`) carry params too, for the panel, which words them in the page's language;
+ * `/v1`'s bodies keep these without params (their English message is their words).
+ */
+export function fieldErrors(error: ZodError, data: unknown, withParams = false): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({
         path: dotted([...issue.path, key]),
         code: 'unknown_field',
         message: `Unknown field "${key}".`,
+        ...(withParams && { params: { key } }),
       }));
     }
     if (issue.code === 'invalid_key') return [keyError(issue.path, issue.issues[0])];
     const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
-    // A custom check's own params (saidIssue); zod's own codes are worded by their message.
-    const params = issue.code === 'custom' ? (issue.params?.params as Params | undefined) : undefined;
+    // A custom check's own params (saidIssue); zod's own codes' only when asked.
+    const params =
+      issue.code === 'custom'
+        ? (issue.params?.params as Params | undefined)
+        : withParams && !missing
+          ? zodParams(issue, valueAt(data, issue.path))
+          : undefined;
     return [
       {
         path: dotted(issue.path),
@@ -39,6 +50,7 @@ export function fieldErrors(error: ZodError, data: unknown): FieldError[] {
             ? String(issue.params?.code ?? 'invalid')
             : issue.code,
         message: missing ? 'This field is required.' : issueWords(issue, valueAt(data, issue.path)),
+        ...(withParams && missing && { params: {} }),
         ...(params && { params }),
       },
     ];
@@ -69,10 +81,17 @@ const KINDS: Readonly<Record<string, string>> = {
 // A number written the Brazilian way (`89.900,00`, `R$ 1.234,5`): the hint says how to send it.
 const BRAZILIAN = /^\s*(?:R\$\s*)?[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+),\d+\s*$/i;
 
+/** A number written the Brazilian way as JSON would take it (`89900.00`), else undefined. */
+const brazilianPlain = (value: unknown) =>
+  typeof value === 'string' && BRAZILIAN.test(value)
+    ? value.replace(/R\$|\s|\./gi, '').replace(',', '.')
+    : undefined;
+
 const brazilianHint = (value: unknown) => {
-  if (typeof value !== 'string' || !BRAZILIAN.test(value)) return '';
-  const plain = value.replace(/R\$|\s|\./gi, '').replace(',', '.');
-  return ` "${value}" is written the Brazilian way: send ${plain}, a number with a point for the decimals and no thousands separator.`;
+  const plain = brazilianPlain(value);
+  return plain === undefined
+    ? ''
+    : ` "${value}" is written the Brazilian way: send ${plain}, a number with a point for the decimals and no thousands separator.`;
 };
 
 const UNITS: Readonly<Record<string, [string, string]>> = {
@@ -146,6 +165,40 @@ function issueWords(issue: Issue, value: unknown): string {
     }
     default:
       return issue.message;
+  }
+}
+
+/**
+ * What a zod issue the API words itself names (issueWords): a limit and what it counts, the
+ * allowed values or the nearest ones, the type expected; none for a message a schema gave.
+ */
+function zodParams(issue: Issue, value: unknown): Params | undefined {
+  if (!ZOD_DEFAULT.test(issue.message)) return undefined;
+  switch (issue.code) {
+    case 'invalid_type': {
+      const plain = issue.expected === 'number' ? brazilianPlain(value) : undefined;
+      return { expected: issue.expected, ...(plain !== undefined && { sent: String(value), plain }) };
+    }
+    case 'too_big':
+    case 'too_small': {
+      const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
+      return {
+        [issue.code === 'too_big' ? 'max' : 'min']: bound,
+        origin: issue.origin,
+        inclusive: issue.inclusive !== false,
+      };
+    }
+    case 'invalid_value': {
+      const options = issue.values.map(String);
+      if (options.length <= LISTED) return { values: options };
+      return {
+        count: options.length,
+        nearest: nearest(String(value), options),
+        ...(typeof value === 'string' && { sent: value.slice(0, 100) }),
+      };
+    }
+    default:
+      return undefined;
   }
 }
 

@@ -6,10 +6,16 @@ import { RESERVED_SEGMENTS } from './reserved-names';
 // from the same params (src/panel/said-words.ts); nothing reads the English text back.
 
 /** One value a message names: text, a number, a list of them, or a nested cause (code + params). */
-export type Param = string | number | boolean | readonly (string | number)[] | Cause;
+export type Param = string | number | boolean | readonly (string | number)[] | Cause | readonly Cause[];
 export type Params = { readonly [name: string]: Param };
 /** The rule under another message: a `dropped` value's reason, a skipped action's cause. */
-export type Cause = { code: string; params?: Params | undefined; message?: string | undefined };
+export type Cause = {
+  code: string;
+  params?: Params | undefined;
+  message?: string | undefined;
+  /** Where the cause is, when it is one field's (a failure's field errors). */
+  path?: string | undefined;
+};
 /** A message as data: its code, its params and its English words. */
 export type Said = { code: string; params?: Params | undefined; message: string };
 
@@ -20,7 +26,8 @@ export type Said = { code: string; params?: Params | undefined; message: string 
  */
 export class Args {
   constructor(readonly params: unknown) {}
-  private own(name: string): unknown {
+  /** A param as stored, when it is the object's own. */
+  own(name: string): unknown {
     const p = this.params;
     return p !== null && typeof p === 'object' && Object.hasOwn(p, name)
       ? (p as Record<string, unknown>)[name]
@@ -42,13 +49,25 @@ export class Args {
     return Array.isArray(value) ? value.map(String) : [];
   }
   /** A nested cause, or undefined when there is none. */
-  cause(name: string): { code: string; args: Args; message: string } | undefined {
-    const value = this.own(name);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const at = new Args(value);
-    const code = at.text('code');
-    return code ? { code, args: new Args(at.own('params')), message: at.text('message') } : undefined;
+  cause(name: string): CauseArgs | undefined {
+    return causeArgs(this.own(name));
   }
+  /** A list of nested causes (a failure's field errors), each with its path. */
+  causes(name: string): CauseArgs[] {
+    const value = this.own(name);
+    return Array.isArray(value) ? value.flatMap((v) => causeArgs(v) ?? []) : [];
+  }
+}
+
+type CauseArgs = { code: string; args: Args; message: string; path: string };
+
+function causeArgs(value: unknown): CauseArgs | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const at = new Args(value);
+  const code = at.text('code');
+  return code
+    ? { code, args: new Args(at.own('params')), message: at.text('message'), path: at.text('path') }
+    : undefined;
 }
 
 const or = (list: string[]) => list.join(' or ');
@@ -183,9 +202,31 @@ const english = {
       .join(
         ' ',
       )} ${a.num('left') > 0 ? 'The round robin went on without them.' : `The ${a.text('action')} ran without an owner.`}`,
+  // An event's failure, in the queue (its `error_code` and `error_params`).
+  mapping_changed: (a) =>
+    `The mapping changed and the event no longer fits it: ${a
+      .causes('errors')
+      .map((e) => `${e.path}: ${e.message}`)
+      .join('; ')}`,
+  contact_unnamed: () =>
+    'contact.name: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).',
+  record_unwritable: (a) => `A record could not be written: ${a.text('detail')}`,
+  retrying: (a) => a.text('detail'),
+  gave_up: (a) =>
+    `Gave up after ${a.text('attempts')} attempt${a.num('attempts') === 1 ? '' : 's'}: ${a.text('last') || 'unknown error'}`,
 } satisfies Record<string, (a: Args) => string>;
 
 export type SaidCode = keyof typeof english;
+
+/** The codes of an event's failure (its `error_code`), worded like the others. */
+export const failureCodes = [
+  'mapping_changed',
+  'contact_unnamed',
+  'record_unwritable',
+  'retrying',
+  'gave_up',
+] as const satisfies readonly SaidCode[];
+export type FailureCode = (typeof failureCodes)[number];
 
 /** Every code above: the panel's table words each one, and a test holds it to that. */
 export const saidCodes = Object.keys(english) as SaidCode[];

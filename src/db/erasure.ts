@@ -108,6 +108,8 @@ export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise
         headers: {},
         preview: null,
         error: sql`case when ${e.error} is null then null else ${ERASED} end`,
+        // A failure's params may quote a value too (a field error's `sent`, D1's detail): its code stays.
+        errorParams: null,
         // A warning may quote a value (the email a contact was named after) or a key of the body
         // (a reserved key's path, a Latin-1 form key), in its message and its params: only its
         // code stays.

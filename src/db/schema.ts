@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../core/errors';
+import type { Params } from '../core/said';
 import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
 import type { Action, FieldMapping, Rejection } from '../webhooks/rules/config';
 import type { EventMark } from '../webhooks/rules/event-history';
@@ -332,6 +333,9 @@ export const inboundEvents = sqliteTable(
     status: text('status', { enum: eventStatuses }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
+    // The failure as data (src/core/said.ts): the panel words it; null for events failed before codes.
+    errorCode: text('error_code'),
+    errorParams: text('error_params', { mode: 'json' }).$type<Params>(),
     payload: text('payload').notNull(),
     headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull(),
     // Deduplicates for 24 hours: a later event with the same key takes it over.

@@ -6,7 +6,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The 413 of a body over `max` bytes, the same wherever a body is limited. */
 export const bodyTooLarge = (max: number) =>
-  new ApiError(413, 'body_too_large', `The body is over ${max} bytes.`);
+  new ApiError(413, 'body_too_large', `The body is over ${max} bytes.`, undefined, undefined, undefined, {
+    max,
+  });
 
 /**
  * The 400 of a body whose stream broke off before its end (the client went away, a chunked body

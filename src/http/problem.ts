@@ -1,6 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Problem } from '../contracts/problem';
 import { type DomainCode, DomainError, type FieldError } from '../core/errors';
+import type { Params } from '../core/said';
 
 export const titles: Record<number, string> = {
   400: 'Bad Request',
@@ -175,6 +176,8 @@ export class ApiError extends Error {
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
     readonly members?: Record<string, string>,
+    /** What `detail` names (`body_too_large`'s `max`): the panel words a stored refusal from it. */
+    readonly params?: Params,
   ) {
     super(detail);
   }
@@ -189,6 +192,7 @@ export class ApiError extends Error {
       ...(requestId ? { request_id: requestId } : {}),
       ...(this.errors ? { errors: this.errors } : {}),
       ...this.members,
+      ...(this.params && { params: this.params }),
     };
   }
 }

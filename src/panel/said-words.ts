@@ -109,11 +109,56 @@ const expectations: Readonly<Record<string, Words>> = {
   },
 };
 
+/** The JSON types zod names in its own `invalid_type` (src/contracts/field-errors.ts). */
+const JSON_KINDS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
+  string: { 'pt-BR': 'texto (uma string JSON)', en: 'text (a JSON string)' },
+  number: {
+    'pt-BR': 'um número (um número JSON como 89900.5, sem aspas)',
+    en: 'a number (a JSON number such as 89900.5, not in quotes)',
+  },
+  int: {
+    'pt-BR': 'um número inteiro (um número JSON como 42, sem aspas)',
+    en: 'a whole number (a JSON number such as 42, not in quotes)',
+  },
+  boolean: { 'pt-BR': 'true ou false (sem aspas)', en: 'true or false (not in quotes)' },
+  object: { 'pt-BR': 'um objeto JSON', en: 'a JSON object' },
+  array: { 'pt-BR': 'uma lista (um array JSON)', en: 'a list (a JSON array)' },
+};
+
 const expected = (a: Args, c: Said) => {
   const code = a.text('expected');
   if (Object.hasOwn(expectations, code)) return expectations[code]?.[c.lang](a, c) ?? code;
+  if (Object.hasOwn(JSON_KINDS, code)) return JSON_KINDS[code]?.[c.lang] ?? code;
   return kindLabel(c, code);
 };
+
+/** A number sent the Brazilian way where JSON's was expected: how to send it. */
+const brazilianHint = (a: Args, c: Said) => {
+  if (!a.has('plain')) return '';
+  return pt(c)
+    ? ` ${q(a.text('sent'))} está no formato brasileiro: envie ${a.text('plain')}, com ponto antes dos decimais e sem separador de milhar.`
+    : ` ${q(a.text('sent'))} is written the Brazilian way: send ${a.text('plain')}, with a point for the decimals and no thousands separator.`;
+};
+
+const UNITS: Readonly<Record<string, Readonly<Record<Lang, [string, string]>>>> = {
+  string: { 'pt-BR': ['caractere', 'caracteres'], en: ['character', 'characters'] },
+  array: { 'pt-BR': ['item', 'itens'], en: ['item', 'items'] },
+  set: { 'pt-BR': ['item', 'itens'], en: ['item', 'items'] },
+};
+
+/** A size limit in words, as field-errors.ts says it in English: "no máximo 100 caracteres". */
+function limit(a: Args, c: Said, big: boolean): string {
+  const n = a.num(big ? 'max' : 'min');
+  const origin = a.text('origin');
+  const unit = Object.hasOwn(UNITS, origin) ? UNITS[origin]?.[c.lang] : undefined;
+  const [most, least, less, more, or] = pt(c)
+    ? ['no máximo', 'no mínimo', 'menor', 'maior', 'ou']
+    : ['at most', 'at least', 'less', 'more', 'or'];
+  if (unit) return `${big ? most : least} ${n} ${n === 1 ? unit[0] : unit[1]}`;
+  if (a.own('inclusive') === false)
+    return pt(c) ? `${big ? less : more} que ${n}` : `${big ? less : more} than ${n}`;
+  return pt(c) ? `${n} ${or} ${big ? 'menos' : 'mais'}` : `${n} ${or} ${big ? less : more}`;
+}
 
 /** Why an action did not run, by the reason's code (src/core/said.ts). */
 const reasons: Readonly<Record<string, Words>> = {
@@ -155,10 +200,33 @@ const formatHelp = {
 };
 
 /** A `/v1` custom check's code with params: the CNPJ of a company, refused as ingest refuses it. */
+/** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
   invalid: {
     'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
     en: (a, c) => `Expected ${expected(a, c)}.`,
+  },
+  too_big: {
+    'pt-BR': (a, c) => `Deve ser ${limit(a, c, true)}.`,
+    en: (a, c) => `Must be ${limit(a, c, true)}.`,
+  },
+  too_small: {
+    'pt-BR': (a, c) => `Deve ser ${limit(a, c, false)}.`,
+    en: (a, c) => `Must be ${limit(a, c, false)}.`,
+  },
+  invalid_value: {
+    'pt-BR': (a) =>
+      a.has('values')
+        ? `Esperado um destes: ${a.list('values').join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Esperado um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
+    en: (a) =>
+      a.has('values')
+        ? `Expected one of: ${a.list('values').join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} is not one of the ${a.text('count')} allowed values` : `Expected one of ${a.text('count')} values`}; the nearest are ${a.list('nearest').join(', ')}.`,
+  },
+  unknown_field: {
+    'pt-BR': (a) => `Campo desconhecido ${q(a.text('key'))}.`,
+    en: (a) => `Unknown field ${q(a.text('key'))}.`,
   },
 } satisfies Record<string, Words>;
 
@@ -277,8 +345,8 @@ const said: { readonly [C in SaidCode]: Words } = {
   },
   required: { 'pt-BR': () => 'Este campo é obrigatório.', en: () => 'This field is required.' },
   invalid_type: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
-    en: (a, c) => `Expected ${expected(a, c)}.`,
+    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.${brazilianHint(a, c)}`,
+    en: (a, c) => `Expected ${expected(a, c)}.${brazilianHint(a, c)}`,
   },
   dropped: {
     'pt-BR': (a, c) =>
@@ -336,7 +404,39 @@ const said: { readonly [C in SaidCode]: Words } = {
       return `${who.join(', ')} ${who.length === 1 ? 'is' : 'are'} no longer in the account: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`;
     },
   },
+  mapping_changed: {
+    'pt-BR': (a, c) => `O mapeamento mudou e o evento não se encaixa mais nele: ${fieldErrorsText(a, c)}`,
+    en: (a, c) => `The mapping changed and the event no longer fits it: ${fieldErrorsText(a, c)}`,
+  },
+  contact_unnamed: {
+    'pt-BR': () =>
+      'Para criar um contato é preciso um nome, e o evento não tem nome, e-mail nem telefone para nomeá-lo (nenhum contato existente coincidiu).',
+    en: () =>
+      'Creating a contact needs a name, and the event has no name, email or phone to name it after (no existing contact matched).',
+  },
+  record_unwritable: {
+    'pt-BR': (a) => `Um registro não pôde ser gravado: ${a.text('detail')}`,
+    en: (a) => `A record could not be written: ${a.text('detail')}`,
+  },
+  retrying: {
+    'pt-BR': (a) => `Falha temporária, nova tentativa agendada: ${a.text('detail')}`,
+    en: (a) => `A transient failure, retried: ${a.text('detail')}`,
+  },
+  gave_up: {
+    'pt-BR': (a) =>
+      `Desistimos após ${a.text('attempts')} ${a.num('attempts') === 1 ? 'tentativa' : 'tentativas'}: ${a.text('last') || 'erro desconhecido'}`,
+    en: (a) =>
+      `Gave up after ${a.text('attempts')} attempt${a.num('attempts') === 1 ? '' : 's'}: ${a.text('last') || 'unknown error'}`,
+  },
 };
+
+/** A failure's field errors (`path: words`), each worded from its own code when it has one. */
+function fieldErrorsText(a: Args, c: Said): string {
+  return a
+    .causes('errors')
+    .map((e) => `${e.path}: ${(e.args.params !== undefined && the(words, e.code, e.args, c)) || e.message}`)
+    .join('; ');
+}
 
 function reasonText(a: Args, c: Said): string {
   const reason = a.cause('reason');
@@ -366,6 +466,18 @@ export function saidText(
 }
 
 /**
+ * An event's failure in the page's language, from its `error_code` and `error_params`; an event
+ * failed before codes existed keeps its English `error` (the one fallback).
+ */
+export const failureText = (
+  c: Said,
+  e: { error: string | null; error_code?: string | null; error_params?: unknown },
+): string | null =>
+  e.error === null
+    ? null
+    : saidText(c, { code: e.error_code ?? undefined, params: e.error_params, message: e.error });
+
+/**
  * The detail of a refused call (what its sender was answered) or of a refused query, by the
  * problem's code: the same words whatever version stored the event.
  */
@@ -391,8 +503,10 @@ const details: Readonly<Record<string, Words>> = {
     en: () => 'The body nests objects and lists too deep.',
   },
   body_too_large: {
-    'pt-BR': () => 'O corpo passa do tamanho máximo.',
-    en: () => 'The body is over the size limit.',
+    'pt-BR': (a) =>
+      a.has('max') ? `O corpo passa de ${a.text('max')} bytes.` : 'O corpo passa do tamanho máximo.',
+    en: (a) =>
+      a.has('max') ? `The body is over ${a.text('max')} bytes.` : 'The body is over the size limit.',
   },
   body_unreadable: {
     'pt-BR': () => 'O corpo chegou cortado; envie o pedido de novo.',
@@ -436,8 +550,14 @@ const details: Readonly<Record<string, Words>> = {
     en: () => 'X-Timestamp must be unix time in whole seconds: up to 12 digits, not milliseconds.',
   },
   stale_timestamp: {
-    'pt-BR': () => 'O X-Timestamp está a mais de 5 minutos da hora do servidor.',
-    en: () => 'X-Timestamp is more than 5 minutes away from the server’s clock.',
+    'pt-BR': (a) =>
+      a.has('seconds')
+        ? `O X-Timestamp está ${a.text('seconds')} segundos ${a.text('direction') === 'old' ? 'no passado' : 'no futuro'}; no máximo ${a.text('max')} para qualquer lado.`
+        : 'O X-Timestamp está a mais de 5 minutos da hora do servidor.',
+    en: (a) =>
+      a.has('seconds')
+        ? `X-Timestamp is ${a.text('seconds')} seconds ${a.text('direction') === 'old' ? 'old' : 'in the future'}; at most ${a.text('max')} either way.`
+        : 'X-Timestamp is more than 5 minutes away from the server’s clock.',
   },
   digest_mismatch: {
     'pt-BR': () =>
@@ -450,6 +570,9 @@ const details: Readonly<Record<string, Words>> = {
 /** The codes of refusals worded here (a test holds each to both languages). */
 export const detailCodes = Object.keys(details);
 
-/** A refusal's detail (or a signature failure's message) by its code; an unknown code keeps its text. */
-export const detailText = (c: Said, code: string, detail: string): string =>
-  the(details, code, new Args({}), c) ?? detail;
+/**
+ * A refusal's detail (or a signature failure's message) by its code and the problem's params (a
+ * size limit); an unknown code keeps its text.
+ */
+export const detailText = (c: Said, code: string, detail: string, params?: unknown): string =>
+  the(details, code, new Args(params), c) ?? detail;

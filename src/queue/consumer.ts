@@ -1,5 +1,6 @@
 import { rootMessage } from '../core/errors';
 import { logError } from '../core/log';
+import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
 import type { Bindings } from '../env';
 import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
@@ -34,9 +35,12 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
     logError(err, `event:${body.event_id}`);
     const delaySeconds = retryDelaySeconds(message.attempts);
     // Best effort: the retry happens whether or not this note is written.
-    await noteRetry(db, body.event_id, rootMessage(err), Date.now() + delaySeconds * 1000).catch(
-      () => undefined,
-    );
+    await noteRetry(
+      db,
+      body.event_id,
+      said('retrying', { detail: rootMessage(err) }),
+      Date.now() + delaySeconds * 1000,
+    ).catch(() => undefined);
     message.retry({ delaySeconds });
   }
 }

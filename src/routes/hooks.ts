@@ -18,7 +18,7 @@ import { looksLikeWebhookToken } from '../webhooks/rules/token';
 // rate limit, the body read within its limit, and each refusal's status, which http/ decides.
 
 /** The largest body a sender may post. */
-const MAX_EVENT_BYTES = 256 * 1024;
+export const MAX_EVENT_BYTES = 256 * 1024;
 // Headers worth keeping with an event: none of them carries a credential.
 const KEPT_HEADERS = ['content-type', 'user-agent', 'idempotency-key', 'x-request-id'];
 
@@ -133,7 +133,7 @@ function reject(c: Context<AppEnv>, hook: Hook, err: ApiError, body: Uint8Array 
   return recordRejection(
     c.get('db'),
     hook,
-    { status, code, detail, ...(errors && { errors }) },
+    { status, code, detail, ...(errors && { errors }), ...(err.params && { params: err.params }) },
     call,
     c.get('requestId'),
   );

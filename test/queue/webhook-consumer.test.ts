@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { said } from '../../src/core/said';
 import { retryDelaySeconds } from '../../src/queue/consumer';
 import {
   call,
@@ -380,6 +381,12 @@ describe('transient failures', () => {
     const event = await eventOf(key, hook.id, id);
     expect(event).toMatchObject({ status: 'failed', attempts: 6, result: null });
     expect(event.error).toMatch(/^Gave up after 6 attempts: .*database is busy/);
+    // As data too, and its English made from it says the same.
+    expect(event).toMatchObject({
+      error_code: 'gave_up',
+      error_params: { attempts: 6, last: expect.stringContaining('database is busy') },
+    });
+    expect(said('gave_up', event.error_params).message).toBe(event.error);
     expect(await recordCounts(accountId)).toEqual(NO_RECORDS);
   });
 
@@ -470,6 +477,11 @@ describe('permanent errors fail the event at once', () => {
     });
     expect(res.status).toBe(200);
     await expectFailed(key, accountId, hook.id, id, /^The mapping changed .*email: This field is required/);
+    // The failure as data on /v1 too: its code, and each field error with its own code.
+    expect(await eventOf(key, hook.id, id)).toMatchObject({
+      error_code: 'mapping_changed',
+      error_params: { errors: [{ path: 'email', code: 'required', message: 'This field is required.' }] },
+    });
   });
 });
 
@@ -661,6 +673,8 @@ describe('event log and replay', () => {
       status: 'pending',
       attempts: 0,
       error: null,
+      error_code: null,
+      error_params: null,
       received_at: expect.stringMatching(/Z$/),
       processed_at: null,
       payload: lead({ telefone: '+1 415 555 0100' }),

@@ -28,6 +28,8 @@ describe('inbound webhooks: events', () => {
       status: 'pending',
       attempts: 0,
       error: null,
+      error_code: null,
+      error_params: null,
       received_at: expect.stringMatching(ISO_MS),
       processed_at: null,
       payload: { n: 3, extra: { kept: 3 }, __fault: 'send' },

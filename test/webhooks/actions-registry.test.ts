@@ -88,7 +88,7 @@ describe('the flow action registry is the single source', () => {
     });
     const salvaged = usableSteps(plan, FIELDS);
     const settled = writableSteps(salvaged.steps, found, FIELDS, salvaged);
-    if ('error' in settled) throw new Error(settled.error);
+    if ('error' in settled) throw new Error(settled.error.message);
     expect(settled.steps.map((s) => s.action)).toEqual(actions.map((m) => m.name));
     for (const step of settled.steps) {
       const alone = preview([step], found, []);
@@ -117,7 +117,11 @@ describe('a record to create has a name, by its type', () => {
     });
     const none = usableSteps(bare, FIELDS);
     expect(writableSteps(none.steps, found, FIELDS, none)).toEqual({
-      error: expect.stringMatching(/^contact\.name: needed to create a contact/),
+      error: {
+        code: 'contact_unnamed',
+        params: {},
+        message: expect.stringMatching(/^contact\.name: needed to create a contact/),
+      },
     });
   });
 

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { said } from '../../src/core/said';
 import { primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
 import {
@@ -40,7 +41,7 @@ describe('event history', () => {
     const { id: accountId, key, hook } = await leadHook();
     const id = await ingest(hook, { nome: 'Ana', telefone: '11987654321', __fault: 'send' });
     expect((await eventOf(key, hook.id, id)).history).toEqual([]);
-    await noteRetry(db(), id, 'D1 was busy', Date.now() + 10_000);
+    await noteRetry(db(), id, said('retrying', { detail: 'D1 was busy' }), Date.now() + 10_000);
     await giveUpEvents(db(), [id]);
     await replayFailed(db(), eq(inboundEvents.id, id), Date.now());
     await deliver([id]);
@@ -65,7 +66,7 @@ describe('event history', () => {
     await env.DB.prepare('UPDATE inbound_events SET queued_at = 1000 WHERE id = ?').bind(stranded).run();
     const requeued = await requeueStrandedEvents(db(), 1001, Date.now());
     expect(requeued).toEqual([{ id: stranded }]);
-    await failEvent(db(), broken, 'A record could not be written: too long');
+    await failEvent(db(), broken, said('record_unwritable', { detail: 'too long' }));
     expect((await eventOf(key, hook.id, stranded)).history).toEqual([
       { at: expect.stringMatching(ISO_MS), outcome: 'requeued', error: null },
     ]);
@@ -83,7 +84,7 @@ describe('event history', () => {
     const id = await ingest(hook, { nome: 'Ana', telefone: '11987654321', __fault: 'send' });
     const long = 'x'.repeat(5000);
     for (let n = 1; n <= MAX_EVENT_MARKS + 5; n++)
-      await noteRetry(db(), id, `failure ${n} ${long}`, Date.now());
+      await noteRetry(db(), id, said('retrying', { detail: `failure ${n} ${long}` }), Date.now());
     const { history, error } = await eventOf(key, hook.id, id);
     expect(history).toHaveLength(MAX_EVENT_MARKS);
     expect(history[0].error).toMatch(/^failure 6 x+$/);
@@ -98,8 +99,16 @@ describe('event history', () => {
   it('blanks the errors of the history when the person it names is erased', async () => {
     const { key, hook } = await leadHook();
     const id = await ingest(hook, { nome: 'Zoe', telefone: '11955554444', __fault: 'send' });
-    await noteRetry(db(), id, 'Could not write +5511955554444', Date.now());
+    await noteRetry(db(), id, said('retrying', { detail: 'Could not write +5511955554444' }), Date.now());
     await deliver([id]);
+    // A second event of hers, still retrying: its error's params quote her phone too.
+    const retrying = await ingest(hook, { nome: 'Zoe', telefone: '11955554444', __fault: 'send' });
+    await noteRetry(
+      db(),
+      retrying,
+      said('retrying', { detail: 'Could not write +5511955554444' }),
+      Date.now(),
+    );
     const done = await eventOf(key, hook.id, id);
     expect(outcomes(done)).toEqual(['retrying', 'processed']);
     const erased = await call(`/v1/contacts/${done.result.contact_id}?erase=true`, { method: 'DELETE', key });
@@ -110,6 +119,13 @@ describe('event history', () => {
       { at: done.history[1].at, outcome: 'processed', error: null },
     ]);
     expect(JSON.stringify(after)).not.toContain('55554444');
+    const other = await eventOf(key, hook.id, retrying);
+    expect(other).toMatchObject({
+      error: 'Erased on request (LGPD).',
+      error_code: 'retrying',
+      error_params: null,
+    });
+    expect(JSON.stringify(other)).not.toContain('55554444');
   });
 });
 

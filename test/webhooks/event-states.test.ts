@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { said } from '../../src/core/said';
 import { eventStatuses } from '../../src/core/statuses';
 import { type Db, primaryDb } from '../../src/db/client';
 import { inboundEvents } from '../../src/db/schema';
@@ -84,8 +85,8 @@ const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
     db.batch(rejectEvent(db, hookOf(s), { headers: {}, rejection: JSON.parse(REJECTION) }, Date.now())),
   preview: (db, s) => previewEvent(db, s.id, { preview: { contact: null }, warnings: [] }, Date.now()),
   process: (db, s) => processedEvent(db, s.id, [], Date.now()),
-  fail: (db, s) => failEvent(db, s.id, 'A record could not be written'),
-  retryNote: (db, s) => noteRetry(db, s.id, 'D1 was busy', Date.now() + 10_000),
+  fail: (db, s) => failEvent(db, s.id, said('record_unwritable', { detail: 'SQLITE_TOOBIG' })),
+  retryNote: (db, s) => noteRetry(db, s.id, said('retrying', { detail: 'D1 was busy' }), Date.now() + 10_000),
   giveUp: (db, s) => giveUpEvents(db, [s.id]),
   requeue: (db) => requeueStrandedEvents(db, OLD + 1, Date.now()),
   replay: (db, s) => replayFailed(db, eq(inboundEvents.id, s.id), Date.now()),

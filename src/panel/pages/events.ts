@@ -17,7 +17,7 @@ import { deleteMatching } from '../../webhooks/log/event-delete';
 import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/log/event-reads';
 import type { Target } from '../../webhooks/rules/config';
 import { type C, idOf, pageOf, viewOf } from '../page';
-import { detailText } from '../said-words';
+import { detailText, failureText } from '../said-words';
 import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
 
 // The panel's filter names its own fields as a configurer reads them (`from`/`to` are whole days,
@@ -88,7 +88,9 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
     receivedAt: e.received_at,
     who: whoOf(webhook.fields, e.payload),
     warnings: e.warnings.length,
-    error: e.error ?? (e.rejection ? detailText(p, e.rejection.code, e.rejection.detail) : null),
+    error:
+      failureText(p, e) ??
+      (e.rejection ? detailText(p, e.rejection.code, e.rejection.detail, e.rejection.params) : null),
   }));
   return c.html(
     eventsView(p, viewOf(webhook, c), rows, {

@@ -17,7 +17,7 @@ import { disableConfirm, rotateConfirm } from './webhook-confirm';
 /** Updates the webhook as `PUT /v1/inbound-webhooks/{id}` does: its field errors when refused. */
 async function update(c: C, key: KeyRef, id: number, body: unknown): Promise<FieldError[] | undefined> {
   const parsed = InboundWebhookUpdate.safeParse(body);
-  if (!parsed.success) return fieldErrors(parsed.error, body);
+  if (!parsed.success) return fieldErrors(parsed.error, body, true);
   try {
     await updateOwn(c.get('db'), key, webhookSpec, id, parsed.data);
     return undefined;

@@ -66,7 +66,7 @@ export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
   // has no mode control. /v1 keeps `production` as its default (a default changing breaks clients).
   const body = { mode: 'test', ...sent };
   const parsed = InboundWebhookCreate.safeParse(body);
-  let errors = parsed.success ? undefined : fieldErrors(parsed.error, body);
+  let errors = parsed.success ? undefined : fieldErrors(parsed.error, body, true);
   if (parsed.success) {
     try {
       const row = await createOwn(c.get('db'), key, webhookSpec, parsed.data);

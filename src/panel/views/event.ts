@@ -9,7 +9,7 @@ import type { EventMarkOutcome } from '../../webhooks/rules/event-history';
 import type { Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
 import { previewSentences } from '../preview-text';
-import { actionName, detailText, saidText } from '../said-words';
+import { actionName, detailText, failureText, saidText } from '../said-words';
 import { localTime } from '../zone';
 import { layout, modeBanner, type Page, type WebhookView, when } from './layout';
 
@@ -104,7 +104,7 @@ ${links.length ? html`<p>${p.t.inspectResultHint}</p><ul>${links}</ul>` : html`<
 
 /** A signature failure by its code; any other error from its code and params. */
 const errorText = (p: Page, x: { code: string; params?: unknown; message: string }) =>
-  detailText(p, x.code, saidText(p, x));
+  detailText(p, x.code, saidText(p, x), x.params);
 
 /**
  * Where an error or warning is: an action's as the configurer knows it ("Ação 2 · Criar negócio")
@@ -123,7 +123,7 @@ function refusal(p: Page, e: Event) {
   const errors = r.errors ?? [];
   return html`<section class="card"><h2 id="refusal">${p.t.inspectRefusal}</h2>
 <dl class="facts"><dt>${p.t.inspectAnswered}</dt><dd><code>${r.status} ${r.code}</code></dd>
-<dt>${p.t.details}</dt><dd>${detailText(p, r.code, r.detail)}</dd></dl>
+<dt>${p.t.details}</dt><dd>${detailText(p, r.code, r.detail, r.params)}</dd></dl>
 ${
   errors.length
     ? table(
@@ -233,7 +233,7 @@ ${pending ? html`<p class="hint" role="status">${p.t.inspectPending}</p>` : ''}
 <dt>${p.t.received}</dt><dd>${when(e.received_at, p)}</dd>
 <dt>${p.t.inspectProcessedAt}</dt><dd>${when(e.processed_at, p)}</dd>
 <dt>${p.t.attempts}</dt><dd>${e.attempts}</dd>
-${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${e.error}</dd>` : ''}
+${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${failureText(p, e)}</dd>` : ''}
 </dl>
 ${actions(p, h, e)}
 ${outcome(p, e, extra.owners, extra.names)}

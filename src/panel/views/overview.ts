@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { Counts, EventStatus, Overview } from '../../webhooks/log/event-overview';
 import type { Messages } from '../i18n';
-import { detailText } from '../said-words';
+import { detailText, failureText } from '../said-words';
 import { type Page, when } from './layout';
 import { fourHours, localDays, type Span, totalOf } from './overview-days';
 
@@ -145,7 +145,7 @@ function facts(p: Page, webhookId: number, o: Overview) {
 <dt>${p.t.ovRate}</dt><dd><span id="success-rate">${rate}</span><p class="hint">${p.t.ovRateHint}</p></dd>
 <dt>${p.t.ovLastFailure}</dt><dd id="last-failure">${
     f
-      ? html`${when(f.at, p)} · ${label(p.t, f.status)}${f.error ? html` · <span class="error-text">${detailText(p, f.code, f.error)}</span>` : ''} · <a href="/panel/webhooks/${webhookId}/events/${f.id}">${p.t.ovOpenEvent} #${f.id}</a>`
+      ? html`${when(f.at, p)} · ${label(p.t, f.status)}${f.error ? html` · <span class="error-text">${f.status === 'failed' ? failureText(p, { error: f.error, error_code: f.code, error_params: f.params }) : detailText(p, f.code, f.error, f.params)}</span>` : ''} · <a href="/panel/webhooks/${webhookId}/events/${f.id}">${p.t.ovOpenEvent} #${f.id}</a>`
       : p.t.ovNoFailure
   }</dd>
 </dl>`;

@@ -3,6 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../../core/errors';
+import type { Said } from '../../core/said';
 import type { Db } from '../../db/client';
 import type { inboundEventResults } from '../../db/schema';
 import type { Action, CheckContext, FieldMapping, Owner } from '../rules/config';
@@ -55,7 +56,7 @@ export type SettleContext = {
 };
 
 /** A step as written, skipped (with the reason), or the event failed (no retry can help). */
-export type Settled<W> = { step: W } | { skip: Reason } | { fail: string };
+export type Settled<W> = { step: W } | { skip: Reason } | { fail: Said };
 
 /** What an action's statements write through: the batch, the event's results row and owners. */
 export type Writer = {
@@ -117,7 +118,7 @@ export type ActionModule<
    * A first pass over the steps against what the lookup found, before any step's `settle`
    * (whatever their order): what may fail the whole event.
    */
-  early?(step: V, ctx: SettleContext): { step: P } | { fail: string };
+  early?(step: V, ctx: SettleContext): { step: P } | { fail: Said };
   /** The step checked against what the lookup found; without it, a valid step is written as it is. */
   settle?(step: P, ctx: SettleContext): Settled<W>;
   statements(w: Writer, step: W): void;

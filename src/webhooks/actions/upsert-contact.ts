@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { MAX_CUSTOM_FIELDS } from '../../contracts/common';
 import { ContactUpdate } from '../../contracts/contacts';
-import { said } from '../../core/said';
+import { type Said, said } from '../../core/said';
 import { normalizeText } from '../../core/text';
 import { changedColumns, insertUnless, newRow } from '../../db/own';
 import { contacts } from '../../db/schema';
@@ -37,7 +37,7 @@ const matchedContact = (accountId: number, match: Match) =>
  * its email, else its phone (both as normalised), as HubSpot does, with a `contact_named_from`
  * warning, so the lead is kept. Without either it cannot be found again: the event fails.
  */
-function targetOf(step: Valid, ctx: SettleContext): { step: Writable } | { fail: string } {
+function targetOf(step: Valid, ctx: SettleContext): { step: Writable } | { fail: Said } {
   const { contactId } = ctx.found;
   if (contactId !== undefined) return { step: { ...step, target: { id: contactId } } };
   if (step.body.name !== undefined) return { step: { ...step, target: { name: step.body.name } } };
@@ -47,11 +47,7 @@ function targetOf(step: Valid, ctx: SettleContext): { step: Writable } | { fail:
     : phone
       ? { field: 'phone', value: phone }
       : undefined;
-  if (!from) {
-    return {
-      fail: 'contact.name: needed to create a contact, and the event has no name, email or phone to name it after (no existing contact matched).',
-    };
-  }
+  if (!from) return { fail: said('contact_unnamed') };
   ctx.warn({
     path: `flows.${step.index}`,
     ...said('contact_named_from', { by: from.field, value: from.value }),

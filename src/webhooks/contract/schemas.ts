@@ -4,6 +4,7 @@ import { saidIssue } from '../../contracts/field-errors';
 import { timeRange } from '../../contracts/filters';
 import { pageQuery, type Sorts } from '../../contracts/page';
 import { FieldErrorSchema, ProblemSchema } from '../../contracts/problem';
+import { failureCodes } from '../../core/said';
 import { eventStatuses, webhookModes } from '../../core/statuses';
 import { actions, configIssues } from '../actions';
 import { FieldMapping } from '../config/schema';
@@ -118,7 +119,13 @@ const Result = z
   })
   .openapi('WebhookEventResult');
 
-export const Rejection = ProblemSchema.pick({ status: true, code: true, detail: true, errors: true })
+export const Rejection = ProblemSchema.pick({
+  status: true,
+  code: true,
+  detail: true,
+  errors: true,
+  params: true,
+})
   .extend({
     body: z.string().nullable().openapi({
       description:
@@ -154,6 +161,13 @@ export const WebhookEvent = z
     }),
     attempts: z.number().int(),
     error: z.string().nullable().openapi({ description: 'Why the last attempt failed' }),
+    error_code: z.enum(failureCodes).nullable().openapi({
+      description:
+        "`error`'s stable code: `mapping_changed` (the event no longer fits the fields, `error_params.errors` names each), `contact_unnamed` (a contact to create without name, email or phone), `record_unwritable` (a record D1 refused: `detail`), `retrying` (a transient failure, retried: `detail`), `gave_up` (retries used up: `attempts`, `last`); null without an error, and for an event failed before codes existed (its `error` is the English words only)",
+    }),
+    error_params: z.record(z.string(), z.unknown()).nullable().openapi({
+      description: 'What `error_code` names, from which a client words `error` in its own language',
+    }),
     received_at: Timestamp,
     processed_at: Timestamp.nullable(),
     payload: z.record(z.string(), z.unknown()).nullable().openapi({

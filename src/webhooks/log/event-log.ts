@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { FieldError } from '../../core/errors';
+import type { Said, SaidCode } from '../../core/said';
 import type { Db } from '../../db/client';
 import { inboundEventResults, inboundEvents, inboundWebhooks } from '../../db/schema';
 import { shapes } from '../../db/shapes';
@@ -30,6 +31,14 @@ const marked = (outcome: EventMarkOutcome, at: number, error: SQL | string | nul
   return sql`json_insert(case when json_array_length(${e.history}) >= ${MAX_EVENT_MARKS}
     then json_remove(${e.history}, '$[0]') else ${e.history} end, '$[#]', ${mark})`;
 };
+
+/** An event's failure: its English words, and its code and params, which the panel words. */
+const failure = ({ code, params, message }: Said) => ({
+  error: message,
+  errorCode: code,
+  errorParams: params ?? {},
+});
+const noFailure = { error: null, errorCode: null, errorParams: null };
 
 /** The webhook an event is stored for. */
 type Hook = Pick<typeof inboundWebhooks.$inferSelect, 'accountId' | 'id' | 'mode'>;
@@ -153,7 +162,7 @@ export const processedEvent = (db: Db, id: number, warnings: FieldError[], now: 
     // The warnings: what the mapping applied left out, which a mapping changed since ingest may change.
     .set({
       status: eventMoves.process.to,
-      error: null,
+      ...noFailure,
       warnings,
       processedAt: now,
       attempts: attempted,
@@ -162,17 +171,27 @@ export const processedEvent = (db: Db, id: number, warnings: FieldError[], now: 
     .where(the('process', id));
 
 /** pending → failed: a failure no retry can fix. */
-export const failEvent = (db: Db, id: number, error: string, now = Date.now()) =>
+export const failEvent = (db: Db, id: number, error: Said, now = Date.now()) =>
   db
     .update(e)
-    .set({ status: eventMoves.fail.to, error, attempts: attempted, history: marked('failed', now, error) })
+    .set({
+      status: eventMoves.fail.to,
+      ...failure(error),
+      attempts: attempted,
+      history: marked('failed', now, error.message),
+    })
     .where(the('fail', id));
 
 /** pending → pending: a transient failure, with the time its retry is due. */
-export const noteRetry = (db: Db, id: number, error: string, queuedAt: number, now = Date.now()) =>
+export const noteRetry = (db: Db, id: number, error: Said, queuedAt: number, now = Date.now()) =>
   db
     .update(e)
-    .set({ attempts: attempted, error, queuedAt, history: marked('retrying', now, error) })
+    .set({
+      attempts: attempted,
+      ...failure(error),
+      queuedAt,
+      history: marked('retrying', now, error.message),
+    })
     .where(the('retryNote', id));
 
 /** pending → failed: events whose messages used up their retries, keeping their last error. */
@@ -183,6 +202,8 @@ export function giveUpEvents(db: Db, ids: number[], now = Date.now()) {
     .set({
       status: eventMoves.giveUp.to,
       error: sql`'Gave up after ' || ${attempts} || ': ' || coalesce(${e.error}, 'unknown error')`,
+      errorCode: 'gave_up' satisfies SaidCode,
+      errorParams: sql`json_object('attempts', ${e.attempts}, 'last', ${e.error})`,
       // SET reads the row as it was: the mark keeps the last error the retries met.
       history: marked('gave_up', now, sql`${e.error}`),
     })
@@ -207,7 +228,7 @@ export function requeueStrandedEvents(db: Db, cutoff: number, now: number) {
 export const replayFailed = (db: Db, theEvent: SQL | undefined, now: number) =>
   db
     .update(e)
-    .set({ status: eventMoves.replay.to, error: null, queuedAt: now, history: marked('replayed', now) })
+    .set({ status: eventMoves.replay.to, ...noFailure, queuedAt: now, history: marked('replayed', now) })
     .where(and(theEvent, statusIn('replay')))
     .returning({ id: e.id });
 
@@ -223,7 +244,7 @@ export const promoteTestEvent = (db: Db, theEvent: SQL | undefined, now: number)
       status: eventMoves.promote.to,
       mode: 'production',
       preview: null,
-      error: null,
+      ...noFailure,
       queuedAt: now,
       history: marked('promoted', now),
     })

@@ -58,6 +58,8 @@ export const latestQuery = (db: Db, keyHash: KeyRef, id: number, status: 'failed
       status: inboundEvents.status,
       receivedAt: inboundEvents.receivedAt,
       error: inboundEvents.error,
+      errorCode: inboundEvents.errorCode,
+      errorParams: inboundEvents.errorParams,
       rejection: inboundEvents.rejection,
     })
     .from(inboundEvents)
@@ -86,8 +88,18 @@ export type Overview = {
   rate: number | null;
   settled: number;
   /** The newest failed or rejected event: its id, time, status and why. */
-  /** `code`: a refused call's problem code, which words its detail (src/panel/said-words.ts). */
-  lastFailure: { id: number; at: string; status: 'failed' | 'rejected'; error: string; code: string } | null;
+  /**
+   * `code`: a refused call's problem code, which words its detail, or a failure's `error_code`
+   * with its `params` (src/panel/said-words.ts); '' for a failure stored before codes.
+   */
+  lastFailure: {
+    id: number;
+    at: string;
+    status: 'failed' | 'rejected';
+    error: string;
+    code: string;
+    params?: unknown;
+  } | null;
 };
 
 const zero = (): Counts => ({ pending: 0, processed: 0, failed: 0, test: 0, rejected: 0 });
@@ -120,7 +132,9 @@ export function overviewOf(hourly: Hourly, failed: Latest, rejected: Latest, now
           at: iso(newest.receivedAt),
           status: newest.status === 'rejected' ? 'rejected' : 'failed',
           error: newest.error ?? newest.rejection?.detail ?? '',
-          code: newest.error ? '' : (newest.rejection?.code ?? ''),
+          ...(newest.error
+            ? { code: newest.errorCode ?? '', params: newest.errorParams ?? undefined }
+            : { code: newest.rejection?.code ?? '', params: newest.rejection?.params }),
         }
       : null,
   };

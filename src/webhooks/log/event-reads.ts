@@ -3,6 +3,7 @@ import { and, count, desc, eq, getTableColumns, max, ne, type SQL, sql } from 'd
 import { iso, isoOrNull } from '../../contracts/common';
 import { notFound } from '../../core/errors';
 import { leaves } from '../../core/json-paths';
+import type { FailureCode } from '../../core/said';
 import type { Db } from '../../db/client';
 import type { PagePlan } from '../../db/keyset';
 import { listQuery, type Viewed } from '../../db/own';
@@ -34,6 +35,8 @@ export const presentEvent = (row: EventRow): z.infer<typeof WebhookEvent> => ({
   status: row.status,
   attempts: row.attempts,
   error: row.error,
+  error_code: row.errorCode as FailureCode | null,
+  error_params: row.errorParams,
   received_at: iso(row.receivedAt),
   processed_at: isoOrNull(row.processedAt),
   payload: JSON.parse(row.payload) as Record<string, unknown> | null,

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { DomainError, type FieldError, rootMessage } from '../../core/errors';
 import type { Refs } from '../../core/refs';
+import { type Said, said } from '../../core/said';
 import type { Db } from '../../db/client';
 import { brokenConstraint } from '../../db/errors';
 import { assertRefs, refsQuery } from '../../db/refs';
@@ -17,9 +18,9 @@ import { preview, recordStatements } from './records';
 import { liveOwners, type Salvaged, usableSteps, writableSteps } from './salvage';
 
 /** How processing ended: `done` (or nothing to do), or a permanent failure that no retry can fix. */
-export type Outcome = { status: 'done' } | { status: 'failed'; error: string };
+export type Outcome = { status: 'done' } | { status: 'failed'; error: Said };
 
-const failed = (error: string): Outcome => ({ status: 'failed', error });
+const failed = (error: Said): Outcome => ({ status: 'failed', error });
 
 type Loaded = {
   event: typeof inboundEvents.$inferSelect;
@@ -82,14 +83,12 @@ async function planSteps(
   { event, hook, zone }: Loaded,
   payload: unknown,
 ): Promise<
-  | { error: string }
+  | { error: Said }
   | { steps: WritableStep[]; found: Found; warnings: FieldError[]; skipped: Salvaged['skipped'] }
 > {
   const { values, errors, warnings: fieldWarnings } = readFields(payload, hook.fields);
   if (errors.length) {
-    return {
-      error: `The mapping changed and the event no longer fits it: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-    };
+    return { error: said('mapping_changed', { errors }) };
   }
   const salvaged = usableSteps(planFlows(hook, values, { receivedAt: event.receivedAt, zone }), hook.fields);
   let steps = salvaged.steps;
@@ -127,7 +126,7 @@ async function writeRecords(
       constraint ||
       /(NOT NULL|CHECK) constraint failed|SQLITE_(TOOBIG|RANGE|MISMATCH)/.test(rootMessage(err))
     ) {
-      return failed(`A record could not be written: ${rootMessage(err)}`);
+      return failed(said('record_unwritable', { detail: rootMessage(err) }));
     }
     throw err;
   }

@@ -19,7 +19,7 @@ export function parseStep(step: Step): { step: ValidStep } | { record: string; e
   const { record, body } = moduleOf(step.action);
   const parsed = body.safeParse(step.body);
   if (parsed.success) return { step: { ...step, body: parsed.data } as ValidStep };
-  return { record, errors: fieldErrors(parsed.error, step.body) };
+  return { record, errors: fieldErrors(parsed.error, step.body, true) };
 }
 
 type Context = { accountId: number; webhookId: number; eventId: number; now: number };

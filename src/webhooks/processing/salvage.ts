@@ -1,5 +1,5 @@
 import type { FieldError } from '../../core/errors';
-import { causeOf, reason as reasonOf, said } from '../../core/said';
+import { causeOf, reason as reasonOf, type Said, said } from '../../core/said';
 import type { ValidStep, WritableStep } from '../actions';
 import { moduleOf } from '../actions';
 import type { SettleContext, StepBase } from '../actions/action';
@@ -129,7 +129,7 @@ export function writableSteps(
   found: SettleContext['found'],
   fields: readonly FieldMapping[],
   out: Salvaged,
-): { steps: WritableStep[] } | { error: string } {
+): { steps: WritableStep[] } | { error: Said } {
   const ctx: SettleContext = { found, fields, warn: (w) => out.warnings.push(w) };
   const early: StepBase[] = [];
   for (const step of steps) {

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../core/errors';
 import type { Refs } from '../../core/refs';
-import { type Said, said } from '../../core/said';
+import { type Params, type Said, said } from '../../core/said';
 import { type FieldLocale, fieldTypes } from './fields';
 
 /** The record field a webhook field fills, and the field types that can fill it. */
@@ -27,6 +27,8 @@ export type Rejection = {
   code: string;
   detail: string;
   errors?: FieldError[] | undefined;
+  /** What `detail` names (`body_too_large`'s `max`), for the panel to word it. */
+  params?: Params | undefined;
   body: string | null;
 };
 

@@ -1,0 +1,2 @@
+ALTER TABLE `inbound_events` ADD `error_code` text;--> statement-breakpoint
+ALTER TABLE `inbound_events` ADD `error_params` text;
