@@ -13,6 +13,10 @@ import { chromium as playwright } from 'playwright-core';
 import { migrate, startWorker } from '../bench/local.mjs';
 
 const LIMIT_MS = 180_000;
+// `--screenshots`: the consent page and the connections page at 1440 and 375 px, in pt-BR (the
+// panel's first language), into docs/panel/ beside the panel run's.
+const SCREENSHOTS = process.argv.includes('--screenshots');
+const SHOTS = new URL('../docs/panel/', import.meta.url);
 // Nothing listens there: the browser's request for it is answered by the run itself (port 9, the
 // usual "nothing here", is one Chromium refuses to connect to).
 const REDIRECT = 'http://127.0.0.1:4999/callback';
@@ -103,6 +107,16 @@ async function seed() {
   return { origin, key: data.api_key.key, clientId: client.client_id };
 }
 
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function shots(page, name) {
+  if (!SCREENSHOTS) return;
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: width < 800 ? 800 : 900 });
+    await page.screenshot({ path: new URL(`${name}-${width}.png`, SHOTS).pathname, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
 /**
  * Sign-in, consent and approval in the browser: the code the client's redirect URI receives.
  * @param {import('playwright-core').Page} page @param {string} origin @param {string} key
@@ -128,6 +142,7 @@ async function authorize(page, origin, key, clientId, challenge) {
   check(text?.includes('E2E Assistant') && text.includes('127.0.0.1'), `consent page: ${text}`);
   check(await page.isChecked('input[value="companies:insert"]'), 'the asked scope is not ticked');
   check(!(await page.isChecked('input[value="deals:read"]')), 'a scope not asked for is ticked');
+  await shots(page, 'oauth-consent');
   // The browser follows the answer's redirect to the client (which the consent page's CSP must
   // allow as a form target); no client listens there, so the request itself is the proof.
   const [request] = await Promise.all([
@@ -146,7 +161,8 @@ async function run() {
   const challenge = b64url(createHash('sha256').update(verifier).digest());
   const executablePath = await chromium.executablePath();
   browser = await playwright.launch({ executablePath, args: chromium.args });
-  const page = await (await browser.newContext({ locale: 'en' })).newPage();
+  const locale = SCREENSHOTS ? 'pt-BR' : 'en';
+  const page = await (await browser.newContext({ locale })).newPage();
   page.setDefaultTimeout(15_000);
   /** @type {string[]} */
   const errors = [];
@@ -193,6 +209,7 @@ async function run() {
   await page.goto(`${origin}/panel/settings`);
   await page.click('a[href="/panel/settings/connections"]');
   check((await page.textContent('main'))?.includes('E2E Assistant'), 'the connection is not listed');
+  await shots(page, 'oauth-connections');
   await page.click('form[action$="/revoke"] button');
   await page.waitForURL((url) => url.searchParams.get('done') === 'revoked');
   const after = await rpc(origin, fresh, { method: 'tools/list' });

@@ -3,8 +3,10 @@
 // running them side by side, not in turn, is most of what makes the run short.
 //   1. at once: typecheck, lint, check:layers, openapi, check:dev (own copy of the project) and
 //      e2e (own D1 and port; it builds dist/assets, which vitest then rebuilds and reads);
-//   2. then check:bundle (its wrangler build rewrites dist/assets, which e2e serves), then vitest
-//      (`npm run test:workers`), its output shown as it comes.
+//   2. then check:bundle (its wrangler build rewrites dist/assets, which e2e serves), then the
+//      browser run of /mcp's OAuth flow (`e2e:oauth`, its own D1, KV and port; after e2e, so two
+//      browsers never share the two cores), then vitest (`npm run test:workers`), its output shown
+//      as it comes.
 // A step's output is shown when it fails, or when a green step prints something a green run must
 // not (wrangler's "Using secrets defined in", a generator's warning, Redocly's ignore notice): then
 // `npm test` fails too, so the run stays quiet and anything printed is news.
@@ -63,6 +65,7 @@ const started = Date.now();
 const first = ['typecheck', 'lint', 'check:layers', 'openapi', 'check:dev', 'e2e'];
 await Promise.all(first.map((script) => run(script).then((result) => report(result, false))));
 if (!failed) report(await run('check:bundle'), false);
+if (!failed) report(await run('e2e:oauth'), false);
 if (!failed) report(await run('test:workers', true), true);
 console.log(`npm test: ${failed ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(failed ? 1 : 0);

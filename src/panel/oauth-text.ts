@@ -68,3 +68,39 @@ const en: OAuthText = {
 };
 
 export const oauthText: Record<Lang, OAuthText> = { 'pt-BR': ptBR, en };
+
+/** A scope's words: what it lets an assistant do, in the panel's language (its code shown beside). */
+const scopeWords: Record<Lang, { verbs: Record<string, string>; things: Record<string, string> }> = {
+  'pt-BR': {
+    verbs: { read: 'Ver', insert: 'Criar', update: 'Alterar', delete: 'Excluir' },
+    things: {
+      companies: 'empresas',
+      contacts: 'contatos',
+      deals: 'negócios',
+      tasks: 'tarefas',
+      users: 'usuários',
+      webhooks: 'webhooks',
+      account: 'a conta',
+    },
+  },
+  en: {
+    verbs: { read: 'See', insert: 'Create', update: 'Change', delete: 'Delete' },
+    things: {
+      companies: 'companies',
+      contacts: 'contacts',
+      deals: 'deals',
+      tasks: 'tasks',
+      users: 'users',
+      webhooks: 'webhooks',
+      account: 'the account',
+    },
+  },
+};
+
+/** "Ver empresas" for `companies:read`; a scope without words (a new one) is its code alone. */
+export function scopeText(scope: string, lang: Lang): string {
+  const [thing = '', verb = ''] = scope.split(':');
+  const words = scopeWords[lang];
+  const said = Object.hasOwn(words.verbs, verb) && Object.hasOwn(words.things, thing);
+  return said ? `${words.verbs[verb]} ${words.things[thing]}` : '';
+}

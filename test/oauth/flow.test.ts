@@ -74,6 +74,9 @@ describe('OAuth 2.1 for /mcp', () => {
     const page = await consentPage(location, cookie);
     expect(page.html).toContain('Test Assistant');
     expect(page.html).toContain('client.example');
+    // Each scope in words a configurer reads (pt-BR first), its code beside them.
+    expect(page.html).toContain('Ver empresas <code>companies:read</code>');
+    expect(page.html).toContain('Alterar negócios <code>deals:update</code>');
     expect(page.res.headers.get('Content-Security-Policy')).toContain(
       "form-action 'self' https://client.example",
     );

@@ -1,13 +1,13 @@
 import type { ConsentDescription, GrantSummary } from '@cloudflare/workers-oauth-provider';
 import { html, raw } from 'hono/html';
-import type { OAuthText } from '../oauth-text';
+import { type OAuthText, scopeText } from '../oauth-text';
 import { layout, type Page, when } from './layout';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One scope's checkbox, `checked` when the client asked for it (or it reads, when it asked for none). */
-const scopeBox = (scope: string, checked: boolean) =>
-  html`<label class="option"><input type="checkbox" name="scope" value="${scope}"${checked ? raw(' checked') : ''}> <code>${scope}</code></label>`;
+const scopeBox = (p: Page, scope: string, checked: boolean) =>
+  html`<label><input type="checkbox" name="scope" value="${scope}"${checked ? raw(' checked') : ''}> ${scopeText(scope, p.lang)} <code>${scope}</code></label>`;
 
 /**
  * The consent form: who asks (every string of it the client's own, escaped), where the browser goes
@@ -29,9 +29,9 @@ export function consentPage(
 <p class="hint">${consent.clientDomain ? html`${o.consentDomain} <strong>${consent.clientDomain}</strong>` : o.consentUnverified}</p>
 <p>${o.consentRedirect} <strong>${consent.redirectHost}</strong>.</p>
 ${consent.redirectIsLoopback ? html`<p class="hint">${o.consentLoopback}</p>` : ''}
-<fieldset>
+<fieldset class="choices">
 <legend>${o.consentScopes}</legend>
-${form.offered.map((scope) => scopeBox(scope, form.checked.includes(scope)))}
+${form.offered.map((scope) => scopeBox(p, scope, form.checked.includes(scope)))}
 </fieldset>
 <p class="hint">${o.consentScopesHint}</p>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
