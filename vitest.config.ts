@@ -92,7 +92,7 @@ export default defineConfig({
     setupFiles: ['./test/setup.ts'],
     // One runtime per vitest worker for all the files it runs, not one per file: starting a runtime
     // and fetching and evaluating the app's ~200 modules again was more than half of each file's
-    // time (the suite went from 560 s to about a third of that). What a file may not assume follows
+    // time (on a quiet 2-core machine the suite went from 557 s to 169 s). What a file may not assume follows
     // (test/setup.ts): an empty database (each test makes its own account; a test that replays the
     // migrations empties MIGRATION_DB first) or fresh module state; a file that breaks something
     // shared (a table renamed, a trigger planted, a limiter's count) puts it back or uses its own.
