@@ -12,7 +12,20 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'tools/openapi/generated');
 mkdirSync(out, { recursive: true });
 
-// The app imports nothing from `cloudflare:`, so the bundled source runs in Node as it is.
+// The app itself imports nothing from `cloudflare:`; the OAuth library's module does (its class
+// extends `WorkerEntrypoint` as it loads), so those modules are stubs here: building the document
+// runs none of it, and the bundled source runs in Node as it is.
+const workersStub = {
+  name: 'cloudflare-modules-stub',
+  /** @param {import('esbuild').PluginBuild} esbuild */
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^cloudflare:/ }, ({ path }) => ({ path, namespace: 'cloudflare-stub' }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'cloudflare-stub' }, () => ({
+      contents: 'export class WorkerEntrypoint {}\nexport class DurableObject {}\nexport const env = {};',
+      loader: 'js',
+    }));
+  },
+};
 const bundle = join(out, 'app.mjs');
 await build({
   entryPoints: [join(root, 'src/index.ts')],
@@ -21,7 +34,11 @@ await build({
   format: 'esm',
   outfile: bundle,
   logLevel: 'error',
+  plugins: [workersStub],
 });
+// The library warns, as it loads, when the runtime lacks the compatibility flag that client ID
+// metadata documents need; wrangler.toml sets it, and Node stands in for the runtime here.
+Object.assign(globalThis, { Cloudflare: { compatibilityFlags: { global_fetch_strictly_public: true } } });
 const { openApiDocument } = await import(pathToFileURL(bundle).href);
 const documentFile = join(out, 'openapi.json');
 writeFileSync(documentFile, JSON.stringify(openApiDocument('http://localhost:8787'), null, 2));
