@@ -2,7 +2,8 @@
 // through a loop, so storage, the wire contracts and the pure rules can change without dragging
 // HTTP along. Walks the relative imports of every .ts file under src/ and every .mjs file under
 // bench/ and scripts/ with a regex (type-only imports and JSDoc's `import("./x")` count too: a
-// type from a higher layer is the same backward dependency).
+// type from a higher layer is the same backward dependency; the one exception, `typeOnly`, is the
+// webhook rules naming the configuration's types from its zod contract).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -34,8 +35,9 @@ const allowed = {
   // The pure rules: no schema library, no SQL, no runtime (see `packages`).
   core: [],
   // The inbound webhook's pure rules (fields, flows, templates, sample, token, event identity,
-  // search, warnings, history, the configuration's types): core's twin for the webhook, so storage
-  // may name their types (db/schema.ts's JSON columns) as it names core's.
+  // search, warnings, history): core's twin for the webhook, so storage may name their types
+  // (db/schema.ts's JSON columns) as it names core's. The configuration's types it names come from
+  // the contract by `import type` alone (see `typeOnly`).
   'webhooks/rules': ['core'],
   // The wire contracts (zod) and the storage (Drizzle) both stand on the rules alone.
   contracts: ['core'],
@@ -106,6 +108,16 @@ const allowed = {
   bench: ['core', 'scripts/wrangler.mjs'],
   scripts: ['bench', 'scripts/wrangler.mjs'],
 };
+/**
+ * What a part may import with `import type` / `export type` only, besides `allowed`: such an
+ * import is erased at build time, so it makes no runtime dependency and no runtime loop. The
+ * webhook's pure rules name the configuration's types (FieldMapping, Action, Rejection, …) as the
+ * zod contract's output (`z.output`), so the shapes have one definition, the contract, while
+ * rules/ still runs without it. A plain `import { type X }` is kept by the build (verbatimModuleSyntax):
+ * it does not count as type-only.
+ * @type {Record<string, string[]>}
+ */
+const typeOnly = { 'webhooks/rules': ['webhooks/config', 'webhooks/contract'] };
 // Parts whose modules import nothing from each other either: a route module is a leaf.
 const leaves = ['routes'];
 /**
@@ -162,19 +174,32 @@ const importPattern = /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'(\.[^'
 const packagePattern =
   /(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?from\s+)?'([^.'][^']*)'|import\('([^.'][^']*)'\)/g;
 
-/** @type {Map<string, string[]>} */
+// `import type …` and `export type …`: erased at build time.
+const typeOnlyPattern = /^\s*(?:import|export)\s+type\s/;
+
+/** Every import of each file. @type {Map<string, string[]>} */
 const graph = new Map();
+/** The imports of each file that the build keeps (not type-only). @type {Map<string, Set<string>>} */
+const runtime = new Map();
 for (const file of [
   ...walk(root, '.ts'),
   ...walk(join(repo, 'bench'), '.mjs'),
   ...walk(join(repo, 'scripts'), '.mjs'),
 ]) {
-  const text = readFileSync(file, 'utf8');
+  const imports = [...readFileSync(file, 'utf8').matchAll(importPattern)].map((m) => ({
+    dep: target(file, m[1] ?? m[2] ?? ''),
+    kept: !typeOnlyPattern.test(m[0]),
+  }));
   graph.set(
     file,
-    [...text.matchAll(importPattern)].map((m) => target(file, m[1] ?? m[2] ?? '')),
+    imports.map((i) => i.dep),
   );
+  runtime.set(file, new Set(imports.filter((i) => i.kept).map((i) => i.dep)));
 }
+
+/** Whether `file` imports `dep` by type-only imports alone, as its part may (see `typeOnly`). */
+const erased = (/** @type {string} */ file, /** @type {string} */ dep) =>
+  (typeOnly[layerOf(file)] ?? []).includes(layerOf(dep)) && !runtime.get(file)?.has(dep);
 
 const problems = [];
 for (const file of graph.keys()) {
@@ -195,6 +220,7 @@ for (const [file, deps] of graph) {
   // Of the files walked, only ../package.json is imported (the version the app reports): no layer.
   for (const dep of deps.filter((d) => graph.has(d))) {
     const other = layerOf(dep);
+    if (erased(file, dep)) continue;
     if (other === layer ? leaves.includes(layer) : !allowed[layer].includes(other))
       problems.push(`${nameOf(file)} -> ${nameOf(dep)}: ${layer} may not import ${other}`);
   }
@@ -213,7 +239,8 @@ function connect(node) {
   index++;
   stack.push(node);
   onStack.add(node);
-  for (const dep of graph.get(node) ?? []) {
+  // A type-only import its part may make is erased at build time: no runtime loop runs through it.
+  for (const dep of (graph.get(node) ?? []).filter((d) => !erased(node, d))) {
     if (!indices.has(dep)) {
       connect(dep);
       low.set(node, Math.min(low.get(node) ?? 0, low.get(dep) ?? 0));

@@ -9,7 +9,7 @@ import { upsertContact } from './upsert-contact';
 
 /**
  * Every flow action, one line each, in the order the contract's union and the panel list them.
- * Adding one: its module in this folder, its line here, and its member of core's `Action` type.
+ * Adding one: its module in this folder and its line here (the `Action` type is the union's output).
  */
 export const actions = [upsertContact, upsertCompany, createDeal, createTask] as const;
 

@@ -5,7 +5,6 @@ import { MAX_DEPTH } from '../../core/json-paths';
 import { reservedSegmentOf } from '../../core/outside-keys';
 import { said } from '../../core/said';
 import { BLANK, NOT_BLANK } from '../../core/text';
-import type * as core from '../rules/config';
 import { customFieldRecords, fixedTargets, whenOps } from '../rules/config';
 import { compileFormat, fieldLocales, fieldTypes } from '../rules/fields';
 import { templateKeys } from '../rules/templates';
@@ -40,9 +39,17 @@ const Key = z
 const CUSTOM_RECORDS = customFieldRecords.join('|');
 const CUSTOM_TARGET = new RegExp(`^(${CUSTOM_RECORDS})\\.custom_fields\\.([A-Za-z0-9_-]{1,100})$`);
 
+/**
+ * The record field a webhook field fills: a fixed target, or a custom field of a record that has
+ * them. The output of TargetSchema below (which checks it), so the rules can name it.
+ */
+export type Target =
+  | keyof typeof fixedTargets
+  | `${(typeof customFieldRecords)[number]}.custom_fields.${string}`;
+
 const TARGETS = [...Object.keys(fixedTargets), ...customFieldRecords.map((r) => `${r}.custom_fields.<name>`)];
 
-const Target = z
+const TargetSchema = z
   .string()
   .max(200)
   .superRefine((value, ctx) => {
@@ -51,7 +58,7 @@ const Target = z
     else if (!Object.hasOwn(fixedTargets, value) && !CUSTOM_TARGET.test(value))
       ctx.addIssue(saidIssue(said('unknown_target', { target: value, targets: TARGETS })));
   })
-  .transform((value) => value as core.Target)
+  .transform((value) => value as Target)
   .openapi({
     example: 'contact.phone',
     // The custom field's name without CUSTOM_TARGET's lookahead, which some tools cannot run
@@ -85,7 +92,9 @@ export const FieldMapping = z
     key: Key,
     type: z.enum(fieldTypes),
     required: withDefault(z.boolean(), false),
-    target: Target.optional().openapi({ description: 'Omitted: validated and usable in templates only' }),
+    target: TargetSchema.optional().openapi({
+      description: 'Omitted: validated and usable in templates only',
+    }),
     formats: z.array(DateFormat).min(1).max(5).optional().openapi({
       description:
         'For a `date` field: more formats to accept after RFC 3339 and YYYY-MM-DD, tried in order. Tokens YYYY, MM, DD, HH, mm, ss; separators / - . : , T and space; read as UTC',
@@ -95,9 +104,11 @@ export const FieldMapping = z
         'For a `number` or `boolean` field: also read text written the way of this locale. `pt-BR`: `.` groups thousands and `,` starts the decimals (`89.900,00`, `R$ 120.000`; `1.234` is 1234, `1.5` is refused), and `sim`, `não`, `s`, `n` are booleans. JSON numbers and true/false/1/0 are read as always',
     }),
   })
-  .openapi('WebhookField') satisfies z.ZodType<core.FieldMapping>;
+  .openapi('WebhookField');
+/** A webhook field as stored: how one key of the sender's body is read and which record field it fills. */
+export type FieldMapping = z.output<typeof FieldMapping>;
 
-const Owner = z
+export const Owner = z
   .union([
     z.strictObject({ user_id: Id }),
     z.strictObject({ round_robin: z.array(Id).min(1).max(MAX_ROUND_ROBIN) }),
@@ -105,8 +116,9 @@ const Owner = z
   .openapi('WebhookOwner', {
     description: 'A user of the account, or a fair rotation over several (per webhook and action)',
   });
+export type Owner = z.output<typeof Owner>;
 
-const When = z
+export const When = z
   .strictObject({
     field: Key,
     op: z.enum(whenOps),
@@ -117,6 +129,7 @@ const When = z
       ctx.addIssue(saidIssue(said('when_value_needed', { op: when.op }), ['value']));
   })
   .openapi('WebhookCondition');
+export type When = z.output<typeof When>;
 
 /**
  * An optional field the API fills in with `value`. Not zod's `.default()`: the document would carry

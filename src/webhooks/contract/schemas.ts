@@ -8,7 +8,6 @@ import { failureCodes } from '../../core/said';
 import { eventStatuses, webhookModes } from '../../core/statuses';
 import { actions, configIssues } from '../actions';
 import { FieldMapping } from '../config/schema';
-import type * as core from '../rules/config';
 import { eventMarks, MAX_EVENT_MARKS } from '../rules/event-history';
 import { MAX_SEARCH, MIN_SEARCH } from '../rules/event-search';
 import { fieldTypes } from '../rules/fields';
@@ -20,7 +19,9 @@ type SchemasOf<T extends readonly unknown[]> = {
 /** A step of a webhook's flow: one member per action of the registry (src/webhooks/actions/). */
 export const Action = z
   .discriminatedUnion('action', actions.map((m) => m.schema) as unknown as SchemasOf<typeof actions>)
-  .openapi('WebhookAction') satisfies z.ZodType<core.Action>;
+  .openapi('WebhookAction');
+/** A step of a webhook's flow as stored. */
+export type Action = z.output<typeof Action>;
 
 /** How many fields and flow actions a webhook holds at most. */
 export const MAX_FIELDS = 100;
@@ -135,7 +136,9 @@ export const Rejection = ProblemSchema.pick({
   .openapi('WebhookEventRejection', {
     description:
       'The problem the sender was answered with (without its request id), and the start of its body',
-  }) satisfies z.ZodType<core.Rejection>;
+  });
+/** The problem a refused webhook call was answered with (without its request id), and the start of its body. */
+export type Rejection = z.output<typeof Rejection>;
 
 const EventMark = z
   .object({

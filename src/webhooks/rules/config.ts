@@ -1,7 +1,13 @@
-import type { FieldError } from '../../core/errors';
 import type { Refs } from '../../core/refs';
-import { type Params, type Said, said } from '../../core/said';
-import { type FieldLocale, fieldTypes } from './fields';
+import { type Said, said } from '../../core/said';
+import type { FieldMapping, Owner, Target, When } from '../config/schema';
+import type { Action, Rejection } from '../contract/schemas';
+import { fieldTypes } from './fields';
+
+// The configuration's shapes have one definition, the zod contract (webhooks/config/schema.ts,
+// webhooks/contract/schemas.ts): these are its output types, imported as types only, which the
+// build erases, so this folder still imports no package and nothing above it at runtime.
+export type { Action, FieldMapping, Owner, Rejection, Target, When };
 
 /** The record field a webhook field fills, and the field types that can fill it. */
 export const fixedTargets = {
@@ -17,63 +23,8 @@ export const fixedTargets = {
 /** The records whose custom fields a webhook field may fill (`contact.custom_fields.<name>`). */
 export const customFieldRecords = ['contact', 'deal'] as const;
 
-export type Target =
-  | keyof typeof fixedTargets
-  | `${(typeof customFieldRecords)[number]}.custom_fields.${string}`;
-
-/** The problem a refused webhook call was answered with (without its request id), and the start of its body. */
-export type Rejection = {
-  status: number;
-  code: string;
-  detail: string;
-  errors?: FieldError[] | undefined;
-  /** What `detail` names (`body_too_large`'s `max`), for the panel to word it. */
-  params?: Params | undefined;
-  body: string | null;
-};
-
-type FieldType = (typeof fieldTypes)[number];
-
-/**
- * A webhook field as stored (the output of the WebhookField contract, which is checked against
- * this type): how one key of the sender's body is read and which record field it fills.
- */
-export type FieldMapping = {
-  key: string;
-  type: FieldType;
-  required: boolean;
-  target?: Target | undefined;
-  formats?: string[] | undefined;
-  locale?: FieldLocale | undefined;
-};
-
-export type Owner = { user_id: number } | { round_robin: number[] };
-
 /** How a `when` compares its field: the contract, the flows and the panel take them from here. */
 export const whenOps = ['exists', 'equals', 'not_equals', 'contains'] as const;
-
-export type When = {
-  field: string;
-  op: (typeof whenOps)[number];
-  value?: string | number | boolean | undefined;
-};
-
-type Common = { when?: When | undefined; owner?: Owner | undefined };
-
-/** A step of a webhook's flow as stored (the output of the WebhookAction contract). */
-export type Action = Common &
-  (
-    | { action: 'upsert_contact'; match_on: ('phone' | 'email')[] }
-    | { action: 'upsert_company' }
-    | { action: 'create_deal'; name?: string | undefined }
-    | {
-        action: 'create_task';
-        name: string;
-        category: string;
-        description?: string | undefined;
-        due?: { from: string; days: number; hours: number } | undefined;
-      }
-  );
 
 export type Issue = Said & { path: (string | number)[] };
 
