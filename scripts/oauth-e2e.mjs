@@ -5,12 +5,10 @@
 // it, calls tools, refreshes, revokes the connection from the panel's settings and sees the 401.
 // Wrangler and Chromium are stopped on every way out, and the run is bounded in time.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { migrate, startWorker } from '../bench/local.mjs';
+import { browserRun, check } from './browser-run.mjs';
 
 const LIMIT_MS = 180_000;
 // `--screenshots`: the consent page and the connections page at 1440 and 375 px, in pt-BR (the
@@ -21,33 +19,7 @@ const SHOTS = new URL('../docs/panel/', import.meta.url);
 // usual "nothing here", is one Chromium refuses to connect to).
 const REDIRECT = 'http://127.0.0.1:4999/callback';
 
-const dir = mkdtempSync(join(tmpdir(), 'crm-oauth-e2e-'));
-const log = join(dir, 'wrangler.log');
-/** @type {Awaited<ReturnType<typeof startWorker>> | undefined} */
-let worker;
-/** @type {import('playwright-core').Browser | undefined} */
-let browser;
-
-async function cleanUp() {
-  await browser?.close().catch(() => {});
-  await worker?.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** @param {string} message */
-async function fail(message) {
-  console.error(`oauth e2e: ${message}`);
-  await cleanUp();
-  process.exit(1);
-}
-
-const timer = setTimeout(() => void fail(`over ${LIMIT_MS / 1000} s`), LIMIT_MS);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void fail(`stopped by ${signal}`));
-
-/** @param {unknown} condition @param {string} message */
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { dir, log, held, finish } = browserRun('oauth e2e', LIMIT_MS);
 
 const b64url = (/** @type {Buffer} */ bytes) => bytes.toString('base64url');
 
@@ -82,7 +54,8 @@ async function token(origin, fields) {
 async function seed() {
   await migrate(dir, log);
   const adminToken = randomBytes(24).toString('hex');
-  worker = await startWorker({ persistTo: dir, adminToken, log });
+  const worker = await startWorker({ persistTo: dir, adminToken, log });
+  held.worker = worker;
   const { origin } = worker;
   const admin = await fetch(`${origin}/admin/accounts`, {
     method: 'POST',
@@ -160,7 +133,8 @@ async function run() {
   const verifier = b64url(randomBytes(32));
   const challenge = b64url(createHash('sha256').update(verifier).digest());
   const executablePath = await chromium.executablePath();
-  browser = await playwright.launch({ executablePath, args: chromium.args });
+  const browser = await playwright.launch({ executablePath, args: chromium.args });
+  held.browser = browser;
   const locale = SCREENSHOTS ? 'pt-BR' : 'en';
   const page = await (await browser.newContext({ locale })).newPage();
   page.setDefaultTimeout(15_000);
@@ -224,10 +198,4 @@ async function run() {
   );
 }
 
-try {
-  await run();
-} catch (err) {
-  await fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
-}
-clearTimeout(timer);
-await cleanUp();
+await finish(run);

@@ -3,13 +3,12 @@
 // through the panel, checks every page with axe-core at 375 and 1440 px, and saves screenshots to
 // docs/panel/. Wrangler and Chromium are stopped on every way out, and the run is bounded in time.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { migrate, startWorker } from '../bench/local.mjs';
+import { browserRun, check } from './browser-run.mjs';
 
 const LIMIT_MS = 240_000;
 const WIDTHS = [1440, 375];
@@ -19,33 +18,7 @@ const SHOTS = new URL('../docs/panel/', import.meta.url);
 const SCREENSHOTS = process.argv.includes('--screenshots');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const dir = mkdtempSync(join(tmpdir(), 'crm-panel-e2e-'));
-const log = join(dir, 'wrangler.log');
-/** @type {Awaited<ReturnType<typeof startWorker>> | undefined} */
-let worker;
-/** @type {import('playwright-core').Browser | undefined} */
-let browser;
-
-async function cleanUp() {
-  await browser?.close().catch(() => {});
-  await worker?.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-}
-
-/** @param {string} message */
-async function fail(message) {
-  console.error(`panel e2e: ${message}`);
-  await cleanUp();
-  process.exit(1);
-}
-
-const timer = setTimeout(() => void fail(`over ${LIMIT_MS / 1000} s`), LIMIT_MS);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void fail(`stopped by ${signal}`));
-
-/** @param {unknown} condition @param {string} message */
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { dir, log, held, finish } = browserRun('panel e2e', LIMIT_MS);
 
 /** @type {string[]} */
 const violations = [];
@@ -117,7 +90,8 @@ async function seedAccount() {
   if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
   await migrate(dir, log);
   const adminToken = randomBytes(24).toString('hex');
-  worker = await startWorker({ persistTo: dir, adminToken, log });
+  const worker = await startWorker({ persistTo: dir, adminToken, log });
+  held.worker = worker;
   const { origin } = worker;
   const admin = await fetch(`${origin}/admin/accounts`, {
     method: 'POST',
@@ -139,7 +113,8 @@ async function seedAccount() {
 /** Chromium in pt-BR, with the clipboard allowed and CSP errors collected. @param {string} origin */
 async function openPage(origin) {
   const executablePath = await chromium.executablePath();
-  browser = await playwright.launch({ executablePath, args: chromium.args });
+  const browser = await playwright.launch({ executablePath, args: chromium.args });
+  held.browser = browser;
   const context = await browser.newContext({ locale: 'pt-BR', viewport: { width: WIDTHS[0], height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
@@ -704,11 +679,4 @@ async function main() {
   if (lesser.length) console.log(`minor/moderate:\n${lesser.join('\n')}`);
 }
 
-try {
-  await main();
-  clearTimeout(timer);
-  await cleanUp();
-} catch (err) {
-  clearTimeout(timer);
-  await fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
-}
+await finish(main);
