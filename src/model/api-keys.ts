@@ -142,7 +142,16 @@ export const newKeyRow = ({ accountId, hash, body, expiresAt }: NewKey, now: num
  * which the trigger `api_keys_cap` refuses (409) once the account holds MAX_LIVE_KEYS live keys:
  * checked inside the insert, so concurrent creates cannot pass it together.
  */
-export async function createKey(db: Db, key: KeyRef, hash: string, body: ApiKeyCreateBody, now: number) {
+export async function createKey(
+  db: Db,
+  key: KeyRef,
+  hash: string,
+  body: ApiKeyCreateBody,
+  now: number,
+  // The new key's expiry from the creating key's: the body's `expires_at` within it, by default.
+  expiry: (creatorExpiresAt: number | null) => number | null = (creatorExpiresAt) =>
+    expiryOf(body, creatorExpiresAt, now),
+) {
   const [accountId, creators] = await scoped(
     db,
     key,
@@ -154,7 +163,7 @@ export async function createKey(db: Db, key: KeyRef, hash: string, body: ApiKeyC
   const creator = creators[0];
   if (!creator) throw notFound();
   assertCovered(creator.scopes, body.scopes ?? null);
-  const expiresAt = expiryOf(body, creator.expiresAt, now);
+  const expiresAt = expiry(creator.expiresAt);
   const [row] = await guardedWrite(
     db.insert(apiKeys).values(newKeyRow({ accountId, hash, body, expiresAt }, now)).returning(),
     apiKeys,

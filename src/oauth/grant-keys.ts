@@ -1,11 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { newApiKey, sha256Hex } from '../auth/secrets';
 import type { Scope } from '../core/scopes';
 import type { Db } from '../db/client';
-import { guardedWrite } from '../db/errors';
-import { apiKeys } from '../db/schema';
-import { type KeyRef, scoped } from '../db/tenant';
-import { assertCovered, newKeyRow } from '../model/api-keys';
+import type { KeyRef } from '../db/tenant';
+import { createKey } from '../model/api-keys';
 
 /**
  * An OAuth grant acts through an API key of its own, made when the person approves: the account's,
@@ -16,34 +13,20 @@ import { assertCovered, newKeyRow } from '../model/api-keys';
  */
 export type GrantKey = { id: number; secret: string; accountId: number };
 
-/** Two round trips, as `POST /v1/api-keys`: the approving key (its scopes and expiry), then the insert. */
+/**
+ * Two round trips, as `POST /v1/api-keys` (it is that write, `createKey`): the approving key (its
+ * scopes and expiry), then the insert. It expires with the grant, or with the approving key if sooner.
+ */
 export async function createGrantKey(
   db: Db,
   approver: KeyRef,
   grant: { name: string; scopes: Scope[]; expiresAt: number },
   now: number,
 ): Promise<GrantKey> {
-  const [accountId, approvers] = await scoped(
-    db,
-    approver,
-    db
-      .select({ scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyHash, approver)),
-  );
-  const own = approvers[0];
-  if (!own) throw new Error('the approving key vanished within its own batch');
-  assertCovered(own.scopes, grant.scopes);
   const secret = newApiKey();
-  const expiresAt = own.expiresAt === null ? grant.expiresAt : Math.min(own.expiresAt, grant.expiresAt);
   const body = { name: grant.name, scopes: grant.scopes };
-  const [row] = await guardedWrite(
-    db
-      .insert(apiKeys)
-      .values(newKeyRow({ accountId, hash: await sha256Hex(secret), body, expiresAt }, now))
-      .returning({ id: apiKeys.id }),
-    apiKeys,
+  const row = await createKey(db, approver, await sha256Hex(secret), body, now, (own) =>
+    own === null ? grant.expiresAt : Math.min(own, grant.expiresAt),
   );
-  if (!row) throw new Error('api key insert returned no row');
-  return { id: row.id, secret, accountId };
+  return { id: row.id, secret, accountId: row.accountId };
 }
