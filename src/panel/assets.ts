@@ -45,7 +45,7 @@ code{overflow-wrap:anywhere;font-size:.85rem}
 .banner.disabled{background:#f2f4f7;border:2px solid #475467}
 .banner.storage-full{background:#fef3f2;border:2px solid #b42318;color:#7a271a}
 .banner.storage-near{background:#fffaeb;border:2px solid #b54708;color:#7a2e0e}
-.badge{display:inline-block;padding:0 .4rem;border-radius:4px;background:#eef2f6;border:1px solid #98a2b3;font-size:.85rem}
+.badge{display:inline-block;padding:0 .4rem;border-radius:4px;background:#eef2f6;border:1px solid #98a2b3;font-size:.85rem;white-space:nowrap}
 .badge.test,.badge.pending{background:#fffaeb}
 .badge.failed{background:#fef3f2}
 .badge.processed,.badge.production{background:#ecfdf3}
