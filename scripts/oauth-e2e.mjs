@@ -4,7 +4,9 @@
 // PKCE S256, takes the code at the client's redirect URI (intercepted: no client runs), exchanges
 // it, calls tools, refreshes, revokes the connection from the panel's settings and sees the 401.
 // Wrangler and Chromium are stopped on every way out, and the run is bounded in time.
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { migrate, startWorker } from '../bench/local.mjs';
@@ -20,6 +22,24 @@ const SHOTS = new URL('../docs/panel/', import.meta.url);
 const REDIRECT = 'http://127.0.0.1:4999/callback';
 
 const { dir, log, held, finish } = browserRun('oauth e2e', LIMIT_MS);
+
+const INSPECTOR = new URL('../node_modules/.bin/mcp-inspector', import.meta.url).pathname;
+
+/**
+ * The MCP Inspector's CLI (`@modelcontextprotocol/inspector`), a client this project did not
+ * write, as the OAuth token: its output, parsed. With `--strict`, tools/list reports every schema
+ * a client's dialect might not read (a warning) or could not (an error, exit 6): there must be none.
+ * @param {string} origin @param {string} token @param {string[]} args
+ */
+async function inspector(origin, token, args) {
+  const { stdout, stderr } = await promisify(execFile)(
+    INSPECTOR,
+    ['--cli', `${origin}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, ...args],
+    { timeout: 60_000 },
+  );
+  check(!/warning|error/i.test(stderr), `inspector ${args.join(' ')}: ${stderr}`);
+  return JSON.parse(stdout);
+}
 
 const b64url = (/** @type {Buffer} */ bytes) => bytes.toString('base64url');
 
@@ -180,6 +200,14 @@ async function run() {
     list.body.result.structuredContent.data[0].name === 'Padaria Central',
     `list: ${JSON.stringify(list.body)}`,
   );
+  const inspected = await inspector(origin, fresh, ['--method', 'tools/list', '--strict']);
+  const seen = inspected.tools.map((/** @type {{ name: string }} */ t) => t.name).sort();
+  check(JSON.stringify(seen) === JSON.stringify(names), `inspector tools/list: ${seen}`);
+  const called = await inspector(origin, fresh, ['--method', 'tools/call', '--tool-name', 'list_companies']);
+  check(
+    called.structuredContent?.data?.[0]?.name === 'Padaria Central',
+    `inspector: ${JSON.stringify(called)}`,
+  );
   await page.goto(`${origin}/panel/settings`);
   await page.click('a[href="/panel/settings/connections"]');
   check((await page.textContent('main'))?.includes('E2E Assistant'), 'the connection is not listed');
@@ -194,7 +222,7 @@ async function run() {
   );
   check(errors.length === 0, errors.join('\n'));
   console.log(
-    'oauth e2e: register, sign in, consent (PKCE S256), token, tools/call, refresh, revoke in the panel, 401: ok',
+    'oauth e2e: register, sign in, consent (PKCE S256), token, tools/call, refresh, the MCP Inspector CLI, revoke in the panel, 401: ok',
   );
 }
 

@@ -54,11 +54,39 @@ function inline(doc: unknown, node: unknown, seen: ReadonlySet<string> = new Set
     if (seen.has(ref)) throw new Error(`${ref} refers to itself: a tool's schema cannot inline it`);
     return inline(doc, pointer(doc, ref), new Set(seen).add(ref));
   }
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key]) => !OPENAPI_ONLY.has(key))
-      .map(([key, value]) => [key, inline(doc, value, seen)]),
+  return portable(
+    Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => !OPENAPI_ONLY.has(key))
+        .map(([key, value]) => [key, inline(doc, value, seen)]),
+    ),
   );
+}
+
+// Kept beside the one branch that is not `null`: what describes the value as a whole.
+const OUTER = new Set(['description', 'default', 'title', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * The schema in the spelling every client's dialect reads (the MCP Inspector's `--strict` check):
+ * `type: [T, "null"]` becomes `anyOf: [{ type: T, … }, { type: "null" }]`, since clients that map
+ * tools onto a single-`type` dialect (Gemini's function declarations) refuse or weaken the array
+ * form; an empty `additionalProperties` schema becomes `true`, the same contract stated.
+ */
+function portable(node: Json): Json {
+  const { type, additionalProperties } = node;
+  const out =
+    isObject(additionalProperties) && Object.keys(additionalProperties).length === 0
+      ? { ...node, additionalProperties: true }
+      : node;
+  if (!Array.isArray(type) || !type.includes('null') || type.length !== 2) return out;
+  const outer: Json = {};
+  const inner: Json = { type: type.find((t) => t !== 'null') };
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'type') continue;
+    if (OUTER.has(key)) outer[key] = value;
+    else inner[key] = key === 'enum' && Array.isArray(value) ? value.filter((v) => v !== null) : value;
+  }
+  return { ...outer, anyOf: [inner, { type: 'null' }] };
 }
 
 /** The operation's parameters as arguments, with their descriptions on their schemas. */

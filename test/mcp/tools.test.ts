@@ -43,6 +43,26 @@ describe.each(REVISIONS)('MCP tools over $name', (revision) => {
     await client.close();
   });
 
+  it('spells every schema in the portable dialect: no type arrays, no empty schemas', async () => {
+    const { key } = await newAccount();
+    const client = await mcpClient(revision, key);
+    const { tools } = await client.listTools();
+    const nodes = (node: unknown): unknown[] =>
+      node !== null && typeof node === 'object' ? [node, ...Object.values(node).flatMap(nodes)] : [];
+    for (const tool of tools) {
+      for (const node of nodes([tool.inputSchema, tool.outputSchema]) as Json[]) {
+        expect(Array.isArray(node.type), `${tool.name}: ${JSON.stringify(node)}`).toBe(false);
+        expect(node.additionalProperties, tool.name).not.toEqual({});
+      }
+    }
+    // A nullable field keeps its rules in the branch that is not null, its description outside.
+    const updateCompany = tools.find((tool) => tool.name === 'update_company');
+    const owner = (updateCompany?.inputSchema.properties as Json | undefined)?.owner_id;
+    expect(owner.anyOf).toEqual([expect.objectContaining({ type: 'integer' }), { type: 'null' }]);
+    expect(owner.description).toEqual(expect.any(String));
+    await client.close();
+  });
+
   it('calls every tool: the same JSON as /v1, and each write lands', async () => {
     const { key } = await newAccount();
     const client = await mcpClient(revision, key);
