@@ -176,6 +176,36 @@ describe('fields from test events, a day-first date among them', () => {
   });
 });
 
+describe('fill from test events suggests targets', () => {
+  it('maps the dealership example to the records its keys and values name', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Concessionária', mode: 'test' });
+    const body = {
+      nome: 'Ana Souza',
+      telefone: '(11) 91234-5678',
+      email: 'ana@example.com',
+      veiculo: 'Onix LT',
+      data_compra: '15/03/2025',
+      cnpj: '11.222.333/0001-81',
+    };
+    expect((await postEvent(hook.url, body)).status).toBe(204);
+    const base = `/panel/webhooks/${hook.id}`;
+    const html = await page(await panel(`${base}?sample=1`, { cookie: await signIn(key) }));
+    const target = (k: string) =>
+      new RegExp(
+        `name="(fields\\.\\d+)\\.key" value="${k}"[\\s\\S]*?name="\\1\\.target" value="([^"]*)"`,
+      ).exec(html)?.[2];
+    expect(Object.keys(body).map(target)).toEqual([
+      'contact.name',
+      'contact.phone',
+      'contact.email',
+      'contact.custom_fields.veiculo',
+      'contact.custom_fields.data_compra',
+      'company.cnpj',
+    ]);
+  });
+});
+
 describe('changes not saved on the configuration form', () => {
   it('are guarded by panel.js: a fresh page is saved, a refused save’s draft is not', async () => {
     const { key } = await newAccount();
