@@ -41,7 +41,7 @@ describe('suggestTargets', () => {
     ['E-Mail', 'contact.email'],
     ['empresa', 'company.name'],
     ['razao_social', 'company.name'],
-    ['Razão Social', 'company.name'],
+    ['Razão-Social', 'company.name'],
   ])('reads the key %s as %s', (key, target) => {
     expect(one(key, 'x')?.target).toBe(target);
   });
@@ -89,5 +89,8 @@ describe('suggestTargets', () => {
     expect(one('<script>', 'x')?.target).toBe('contact.custom_fields.script');
     expect(one('***', 'x')?.target).toBeUndefined();
     expect(customName('k'.repeat(500))).toHaveLength(100);
+    // A key the configuration cannot declare (spaces, over 200 characters) gets no target at all.
+    expect(one('Razão Social', 'x')?.target).toBeUndefined();
+    expect(one('k'.repeat(201), 'x')?.target).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { canonicalCnpj } from '../../core/cnpj';
+import { MAX_DEPTH } from '../../core/json-paths';
 import { isReservedSegment } from '../../core/outside-keys';
 import type { Target } from './config';
 import { type FieldLocale, type FieldType, guessBrazilian, guessDateFormat, guessType } from './fields';
@@ -48,6 +49,14 @@ function byValue(value: unknown): [Target, FieldType] | undefined {
   return undefined;
 }
 
+/**
+ * Whether a webhook may declare the key: the configuration's rule for a key (a dot path of at most
+ * 200 characters, no deeper than a body may nest; webhooks/config/schema.ts), so the guided mapping
+ * never offers a target for a key a save would refuse.
+ */
+export const declarableKey = (key: string) =>
+  key.length <= 200 && /^[^.\s]+(\.[^.\s]+)*$/.test(key) && key.split('.').length <= MAX_DEPTH;
+
 /** The custom field name a key becomes (`Data da compra` → `data_da_compra`), or undefined. */
 export function customName(key: string): string | undefined {
   // A key a sender cannot declare (`__proto__`, `constructor`) names no custom field either.
@@ -57,7 +66,7 @@ export function customName(key: string): string | undefined {
 }
 
 /** How a value is read when it is no fixed target's: its type, date format or Brazilian locale. */
-function readAs(value: unknown): Pick<TargetGuess, 'type' | 'formats' | 'locale'> {
+export function readAs(value: unknown): Pick<TargetGuess, 'type' | 'formats' | 'locale'> {
   const formats = guessDateFormat(value);
   if (formats) return { type: 'date', formats };
   const brazilian = guessBrazilian(value);
@@ -95,5 +104,7 @@ export function suggestTargets(
   filled: Iterable<string> = [],
 ): TargetGuess[] {
   const taken = new Set<string>(filled);
-  return fields.map(([key, value]) => guessOne(key, value, taken));
+  return fields.map(([key, value]) =>
+    declarableKey(key) ? guessOne(key, value, taken) : { key, target: undefined, ...readAs(value) },
+  );
 }
