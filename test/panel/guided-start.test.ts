@@ -70,11 +70,11 @@ describe('the guided start', () => {
     expect(picked(html, 'email')).toEqual(['contact.email', 'Contato › E-mail']);
     expect(picked(html, 'veiculo')).toEqual([
       'contact.custom_fields.veiculo',
-      'Contato › Campo personalizado “veiculo”',
+      'Contato › Campo personalizado',
     ]);
     expect(picked(html, 'data_compra')).toEqual([
       'contact.custom_fields.data_compra',
-      'Contato › Campo personalizado “data_compra”',
+      'Contato › Campo personalizado',
     ]);
     expect(picked(html, 'cnpj')).toEqual(['company.cnpj', 'Empresa › CNPJ']);
     // The date format only beside the date, in Portuguese letters.
@@ -86,6 +86,9 @@ describe('the guided start', () => {
     expect(saved.headers.get('Location')).toBe(`${base}/4`);
     const after = await hookOf(key, hook.id);
     expect(after.flows).toEqual([]);
+    // No company name mapped: a new CNPJ could make no company, so the sentence says so, unticked.
+    const step4 = await page(await panel(`${base}/4`, { cookie }));
+    expect(step4).toMatch(/<input type="checkbox" name="company" value="on"> Ligar o contato à empresa do CNPJ/);
     expect(after.fields).toEqual([
       { key: 'nome', type: 'string', target: 'contact.name', required: false },
       { key: 'telefone', type: 'phone', target: 'contact.phone', required: false },
@@ -157,7 +160,8 @@ describe('the guided start', () => {
   it('turns the ticked sentences into flows, previews a test event and goes live', async () => {
     const { key, cookie, hook, base, id } = await started();
     const ana = await newUser(key, 'Ana');
-    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    const sent = { ...DEALERSHIP, empresa: 'Auto Center Centro' };
+    expect((await postEvent(hook.url, sent)).status).toBe(204);
     const map = await page(await panel(`${base}/3`, { cookie }));
     await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
     const step4 = await page(await panel(`${base}/4`, { cookie }));
@@ -167,7 +171,7 @@ describe('the guided start', () => {
     const saved = await panel(`${base}/4`, { cookie, form });
     expect(saved.headers.get('Location')).toBe(`${base}/5`);
     const { flows, fields } = await hookOf(key, id);
-    expect(fields).toHaveLength(6);
+    expect(fields).toHaveLength(7);
     expect(flows).toEqual([
       { action: 'upsert_contact', match_on: ['phone', 'email'] },
       { action: 'upsert_company' },

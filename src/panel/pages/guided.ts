@@ -190,7 +190,13 @@ export async function saveMapping(c: C, key: KeyRef): Promise<Response> {
 function flowChoices(fields: readonly FieldMapping[], flows: readonly Action[], users: FlowChoices['users']) {
   const mapped = (t: string) => fields.some((f) => f.target === t);
   const matchOn = (['phone', 'email'] as const).filter((k) => mapped(`contact.${k}`));
-  return { matchOn, cnpj: mapped('company.cnpj'), users, existing: flows };
+  return {
+    matchOn,
+    cnpj: mapped('company.cnpj'),
+    companyName: mapped('company.name'),
+    users,
+    existing: flows,
+  };
 }
 
 /** The flows the ticked sentences make, in the order they must run. */

@@ -116,37 +116,34 @@ const FIXED: Record<'contact' | 'company' | 'deal', string[]> = {
   deal: ['deal.name', 'deal.value'],
 };
 
-/** How a target reads in the list, record first; a custom field with its name. */
+/** How a target reads in the list, record first; a custom field's name is said below the list. */
 function choiceLabel(p: Page, target: string): string {
-  const custom = /^(contact|deal)\.custom_fields\.(.+)$/s.exec(target);
+  const custom = /^(contact|deal)\.custom_fields\./.exec(target);
   if (!custom) return pickedTargetLabel(p, target);
-  const record = custom[1] === 'contact' ? p.t.gContact : p.t.gDeal;
-  return `${record} › ${p.t.gCustom} “${custom[2]}”`;
+  return `${custom[1] === 'contact' ? p.t.gContact : p.t.gDeal} › ${p.t.gCustom}`;
 }
+
+/** The custom field name a row's custom options fill: a stored target's own, else the key's. */
+const customOf = (row: MapRow) =>
+  /^(?:contact|deal)\.custom_fields\.(.+)$/s.exec(row.choice)?.[1] ?? row.custom;
 
 /** The targets a field may go to, grouped by record, in words. */
 function targetSelect(p: Page, row: MapRow, i: number) {
+  const aria = `${p.t.gGoesTo}: ${row.key}`;
   if (!row.usable)
-    return html`<select name="to.${i}" id="to-${i}" aria-label="${p.t.gGoesTo}: ${row.key}" aria-describedby="to-${i}-hint">${option('', p.t.gIgnore, true)}</select><p class="hint" id="to-${i}-hint">${p.t.gUnusable}</p>`;
+    return html`<select name="to.${i}" id="to-${i}" aria-label="${aria}" aria-describedby="to-${i}-hint">${option('', p.t.gIgnore, true)}</select><p class="hint" id="to-${i}-hint">${p.t.gUnusable}</p>`;
+  const name = customOf(row);
+  // The name is said below the list when a custom field is the one picked.
+  const chosenCustom = name !== undefined && /\.custom_fields\./.test(row.choice);
   const group = (label: string, targets: string[]) =>
     html`<optgroup label="${label}">${targets.map((t) => option(t, choiceLabel(p, t), row.choice === t))}</optgroup>`;
-  const customs = (record: string) => (row.custom ? [`${record}.custom_fields.${row.custom}`] : []);
-  const offered = [
-    ...FIXED.contact,
-    ...customs('contact'),
-    ...FIXED.company,
-    ...FIXED.deal,
-    ...customs('deal'),
-  ];
-  // A stored target the list does not offer (an expert's) stays picked, first.
-  const own = row.choice && row.choice !== '-' && !offered.includes(row.choice) ? [row.choice] : [];
-  return html`<select name="to.${i}" id="to-${i}" aria-label="${p.t.gGoesTo}: ${row.key}">
-${own.map((t) => option(t, choiceLabel(p, t), true))}
+  const customs = (record: string) => (name ? [`${record}.custom_fields.${name}`] : []);
+  return html`<select name="to.${i}" id="to-${i}" aria-label="${aria}"${chosenCustom ? raw(` aria-describedby="to-${i}-hint"`) : ''}>
 ${group(p.t.gContact, [...FIXED.contact, ...customs('contact')])}
 ${group(p.t.gCompany, FIXED.company)}
 ${group(p.t.gDeal, [...FIXED.deal, ...customs('deal')])}
 <optgroup label="${p.t.gOther}">${option('-', p.t.gOnlyNames, row.choice === '-')}${option('', p.t.gIgnore, row.choice === '')}</optgroup>
-</select>`;
+</select>${chosenCustom ? html`<p class="hint" id="to-${i}-hint">${p.t.gCustomName} <code>${name}</code></p>` : ''}`;
 }
 
 /** A date format as the person's language writes it: `DD/MM/AAAA` in Portuguese. */
@@ -180,7 +177,7 @@ ${errors.length ? html`<ul class="error" role="alert">${errors.map((e) => html`<
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.gStep3}"><table class="mapping">
 <thead><tr><th scope="col">${p.t.gField}</th><th scope="col">${p.t.gExample}</th><th scope="col">${p.t.gGoesTo}</th></tr></thead>
 <tbody>${rows.map((row, i) => mapRow(p, row, i))}</tbody></table></div>
-<p class="step-buttons"><a class="button" href="/panel/webhooks/${h.id}/start/2">${p.t.gBack}</a> <button type="submit">${p.t.gSaveNext}</button></p>
+<p class="step-buttons"><a class="button secondary" href="/panel/webhooks/${h.id}/start/2">${p.t.gBack}</a> <button type="submit">${p.t.gSaveNext}</button></p>
 </form>`,
   );
 }
@@ -189,6 +186,8 @@ ${errors.length ? html`<ul class="error" role="alert">${errors.map((e) => html`<
 export type FlowChoices = {
   matchOn: ('phone' | 'email')[];
   cnpj: boolean;
+  /** Whether a company name is mapped too: without one a new CNPJ makes no company. */
+  companyName: boolean;
   users: { id: number; name: string }[];
   /** The flows stored already: shown, and changed only in the full form. */
   existing: readonly Action[];
@@ -201,7 +200,7 @@ const ownerSelect = (p: Page, name: string, label: string, users: FlowChoices['u
 export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: string[] = []) {
   const base = `/panel/webhooks/${h.id}/start`;
   const buttons = (submit: boolean) =>
-    html`<p class="step-buttons"><a class="button" href="${base}/3">${p.t.gBack}</a> ${submit ? html`<button type="submit">${p.t.gSaveNext}</button>` : html`<a class="button primary" href="${base}/5">${p.t.gNext}</a>`}</p>`;
+    html`<p class="step-buttons"><a class="button secondary" href="${base}/3">${p.t.gBack}</a> ${submit ? html`<button type="submit">${p.t.gSaveNext}</button>` : html`<a class="button primary" href="${base}/5">${p.t.gNext}</a>`}</p>`;
   if (c.existing.length)
     return guidedPage(
       p,
@@ -222,7 +221,7 @@ export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: strin
 ${errors.length ? html`<ul class="error" role="alert">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
 <ul class="sentences">
 ${c.matchOn.length ? box('contact', p.t.gContactBy.replace('{keys}', keys), true) : html`<li class="hint">${p.t.gContactNone}</li>`}
-${c.cnpj ? box('company', p.t.gCompanyBy, true) : ''}
+${c.cnpj ? box('company', c.companyName ? p.t.gCompanyBy : p.t.gCompanyNoName, c.companyName) : ''}
 ${box('deal', html`${p.t.gDealFor} ${ownerSelect(p, 'deal_owner', p.t.gDealFor, c.users)}`, true)}
 ${box('task', html`${p.t.gTaskFor} ${ownerSelect(p, 'task_owner', p.t.gTaskFor, c.users)}`, false)}
 </ul>
@@ -247,13 +246,13 @@ export function previewStep(
         ? html`<div data-refresh="pending" data-refresh-stopped="${p.t.gWaitStopped}"><p class="hint" role="status" data-status="pending">${p.t.gPreviewWaiting}</p>
 <p><a class="button" href="${base}/5">${p.t.gReload}</a></p></div>`
         : html`<div data-status="${e.status}" data-status-label="${p.t.gPreviewDone}"><p>${p.t.gPreviewIntro}</p>${outcome(p, e, owners)}${warnings(p, e, owners)}
-<p><a href="/panel/webhooks/${h.id}/events/${e.id}">${p.t.events} · #${e.id}</a></p></div>`;
+<p><a href="/panel/webhooks/${h.id}/events/${e.id}">${p.t.gSeeEvent} #${e.id}</a></p></div>`;
   return guidedPage(
     p,
     5,
     h,
     html`${shown}
-<div class="step-buttons"><a class="button" href="${base}/4">${p.t.gBack}</a> ${h.mode === 'test' ? resend : ''} <a class="button primary" href="${base}/6">${p.t.gNext}</a></div>`,
+<div class="step-buttons"><a class="button secondary" href="${base}/4">${p.t.gBack}</a> ${h.mode === 'test' ? resend : ''} <a class="button primary" href="${base}/6">${p.t.gNext}</a></div>`,
   );
 }
 
@@ -263,6 +262,6 @@ export function liveStep(p: Page, h: WebhookView) {
     h.mode === 'production'
       ? html`<p>${p.t.gLive}</p><p><a class="button" href="/panel/webhooks/${h.id}">${p.t.gOpen}</a></p>`
       : html`<p>${p.t.gLiveIntro}</p>
-<div class="step-buttons"><a class="button" href="/panel/webhooks/${h.id}/start/5">${p.t.gBack}</a> <form method="post" action="/panel/webhooks/${h.id}/mode" class="inline"><input type="hidden" name="mode" value="production"><button type="submit">${p.t.gGoLive}</button></form></div>`;
+<div class="step-buttons"><a class="button secondary" href="/panel/webhooks/${h.id}/start/5">${p.t.gBack}</a> <form method="post" action="/panel/webhooks/${h.id}/mode" class="inline"><input type="hidden" name="mode" value="production"><button type="submit">${p.t.gGoLive}</button></form></div>`;
   return guidedPage(p, 6, h, body);
 }
