@@ -88,7 +88,9 @@ describe('the guided start', () => {
     expect(after.flows).toEqual([]);
     // No company name mapped: a new CNPJ could make no company, so the sentence says so, unticked.
     const step4 = await page(await panel(`${base}/4`, { cookie }));
-    expect(step4).toMatch(/<input type="checkbox" name="company" value="on"> Ligar o contato à empresa do CNPJ/);
+    expect(step4).toMatch(
+      /<input type="checkbox" name="company" value="on"> Ligar o contato à empresa do CNPJ/,
+    );
     expect(after.fields).toEqual([
       { key: 'nome', type: 'string', target: 'contact.name', required: false },
       { key: 'telefone', type: 'phone', target: 'contact.phone', required: false },
