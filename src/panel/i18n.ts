@@ -303,7 +303,8 @@ const ptBR = {
   noMatches: 'Nenhum evento encontrado com este filtro.',
   lead: 'Lead',
   warningsCol: 'Avisos',
-  warningsCount: '{n} aviso(s)',
+  warningsOne: '{n} aviso',
+  warningsMany: '{n} avisos',
   replayAll: 'Reprocessar todas as falhas deste filtro',
   replayAllConfirm:
     '{n} evento(s) com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
@@ -719,7 +720,8 @@ const en: Messages = {
   noMatches: 'No event matches this filter.',
   lead: 'Lead',
   warningsCol: 'Warnings',
-  warningsCount: '{n} warning(s)',
+  warningsOne: '{n} warning',
+  warningsMany: '{n} warnings',
   replayAll: 'Replay all failed events of this filter',
   replayAllConfirm:
     "{n} failed event(s) match this filter. They will be processed again with the webhook's current configuration, at most 100 per click.",

@@ -70,7 +70,7 @@ function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max
 }
 
 function rowOf(p: Page, base: string, e: EventListRow) {
-  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(p.t.warningsCount, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
+  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(new Intl.PluralRules(p.lang).select(e.warnings) === 'one' ? p.t.warningsOne : p.t.warningsMany, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
 }
 
 /** The flash after a bulk replay or delete: how many were queued (or deleted) and how many remain. */
