@@ -197,6 +197,20 @@ async function guidedStart(page, origin, key) {
   }
   check(await page.getByText('Data no formato DD/MM/AAAA').isVisible(), 'the date format is not shown');
   await guidedCheck(page, 'guided-3-mapping');
+  // The same step in English: nothing cut there either; then back to Portuguese.
+  await page.getByRole('link', { name: 'English' }).click();
+  await page
+    .getByText('Pick where it goes in the CRM', { exact: false })
+    .waitFor()
+    .catch(() => {});
+  check(
+    (await page.getByLabel('Goes to: telefone', { exact: true }).locator('option:checked').textContent()) ===
+      'Contact › Phone',
+    'the English mapping does not name the phone target in words',
+  );
+  await guidedCheck(page, 'guided-3-mapping-en');
+  await page.getByRole('link', { name: 'Português' }).click();
+  await page.getByRole('button', { name: 'Salvar e continuar' }).waitFor();
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
   await page.waitForURL(/\/start\/4$/);
   await page.getByLabel('Criar um negócio para', { exact: true }).selectOption({ label: 'Beatriz Souza' });

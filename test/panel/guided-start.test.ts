@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, json, newAccount, newUser, postEvent } from '../helpers';
+import { call, json, newAccount, newUser, postEvent, roundTrips } from '../helpers';
 import { deliver } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
 import { asForm, submitForm } from './form-submit';
@@ -213,5 +213,26 @@ describe('the guided start', () => {
       (await panel(`/panel/webhooks/${id}/start/7`, { cookie: await signIn((await newAccount()).key) }))
         .status,
     ).toBe(404);
+  });
+
+  it('reads each step in one round trip, and refuses a post from another site, changing nothing', async () => {
+    const { key, cookie, hook, base, id } = await started();
+    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    for (const step of [2, 3, 4, 5, 6]) {
+      const res = await panel(`${base}/${step}`, { cookie });
+      await page(res);
+      expect(roundTrips(res), `step ${step}`).toBe(1);
+    }
+    const html = await page(await panel(`${base}/3`, { cookie }));
+    const form = asForm(submitForm(html, `${base}/3`));
+    for (const origin of ['https://evil.example', null]) {
+      expect((await panel(`${base}/3`, { cookie, form, origin })).status).toBe(403);
+      expect((await panel(`${base}/4`, { cookie, form: { contact: 'on', deal: 'on' }, origin })).status).toBe(
+        403,
+      );
+      expect((await panel(`${base}/5`, { cookie, form: {}, origin })).status).toBe(403);
+    }
+    expect(await hookOf(key, id)).toMatchObject({ fields: [], flows: [] });
+    expect((await json(await call(`/v1/inbound-webhooks/${id}/events`, { key }))).data).toHaveLength(1);
   });
 });
