@@ -155,31 +155,11 @@ const DEALERSHIP = {
 };
 
 /**
- * The guided start from nothing to a live webhook: a name, one real event posted as a sender
- * would (fetch, as curl), each suggested target checked, the sentences, the test's preview, live,
- * and a real event that writes its contact.
- * @param {import('playwright-core').Page} page @param {string} origin @param {string} key
+ * Step 3: every suggested target of the dealership example, by value and in words; the date's
+ * format in Portuguese letters; the same step in English, then back.
+ * @param {import('playwright-core').Page} page
  */
-async function guidedStart(page, origin, key) {
-  await page.getByRole('link', { name: 'Novo webhook' }).click();
-  await page.waitForURL(/\/panel\/webhooks\/start$/);
-  await guidedCheck(page, 'guided-1-name');
-  await page.getByLabel('Nome', { exact: true }).fill('Concessionária Centro');
-  await page.getByRole('button', { name: 'Criar e continuar' }).click();
-  await page.waitForURL(/\/start\/2$/);
-  await guidedCheck(page, 'guided-2-waiting');
-  const url = String(await page.locator('#url').textContent());
-  const sent = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(DEALERSHIP),
-  });
-  check(sent.status === 204, `the sender's event: ${sent.status}`);
-  // panel.js looks again every 4 s and swaps the page in once the event is there.
-  await page.getByText('Chegou um evento de teste').waitFor({ timeout: 30_000 });
-  await guidedCheck(page, 'guided-2-arrived');
-  await page.getByRole('link', { name: 'Continuar' }).click();
-  await page.waitForURL(/\/start\/3$/);
+async function checkMapping(page) {
   /** @type {Record<string, [string, string]>} */
   const expected = {
     nome: ['contact.name', 'Contato › Nome'],
@@ -211,6 +191,35 @@ async function guidedStart(page, origin, key) {
   await guidedCheck(page, 'guided-3-mapping-en');
   await page.getByRole('link', { name: 'Português' }).click();
   await page.getByRole('button', { name: 'Salvar e continuar' }).waitFor();
+}
+
+/**
+ * The guided start from nothing to a live webhook: a name, one real event posted as a sender
+ * would (fetch, as curl), each suggested target checked, the sentences, the test's preview, live,
+ * and a real event that writes its contact.
+ * @param {import('playwright-core').Page} page @param {string} origin @param {string} key
+ */
+async function guidedStart(page, origin, key) {
+  await page.getByRole('link', { name: 'Novo webhook' }).click();
+  await page.waitForURL(/\/panel\/webhooks\/start$/);
+  await guidedCheck(page, 'guided-1-name');
+  await page.getByLabel('Nome', { exact: true }).fill('Concessionária Centro');
+  await page.getByRole('button', { name: 'Criar e continuar' }).click();
+  await page.waitForURL(/\/start\/2$/);
+  await guidedCheck(page, 'guided-2-waiting');
+  const url = String(await page.locator('#url').textContent());
+  const sent = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(DEALERSHIP),
+  });
+  check(sent.status === 204, `the sender's event: ${sent.status}`);
+  // panel.js looks again every 4 s and swaps the page in once the event is there.
+  await page.getByText('Chegou um evento de teste').waitFor({ timeout: 30_000 });
+  await guidedCheck(page, 'guided-2-arrived');
+  await page.getByRole('link', { name: 'Continuar' }).click();
+  await page.waitForURL(/\/start\/3$/);
+  await checkMapping(page);
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
   await page.waitForURL(/\/start\/4$/);
   await page.getByLabel('Criar um negócio para', { exact: true }).selectOption({ label: 'Beatriz Souza' });
