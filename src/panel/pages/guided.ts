@@ -147,7 +147,10 @@ function fieldOf(form: Record<string, unknown>, i: number, stored: Map<string, F
 /** The guided step pages (2 to 6). */
 export async function guidedStep(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
-  const step = Number(c.req.param('step'));
+  // Only the steps' own numbers: `02`, `2.0` or `1e0` is no step.
+  const raw = c.req.param('step') ?? '';
+  if (!/^[2-6]$/.test(raw)) throw notFound();
+  const step = Number(raw);
   const { row, samples, people, newest } = await readHook(c, key, id);
   const p = pageOf(c, true);
   const h = viewOf(row, c);
@@ -161,8 +164,7 @@ export async function guidedStep(c: C, key: KeyRef): Promise<Response> {
     const owners = new Map(people.map((u) => [u.id, u.name]));
     return c.html(previewStep(p, h, newest && presentEvent(newest), owners));
   }
-  if (step === 6) return c.html(liveStep(p, h));
-  throw notFound();
+  return c.html(liveStep(p, h));
 }
 
 /** Saves the picked mapping: the fields only; a key not shown and the flows are left as stored. */
