@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { call, json, newAccount, newUser, postEvent, roundTrips } from '../helpers';
 import { deliver } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
+import { DEALERSHIP } from './dealership';
 import { asForm, submitForm } from './form-submit';
 
 // The guided start of a new webhook (issue 41): each step through the panel as a browser uses it.
-
-const DEALERSHIP = {
-  nome: 'Ana Souza',
-  telefone: '(11) 91234-5678',
-  email: 'ana@example.com',
-  veiculo: 'Onix LT',
-  data_compra: '15/03/2025',
-  cnpj: '11.222.333/0001-81',
-};
 
 const hookOf = async (key: string, id: number) =>
   (await json(await call(`/v1/inbound-webhooks/${id}`, { key }))).data;

@@ -6,6 +6,7 @@ import { latinWarnings } from '../../src/webhooks/ingest/charset';
 import { type FieldSpec, guessDateFormat, readFields } from '../../src/webhooks/rules/fields';
 import { create, newAccount, postEvent } from '../helpers';
 import { page, panel, signIn } from './browser';
+import { DEALERSHIP } from './dealership';
 
 // Found walking the panel as a dealership's configurer (pt-BR, phone and desktop) from
 // docs/panel.md alone.
@@ -180,14 +181,7 @@ describe('fill from test events suggests targets', () => {
   it('maps the dealership example to the records its keys and values name', async () => {
     const { key } = await newAccount();
     const hook = await create(key, '/v1/inbound-webhooks', { name: 'Concessionária', mode: 'test' });
-    const body = {
-      nome: 'Ana Souza',
-      telefone: '(11) 91234-5678',
-      email: 'ana@example.com',
-      veiculo: 'Onix LT',
-      data_compra: '15/03/2025',
-      cnpj: '11.222.333/0001-81',
-    };
+    const body = DEALERSHIP;
     expect((await postEvent(hook.url, body)).status).toBe(204);
     const base = `/panel/webhooks/${hook.id}`;
     const html = await page(await panel(`${base}?sample=1`, { cookie: await signIn(key) }));

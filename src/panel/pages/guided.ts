@@ -1,12 +1,11 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import { fieldErrors } from '../../contracts/field-errors';
-import type { FieldError } from '../../core/errors';
 import { notFound } from '../../core/errors';
 import { leaves } from '../../core/json-paths';
-import { createOwn, updateOwn } from '../../db/own';
+import { createOwn } from '../../db/own';
 import { inboundEvents } from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
-import { InboundWebhookCreate, InboundWebhookUpdate, MAX_FIELDS } from '../../webhooks/contract/schemas';
+import { InboundWebhookCreate, MAX_FIELDS } from '../../webhooks/contract/schemas';
 import { eventQuery, presentEvent, sampleEvents, sampleFieldsOf } from '../../webhooks/log/event-reads';
 import { senderHeaders } from '../../webhooks/resource/sample-event';
 import { webhookQuery, webhookSpec } from '../../webhooks/resource/store';
@@ -14,7 +13,7 @@ import type { Action, FieldMapping } from '../../webhooks/rules/config';
 import { fixedTargets } from '../../webhooks/rules/config';
 import { customName, declarableKey, readAs, suggestTargets } from '../../webhooks/rules/target-guess';
 import { usersOf } from '../owners';
-import { type C, idOf, pageOf, refused, viewOf } from '../page';
+import { type C, idOf, pageOf, viewOf } from '../page';
 import { saidText } from '../said-words';
 import {
   eventStep,
@@ -28,6 +27,7 @@ import {
   type Step,
 } from '../views/guided';
 import { type Deliver, post } from './samples';
+import { update } from './webhook-writes';
 
 // The guided start of a webhook (issue 41): name, one real event, mapping by picking, what to do in
 // sentences, a test event's preview, go live. Each write goes through the same schema and update
@@ -54,19 +54,9 @@ export async function startCreate(c: C, key: KeyRef): Promise<Response> {
 }
 
 /** Updates one half of the configuration as `PUT /v1/inbound-webhooks/{id}`; its errors in words. */
-async function update(c: C, key: KeyRef, id: number, body: unknown): Promise<string[] | undefined> {
+async function updateHalf(c: C, key: KeyRef, id: number, body: unknown): Promise<string[] | undefined> {
   const p = pageOf(c, true);
-  const words = (errors: FieldError[]) => errors.map((e) => saidText(p, e));
-  const parsed = InboundWebhookUpdate.safeParse(body);
-  if (!parsed.success) return words(fieldErrors(parsed.error, body, true));
-  try {
-    await updateOwn(c.get('db'), key, webhookSpec, id, parsed.data);
-    return undefined;
-  } catch (err) {
-    const errors = refused(err);
-    if (!errors) throw err;
-    return words(errors);
-  }
+  return (await update(c, key, id, body))?.map((e) => saidText(p, e));
 }
 
 /** The webhook, its latest test events and the account's users: one round trip. */
@@ -182,7 +172,7 @@ export async function saveMapping(c: C, key: KeyRef): Promise<Response> {
   }
   const fields = [...row.fields.filter((f) => !shown.has(f.key)), ...picked];
   if (JSON.stringify(fields) === JSON.stringify(row.fields)) return at(c, id, 4);
-  const errors = await update(c, key, id, { fields });
+  const errors = await updateHalf(c, key, id, { fields });
   if (!errors) return at(c, id, 4);
   const p = pageOf(c, true);
   return c.html(mappingStep(p, viewOf(row, c), mapRows(row.fields, samples), errors), 422);
@@ -236,7 +226,7 @@ export async function saveFlows(c: C, key: KeyRef): Promise<Response> {
   // Flows made in the full form are changed there: this step never replaces them.
   if (row.flows.length) return at(c, id, 5);
   const flows = flowsOf(c, form, row.fields);
-  const errors = flows.length ? await update(c, key, id, { flows }) : undefined;
+  const errors = flows.length ? await updateHalf(c, key, id, { flows }) : undefined;
   if (!errors) return at(c, id, 5);
   const p = pageOf(c, true);
   return c.html(flowsStep(p, viewOf(row, c), flowChoices(row.fields, row.flows, people), errors), 422);
