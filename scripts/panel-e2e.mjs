@@ -359,7 +359,13 @@ async function createWebhook(page) {
   );
   await audit(page, 'new webhook (422)');
   await shot(page, 'new-webhook-422');
+  // The date formats box shows on a date field only (panel.js follows the type).
+  const formats = page.locator('textarea[name="fields.0.formats"]');
+  check(!(await formats.isVisible()), 'the formats box shows on a text field');
+  await page.getByLabel('Tipo 1').selectOption('date');
+  check(await formats.isVisible(), 'the formats box does not show on a date field');
   await page.getByLabel('Tipo 1').selectOption('email');
+  check(!(await formats.isVisible()), 'the formats box stays on an email field');
   await page.getByRole('button', { name: 'Criar' }).click();
   await page.getByText('Salvo.').waitFor();
   // A webhook made in the panel starts in test mode.

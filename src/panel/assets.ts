@@ -182,6 +182,13 @@ for (const form of document.querySelectorAll("form[data-guard]")) {
     event.returnValue = "";
   });
 }
+// A field's date formats box shows while its type is date (the server hides it on other types).
+for (const type of document.querySelectorAll("select.js-type")) {
+  type.addEventListener("change", () => {
+    const box = type.closest("tr")?.querySelector("textarea.js-formats");
+    if (box && box.value === "") box.hidden = type.value !== "date";
+  });
+}
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {
   const chosen = block.querySelector("select.js-action")?.value ?? "";
