@@ -111,6 +111,32 @@ describe('the event list: find a lead', () => {
   });
 });
 
+describe('the event list: leads stay named', () => {
+  it('after a key is renamed, and on a refused call by the body it kept', async () => {
+    const s = await setup();
+    // The site renames `nome` to `nome_completo`: the mapping follows, older events keep their name.
+    const fields = [{ ...FIELDS[0], key: 'nome_completo' }, ...FIELDS.slice(1)];
+    const put = await call(`/v1/inbound-webhooks/${s.hook.id}`, {
+      method: 'PUT',
+      key: s.key,
+      body: { fields },
+    });
+    expect(put.status).toBe(200);
+    const required = [...fields, { key: 'cpf', type: 'string', required: true }];
+    await call(`/v1/inbound-webhooks/${s.hook.id}`, {
+      method: 'PUT',
+      key: s.key,
+      body: { fields: required },
+    });
+    const refused = await postEvent(s.hook.path, { nome_completo: 'Carla Dias', telefone: '11 97777-6666' });
+    expect(refused.status).toBe(400);
+    const { html } = await list(s);
+    expect(html).toContain('João da Silva · (11) 91234-5678 · joao@example.com');
+    expect(html).toContain('Bia Lima · bia@example.com');
+    expect(html).toContain('Carla Dias · 11 97777-6666');
+  });
+});
+
 describe('the event list: replay every failed event of the filter', () => {
   it('offers it with a confirmation that says how many, replays the filter, and reports', async () => {
     const s = await setup();

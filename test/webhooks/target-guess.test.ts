@@ -49,6 +49,7 @@ describe('suggestTargets', () => {
   it.each([
     ['contato_1', '11 98765-4321', 'contact.phone', 'phone'],
     ['contato_2', 'bia@example.com', 'contact.email', 'email'],
+    ['contato', 'bia@example.com', 'contact.email', 'email'],
     ['doc', CNPJ, 'company.cnpj', 'cnpj'],
     ['doc', mask(CNPJ), 'company.cnpj', 'cnpj'],
   ])('reads the value of %s (%s) as %s', (key, value, target, type) => {

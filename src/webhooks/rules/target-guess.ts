@@ -77,9 +77,14 @@ export function readAs(value: unknown): Pick<TargetGuess, 'type' | 'formats' | '
 
 function guessOne(key: string, value: unknown, taken: Set<string>): TargetGuess {
   const words = wordsOf(key);
-  const named = BY_KEY.find(([pattern]) => pattern.test(words));
-  const fixed: [Target, FieldType] | undefined = named ? [named[1], named[2]] : byValue(value);
-  if (fixed && !taken.has(fixed[0])) {
+  const found = BY_KEY.find(([pattern]) => pattern.test(words));
+  const named: [Target, FieldType] | undefined = found && [found[1], found[2]];
+  const valued = byValue(value);
+  // A value that is a phone, an email or a CNPJ says more than a key that names only text
+  // (`contato: ana@example.com`); otherwise the key first, then the value, the first target free.
+  const order = named?.[1] === 'string' && valued ? [valued, named] : [named, valued];
+  const fixed = order.find((c): c is [Target, FieldType] => c !== undefined && !taken.has(c[0]));
+  if (fixed) {
     taken.add(fixed[0]);
     const locale = fixed[1] === 'number' ? guessBrazilian(value)?.locale : undefined;
     return { key, target: fixed[0], type: fixed[1], ...(locale ? { locale } : {}) };
