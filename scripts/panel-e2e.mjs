@@ -744,7 +744,7 @@ async function findALeadAndReplayAll(page, editUrl) {
   await page.getByText('correspondem a este filtro').waitFor();
   await audit(page, 'events (replay all failed)');
   await page.getByRole('button', { name: /Sim, reprocessar \d+ agora/ }).click();
-  await page.getByText(/\d+ reenviados; nenhuma falha resta neste filtro\./).waitFor();
+  await page.getByText(/\d+ reenviados?; nenhuma falha resta neste filtro\./).waitFor();
   await page.goto(editUrl);
 }
 

@@ -303,20 +303,21 @@ const ptBR = {
   noMatches: 'Nenhum evento encontrado com este filtro.',
   lead: 'Lead',
   warningsCol: 'Avisos',
-  warningsOne: '{n} aviso',
-  warningsMany: '{n} avisos',
+  warningsCount: '{n} aviso|{n} avisos',
   replayAll: 'Reprocessar todas as falhas deste filtro',
   replayAllConfirm:
-    '{n} evento(s) com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
+    '{n} evento com falha corresponde a este filtro. Ele será processado de novo com a configuração atual do webhook, no máximo 100 por clique.|{n} eventos com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
   replayAllDo: 'Sim, reprocessar {k} agora',
-  replayAllDone: '{n} reenviados; {m} ainda restam: clique de novo.',
-  replayAllFinished: '{n} reenviados; nenhuma falha resta neste filtro.',
+  replayAllDone: '{n} reenviado; {m} ainda restam: clique de novo.|{n} reenviados; {m} ainda restam: clique de novo.',
+  replayAllFinished: '{n} reenviado; nenhuma falha resta neste filtro.|{n} reenviados; nenhuma falha resta neste filtro.',
   deleteAll: 'Apagar os eventos deste filtro',
   deleteAllConfirm:
     'Apaga de vez os eventos deste filtro recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam. Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
   deleteAllDo: 'Sim, apagar agora',
-  deleteAllDone: '{n} evento(s) apagados; {m} ainda restam: clique de novo.',
-  deleteAllFinished: '{n} evento(s) apagados; nenhum resta neste filtro.',
+  deleteAllDone:
+    '{n} evento apagado; {m} ainda restam: clique de novo.|{n} eventos apagados; {m} ainda restam: clique de novo.',
+  deleteAllFinished:
+    '{n} evento apagado; nenhum resta neste filtro.|{n} eventos apagados; nenhum resta neste filtro.',
   // newcomer: what a one-click setting did, said in the flash after it.
   nowProduction: 'Webhook em produção: cada evento novo grava registros no CRM.',
   nowTest: 'Webhook em teste: os eventos novos são só pré-visualizados, nada é gravado.',
@@ -720,11 +721,10 @@ const en: Messages = {
   noMatches: 'No event matches this filter.',
   lead: 'Lead',
   warningsCol: 'Warnings',
-  warningsOne: '{n} warning',
-  warningsMany: '{n} warnings',
+  warningsCount: '{n} warning|{n} warnings',
   replayAll: 'Replay all failed events of this filter',
   replayAllConfirm:
-    "{n} failed event(s) match this filter. They will be processed again with the webhook's current configuration, at most 100 per click.",
+    "{n} failed event matches this filter. It will be processed again with the webhook's current configuration, at most 100 per click.|{n} failed events match this filter. They will be processed again with the webhook's current configuration, at most 100 per click.",
   replayAllDo: 'Yes, replay {k} now',
   replayAllDone: '{n} queued again; {m} still remain: click again.',
   replayAllFinished: '{n} queued again; no failed event remains in this filter.',
@@ -732,8 +732,10 @@ const en: Messages = {
   deleteAllConfirm:
     "Deletes for good this filter's events received until now (pending ones stay: they are still to be processed), at most {k} per click, and frees the space they take. The contacts, companies and deals they wrote stay. This cannot be undone.",
   deleteAllDo: 'Yes, delete now',
-  deleteAllDone: '{n} event(s) deleted; {m} still remain: click again.',
-  deleteAllFinished: '{n} event(s) deleted; none remains in this filter.',
+  deleteAllDone:
+    '{n} event deleted; {m} still remain: click again.|{n} events deleted; {m} still remain: click again.',
+  deleteAllFinished:
+    '{n} event deleted; none remains in this filter.|{n} events deleted; none remains in this filter.',
   // newcomer: what a one-click setting did, said in the flash after it.
   nowProduction: 'Webhook in production: each new event writes records to the CRM.',
   nowTest: 'Webhook in test mode: new events are only previewed, nothing is written.',

@@ -146,7 +146,11 @@ describe('the event list: replay every failed event of the filter', () => {
       .run();
     const { html } = await list(s, 'q=example.com');
     expect(html).toContain('Reprocessar todas as falhas deste filtro (2)');
-    expect(html).toContain('2 evento(s) com falha correspondem a este filtro.');
+    expect(html).toContain('2 eventos com falha correspondem a este filtro.');
+    // One is said in the singular.
+    expect((await list(s, 'replayed=1&remaining=0')).html).toContain(
+      '1 reenviado; nenhuma falha resta neste filtro.',
+    );
     expect(html).toMatch(/<button type="submit" class="danger">Sim, reprocessar 2 agora<\/button>/);
     expect(html).toContain('<input type="hidden" name="q" value="example.com">');
     const res = await panel(`${s.base}/replay`, { cookie: s.cookie, form: { q: 'example.com' } });
@@ -258,7 +262,7 @@ describe('the event list: delete the events of the filter (issue 34)', () => {
     const back = res.headers.get('Location') ?? '';
     expect(back).toBe(`${s.base}?q=example.com&deleted=2&remaining=0`);
     expect((await list(s, back.split('?')[1])).html).toContain(
-      '2 evento(s) apagados; nenhum resta neste filtro.',
+      '2 eventos apagados; nenhum resta neste filtro.',
     );
     const left = idsOf(await json(await call(`/v1/inbound-webhooks/${s.hook.id}/events`, { key: s.key })));
     expect(left).toContain(ana);
