@@ -308,8 +308,10 @@ const ptBR = {
   replayAllConfirm:
     '{n} evento com falha corresponde a este filtro. Ele será processado de novo com a configuração atual do webhook, no máximo 100 por clique.|{n} eventos com falha correspondem a este filtro. Eles serão processados de novo com a configuração atual do webhook, no máximo 100 por clique.',
   replayAllDo: 'Sim, reprocessar {k} agora',
-  replayAllDone: '{n} reenviado; {m} ainda restam: clique de novo.|{n} reenviados; {m} ainda restam: clique de novo.',
-  replayAllFinished: '{n} reenviado; nenhuma falha resta neste filtro.|{n} reenviados; nenhuma falha resta neste filtro.',
+  replayAllDone:
+    '{n} reenviado; {m} ainda restam: clique de novo.|{n} reenviados; {m} ainda restam: clique de novo.',
+  replayAllFinished:
+    '{n} reenviado; nenhuma falha resta neste filtro.|{n} reenviados; nenhuma falha resta neste filtro.',
   deleteAll: 'Apagar os eventos deste filtro',
   deleteAllConfirm:
     'Apaga de vez os eventos deste filtro recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam. Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
