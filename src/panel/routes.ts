@@ -15,6 +15,7 @@ import { connectionsList, revokeConnection } from './pages/connections';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
 import { guidedStep, resendExample, saveFlows, saveMapping, startCreate, startPage } from './pages/guided';
+import { leadSearchPage } from './pages/lead-search';
 import { authorizeDecision, authorizeForm } from './pages/oauth';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
@@ -161,6 +162,7 @@ export function panelRouter(deliver: Deliver) {
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)
     .get('/webhooks', guarded('webhooks:read', webhooksPage))
+    .get('/search', guarded('webhooks:read', leadSearchPage))
     .get('/webhooks/new', guarded('webhooks:insert', newWebhookPage))
     .post('/webhooks', guarded('webhooks:insert', createWebhook))
     .get('/webhooks/start', guarded('webhooks:insert', startPage))

@@ -50,7 +50,7 @@ export function layout(p: Page, title: string, body: Html, flash?: FlashView) {
 <header class="top">
 <a class="brand" href="/panel/webhooks">${p.t.title}</a>
 <nav aria-label="${p.t.title}">
-${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a>` : ''}
+${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a> <a href="/panel/search">${p.t.searchTop}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
 ${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${
