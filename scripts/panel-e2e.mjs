@@ -261,6 +261,12 @@ async function guidedStart(page, origin, key) {
     if (!written) await page.waitForTimeout(500);
   }
   check(written, 'the live webhook wrote no contact for the real event');
+  // The lead, found from the header across every webhook, by a phone typed another way.
+  await page.getByRole('link', { name: 'Buscar lead' }).click();
+  await page.getByLabel('Nome, telefone, e-mail ou CNPJ').fill('11912345678');
+  await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+  await page.getByText('Ana Souza · (11) 91234-5678').first().waitFor();
+  await guidedCheck(page, 'lead-search');
   await page.goto(`${origin}/panel/webhooks`);
 }
 

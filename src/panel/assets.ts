@@ -108,7 +108,8 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .sentences select{margin:.25rem 0}
 .step-buttons{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .guided h2{margin-top:0}
-@media (max-width:40rem){.guided{padding:.75rem}.scroll .mapping tr{padding:.25rem .5rem}.scroll .mapping td{grid-template-columns:minmax(0,1fr);gap:.15rem}.mapping select{font-size:.9rem;padding:.4rem .3rem}}
+td .part{display:inline-block;max-width:100%;overflow-wrap:break-word}
+@media (max-width:40rem){.guided{padding:.75rem}.scroll .mapping tr{padding:.25rem .5rem}.scroll .mapping td,.scroll .stacked td{grid-template-columns:minmax(0,1fr);gap:.15rem}.mapping select{font-size:.9rem;padding:.4rem .3rem}}
 .filters{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
 .filters p{margin:.25rem 0}
 .filters .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}

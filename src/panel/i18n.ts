@@ -355,6 +355,7 @@ const ptBR = {
   searchNone: 'Nenhum evento encontrado.',
   searchFirst: 'Mostrando os 50 eventos mais recentes.',
   searchResults: 'Eventos encontrados',
+  searchWebhook: 'Webhook',
   // issue 41: the guided start of a new webhook.
   gTitle: 'Novo webhook, passo a passo',
   gProgress: 'Progresso',
@@ -782,6 +783,7 @@ const en: Messages = {
   searchNone: 'No event found.',
   searchFirst: 'Showing the 50 most recent events.',
   searchResults: 'Events found',
+  searchWebhook: 'Webhook',
   gTitle: 'New webhook, step by step',
   gProgress: 'Progress',
   gStepOf: 'Step {n} of 6',

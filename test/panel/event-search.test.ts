@@ -35,7 +35,8 @@ type Setup = Awaited<ReturnType<typeof setup>>;
 async function list(s: Setup, query = '') {
   const res = await panel(`${s.base}${query ? `?${query}` : ''}`, { cookie: s.cookie });
   expect(roundTrips(res)).toBe(1);
-  const html = await page(res);
+  // Who a lead is, read as text: its parts are spans, so a narrow cell never cuts one.
+  const html = (await page(res)).replace(/<span class="part">([^<]*)<\/span>/g, '$1');
   const ids = [...html.matchAll(/href="\/panel\/webhooks\/\d+\/events\/(\d+)"/g)].map((m) => Number(m[1]));
   return { html, ids };
 }

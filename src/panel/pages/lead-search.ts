@@ -7,6 +7,7 @@ import { MAX_SEARCH, MIN_SEARCH } from '../../webhooks/rules/event-search';
 import { keptBody, leadOf } from '../../webhooks/rules/lead-name';
 import { statusLabel } from '../labels';
 import { type C, pageOf } from '../page';
+import { leadParts } from '../views/events';
 import { layout, when } from '../views/layout';
 
 // A lead found across every webhook of the account, from the panel's header: its events, who each
@@ -24,12 +25,12 @@ export async function leadSearchPage(c: C, key: KeyRef): Promise<Response> {
   const rows = (found?.events ?? []).map((row) => {
     const e = presentEvent(row);
     const hook = hooks.get(row.webhookId);
-    const who = leadOf(hook?.fields ?? [], e.payload ?? keptBody(e.rejection?.body)).join(' · ');
+    const who = leadParts(leadOf(hook?.fields ?? [], e.payload ?? keptBody(e.rejection?.body)));
     const link = `/panel/webhooks/${row.webhookId}/events/${e.id}`;
-    return html`<tr><td data-label="${p.t.lead}">${who}</td><td data-label="${p.t.webhooks}">${hook?.name ?? ''}</td><td data-label="${p.t.event}"><a href="${link}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.received_at, p)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td></tr>`;
+    return html`<tr><td data-label="${p.t.lead}">${who}</td><td data-label="${p.t.searchWebhook}">${hook?.name ?? ''}</td><td data-label="${p.t.event}"><a href="${link}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.received_at, p)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td></tr>`;
   });
-  const table = html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.searchResults}"><table>
-<thead><tr><th scope="col">${p.t.lead}</th><th scope="col">${p.t.webhooks}</th><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th></tr></thead>
+  const table = html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.searchResults}"><table class="stacked">
+<thead><tr><th scope="col">${p.t.lead}</th><th scope="col">${p.t.searchWebhook}</th><th scope="col">${p.t.event}</th><th scope="col">${p.t.received}</th><th scope="col">${p.t.status}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const result = !q
     ? html`<p class="hint">${p.t.searchHint}</p>`

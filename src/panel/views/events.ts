@@ -3,6 +3,10 @@ import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
 import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
+/** Who a lead is, each part whole on its line when the cell is narrow (an email is not cut). */
+export const leadParts = (parts: string[]) =>
+  html`<span class="who">${parts.map((part, i) => html`${i ? ' · ' : ''}<span class="part">${part}</span>`)}</span>`;
+
 /** A message in its singular or plural form (`one|other`), by the page language's plural rules. */
 const counted = (p: Page, text: string, n: number) => {
   const [one = text, other = one] = text.split('|');
@@ -76,7 +80,7 @@ function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max
 }
 
 function rowOf(p: Page, base: string, e: EventListRow) {
-  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(counted(p, p.t.warningsCount, e.warnings), { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
+  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${leadParts(e.who)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(counted(p, p.t.warningsCount, e.warnings), { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
 }
 
 /** The flash after a bulk replay or delete: how many were queued (or deleted) and how many remain. */
