@@ -97,6 +97,19 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .move{display:inline-flex;gap:.25rem}
 .move button{padding:.1rem .6rem}
 .test-body{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
+/* guided: the steps of a new webhook */
+.steps{display:flex;flex-wrap:wrap;gap:.35rem .5rem;list-style:none;padding:0;margin:.25rem 0 1rem}
+.steps li{padding:.15rem .65rem;border:1px solid #98a2b3;border-radius:999px;background:#fff;font-size:.9rem;white-space:nowrap}
+.steps li.current{background:#12263f;color:#fff;border-color:#12263f;font-weight:600}
+.steps li.done{background:#ecfdf3;border-color:#067647}
+.step-n{font-weight:700}
+.sentences{list-style:none;padding:0;margin:.5rem 0 1rem}
+.sentences li{margin:.5rem 0}
+.sentences select{margin:.25rem 0}
+.step-buttons{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.guided h2{margin-top:0}
+td .part{display:inline-block;max-width:100%;overflow-wrap:break-word}
+@media (max-width:40rem){.guided{padding:.75rem}.scroll .mapping tr{padding:.25rem .5rem}.scroll .mapping td,.scroll .stacked td{grid-template-columns:minmax(0,1fr);gap:.15rem}.mapping select{font-size:.9rem;padding:.4rem .3rem}}
 .filters{background:#fff;border:1px solid #d0d5dd;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}
 .filters p{margin:.25rem 0}
 .filters .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
@@ -168,6 +181,13 @@ for (const form of document.querySelectorAll("form[data-guard]")) {
     if (!dirty) return;
     event.preventDefault();
     event.returnValue = "";
+  });
+}
+// A field's date formats box shows while its type is date (the server hides it on other types).
+for (const type of document.querySelectorAll("select.js-type")) {
+  type.addEventListener("change", () => {
+    const box = type.closest("tr")?.querySelector("textarea.js-formats");
+    if (box && box.value === "") box.hidden = type.value !== "date";
   });
 }
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.

@@ -5,6 +5,7 @@ import { panelOptions } from '../webhooks/actions/action';
 import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../webhooks/config/schema';
 import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract/schemas';
 import type { Action, FieldMapping } from '../webhooks/rules/config';
+import type { TargetGuess } from '../webhooks/rules/target-guess';
 
 /**
  * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.
@@ -68,6 +69,16 @@ export const blankFlow = (): FlowDraft => ({
   dueFrom: '',
   dueDays: '',
   dueHours: '',
+});
+
+/** A fields table row from a suggested mapping (webhooks/rules/target-guess.ts). */
+export const fieldDraftOf = (guess: TargetGuess): FieldDraft => ({
+  ...blankField(),
+  key: guess.key,
+  type: guess.type,
+  target: guess.target ?? '',
+  formats: guess.formats ?? '',
+  locale: guess.locale ?? '',
 });
 
 // A browser sends every line break of a textarea as CRLF: the configuration keeps LF.

@@ -190,7 +190,30 @@ export const opLabel = (p: WithLang, o: string) => pick(opLabels, p, o);
 export const actionLabel = (p: WithLang, a: string) => pick(actionLabels, p, a);
 export const matchKeyLabel = (p: WithLang, k: string) => pick(matchKeyLabels, p, k);
 export const kindLabel = (p: WithLang, k: string) => pick(kindLabels, p, k);
+/** A target as the guided mapping offers it, record first: "Contato › Telefone". */
+export const pickedTargetLabels: Labels<keyof typeof fixedTargets> = {
+  'pt-BR': {
+    'contact.name': 'Contato › Nome',
+    'contact.email': 'Contato › E-mail',
+    'contact.phone': 'Contato › Telefone',
+    'deal.name': 'Negócio › Nome',
+    'deal.value': 'Negócio › Valor',
+    'company.name': 'Empresa › Nome',
+    'company.cnpj': 'Empresa › CNPJ',
+  },
+  en: {
+    'contact.name': 'Contact › Name',
+    'contact.email': 'Contact › Email',
+    'contact.phone': 'Contact › Phone',
+    'deal.name': 'Deal › Name',
+    'deal.value': 'Deal › Value',
+    'company.name': 'Company › Name',
+    'company.cnpj': 'Company › CNPJ',
+  },
+};
+
 export const targetLabel = (p: WithLang, t: string) => pick(targetLabels, p, t);
+export const pickedTargetLabel = (p: WithLang, t: string) => pick(pickedTargetLabels, p, t);
 /** An event error's, warning's or refusal's code; the page shows the code itself beside it, in <code>. */
 export const codeLabel = (p: WithLang, c: string) => pick(codeLabels, p, c);
 
@@ -204,5 +227,6 @@ export const allLabels = {
   matchKeyLabels,
   kindLabels,
   targetLabels,
+  pickedTargetLabels,
   codeLabels,
 } as const;

@@ -14,6 +14,8 @@ import { type C, PANEL_POLICY, pageOf, type SessionPage, toSignIn } from './page
 import { connectionsList, revokeConnection } from './pages/connections';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
+import { guidedStep, resendExample, saveFlows, saveMapping, startCreate, startPage } from './pages/guided';
+import { leadSearchPage } from './pages/lead-search';
 import { authorizeDecision, authorizeForm } from './pages/oauth';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
 import { type Deliver, sendSample, testSendForm } from './pages/samples';
@@ -160,8 +162,15 @@ export function panelRouter(deliver: Deliver) {
     .post('/sign-in', signIn)
     .post('/sign-out', signOut)
     .get('/webhooks', guarded('webhooks:read', webhooksPage))
+    .get('/search', guarded('webhooks:read', leadSearchPage))
     .get('/webhooks/new', guarded('webhooks:insert', newWebhookPage))
     .post('/webhooks', guarded('webhooks:insert', createWebhook))
+    .get('/webhooks/start', guarded('webhooks:insert', startPage))
+    .post('/webhooks/start', guarded('webhooks:insert', startCreate))
+    .get(`${hook}/start/:step`, guarded('webhooks:update', guidedStep))
+    .post(`${hook}/start/3`, guarded('webhooks:update', saveMapping))
+    .post(`${hook}/start/4`, guarded('webhooks:update', saveFlows))
+    .post(`${hook}/start/5`, guarded('webhooks:update', resendExample(deliver)))
     .get(hook, guarded('webhooks:read', webhookPage))
     .post(hook, guarded('webhooks:update', saveWebhook))
     .post(`${hook}/mode`, guarded('webhooks:update', saveMode))

@@ -17,6 +17,25 @@ async function browserForm(cookie: string, id: number, change = (form: Record<st
 }
 
 describe('saving the edit page', () => {
+  it('shows the date formats box on a date field only, hidden (still sent) on the others', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Agenda',
+      fields: [
+        { key: 'nome', type: 'string' },
+        { key: 'visita', type: 'date' },
+      ],
+    });
+    const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: await signIn(key) }));
+    const box = (i: number) =>
+      new RegExp(`<textarea name="fields\\.${i}\\.formats"[^>]*>`).exec(edit)?.[0] ?? '';
+    expect(box(0)).toContain(' hidden');
+    expect(box(1)).not.toContain(' hidden');
+    // A blank row is text until its type is changed, so its box waits for panel.js too.
+    expect(box(2)).toContain(' hidden');
+    expect(submitForm(edit, `/panel/webhooks/${hook.id}`).map(([n]) => n)).toContain('fields.0.formats');
+  });
+
   it('keeps the date formats of an unchanged page, and DD/MM/YYYY leads are taken after it', async () => {
     const { key } = await newAccount();
     const hook = await create(key, '/v1/inbound-webhooks', {

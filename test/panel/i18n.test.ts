@@ -38,6 +38,7 @@ describe('enum labels', () => {
     matchKeyLabels: MATCH_KEYS,
     kindLabels: ['string', 'number', 'boolean'],
     targetLabels: Object.keys(fixedTargets),
+    pickedTargetLabels: Object.keys(fixedTargets),
     codeLabels: eventCodes,
   } satisfies Record<keyof typeof allLabels, readonly string[]>;
 

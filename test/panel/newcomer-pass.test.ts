@@ -6,6 +6,7 @@ import { latinWarnings } from '../../src/webhooks/ingest/charset';
 import { type FieldSpec, guessDateFormat, readFields } from '../../src/webhooks/rules/fields';
 import { create, newAccount, postEvent } from '../helpers';
 import { page, panel, signIn } from './browser';
+import { DEALERSHIP } from './dealership';
 
 // Found walking the panel as a dealership's configurer (pt-BR, phone and desktop) from
 // docs/panel.md alone.
@@ -173,6 +174,29 @@ describe('fields from test events, a day-first date among them', () => {
       '';
     expect(row).toMatch(/<option value="date" selected>/);
     expect(row).toMatch(/<textarea name="fields\.\d+\.formats"[^>]*>\s*DD\/MM\/YYYY<\/textarea>/);
+  });
+});
+
+describe('fill from test events suggests targets', () => {
+  it('maps the dealership example to the records its keys and values name', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', { name: 'Concessionária', mode: 'test' });
+    const body = DEALERSHIP;
+    expect((await postEvent(hook.url, body)).status).toBe(204);
+    const base = `/panel/webhooks/${hook.id}`;
+    const html = await page(await panel(`${base}?sample=1`, { cookie: await signIn(key) }));
+    const target = (k: string) =>
+      new RegExp(
+        `name="(fields\\.\\d+)\\.key" value="${k}"[\\s\\S]*?name="\\1\\.target" value="([^"]*)"`,
+      ).exec(html)?.[2];
+    expect(Object.keys(body).map(target)).toEqual([
+      'contact.name',
+      'contact.phone',
+      'contact.email',
+      'contact.custom_fields.veiculo',
+      'contact.custom_fields.data_compra',
+      'company.cnpj',
+    ]);
   });
 });
 

@@ -102,7 +102,9 @@ describe('no enum shows raw', () => {
     const paths = routes.flatMap((r) =>
       r.path.includes(':event_id')
         ? events.map((e) => r.path.replace(':id', String(hook.id)).replace(':event_id', String(e)))
-        : [r.path.replace(':id', String(hook.id))],
+        : r.path.includes(':step')
+          ? [2, 3, 4, 5, 6].map((n) => r.path.replace(':id', String(hook.id)).replace(':step', String(n)))
+          : [r.path.replace(':id', String(hook.id))],
     );
     paths.push(`/webhooks/${hook.id}/events?status=failed`, `/webhooks/${hook.id}?sample=1`);
     expect(paths.length).toBeGreaterThanOrEqual(10);

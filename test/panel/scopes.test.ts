@@ -15,7 +15,7 @@ describe('the panel offers only what the key may do', () => {
 
     const list = await page(await panel('/panel/webhooks', { cookie }));
     expect(list).toContain('Leads do site');
-    expect(list).not.toContain('href="/panel/webhooks/new"');
+    expect(list).not.toContain('href="/panel/webhooks/start"');
 
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
     expect(edit).toContain('Esta chave de API só pode ver este webhook');
@@ -78,7 +78,7 @@ describe('the panel offers only what the key may do', () => {
     const account = await newAccount();
     const hook = await create(account.key, '/v1/inbound-webhooks', { name: 'Leads do site' });
     const cookie = await signIn(account.key);
-    expect(await page(await panel('/panel/webhooks', { cookie }))).toContain('href="/panel/webhooks/new"');
+    expect(await page(await panel('/panel/webhooks', { cookie }))).toContain('href="/panel/webhooks/start"');
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
     expect(edit).toContain(`href="/panel/webhooks/${hook.id}/rotate"`);
     expect(edit).toContain(`href="/panel/webhooks/${hook.id}/disable"`);

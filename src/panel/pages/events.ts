@@ -1,4 +1,3 @@
-import { valueAt } from '../../core/json-paths';
 import { dayRange } from '../../core/zones';
 import { inboundEvents } from '../../db/schema';
 import type { KeyRef } from '../../db/tenant';
@@ -14,8 +13,8 @@ import {
 } from '../../webhooks/contract/schemas';
 import { replayMatching } from '../../webhooks/log/bulk-replay';
 import { deleteMatching } from '../../webhooks/log/event-delete';
-import { type EventRow, type ListedHead, listEvents, presentEvent } from '../../webhooks/log/event-reads';
-import type { Target } from '../../webhooks/rules/config';
+import { type EventRow, listEvents, presentEvent } from '../../webhooks/log/event-reads';
+import { keptBody, leadOf } from '../../webhooks/rules/lead-name';
 import { type C, idOf, pageOf, viewOf } from '../page';
 import { detailText, failureText } from '../said-words';
 import { bulkFlash, type EventListForm, type EventListRow, eventsPage as eventsView } from '../views/events';
@@ -56,17 +55,6 @@ function queryOf(
   return query;
 }
 
-const targets: Target[] = ['contact.name', 'contact.phone', 'contact.email'];
-
-/** Who the lead is: the payload's values of the fields mapped to the contact's name, phone, email. */
-function whoOf(fields: ListedHead['fields'], payload: unknown): string[] {
-  return targets.flatMap((target) => {
-    const field = fields.find((f) => f.target === target);
-    const value = field && payload ? valueAt(payload, field.key) : undefined;
-    return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
-  });
-}
-
 /**
  * The webhook's event log: the page `GET /v1/inbound-webhooks/{id}/events` answers, with its
  * filters (a lead's text, days, status or warnings) and keyset pages, and how many failed events
@@ -86,7 +74,7 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
     status: e.status,
     attempts: e.attempts,
     receivedAt: e.received_at,
-    who: whoOf(webhook.fields, e.payload),
+    who: leadOf(webhook.fields, e.payload ?? keptBody(e.rejection?.body)),
     warnings: e.warnings.length,
     error:
       failureText(p, e) ??

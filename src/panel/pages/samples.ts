@@ -18,7 +18,7 @@ type Outgoing = { webhook: WebhookRow; body: string; headers: Record<string, str
  * Posts a body to the webhook's own URL with the headers its sender would send, from the
  * configurer's address.
  */
-function post(c: C, deliver: Deliver, sample: Outgoing): Promise<Response> {
+export function post(c: C, deliver: Deliver, sample: Outgoing): Promise<Response> {
   const { webhook, body } = sample;
   const headers = new Headers(sample.headers);
   // Counted against the configurer's own address, as their own call would be: a request made here

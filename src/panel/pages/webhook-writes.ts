@@ -15,7 +15,12 @@ import { disableConfirm, rotateConfirm } from './webhook-confirm';
 // on `/v1/inbound-webhooks/{id}` and comes back to the page, with the errors of a refused one.
 
 /** Updates the webhook as `PUT /v1/inbound-webhooks/{id}` does: its field errors when refused. */
-async function update(c: C, key: KeyRef, id: number, body: unknown): Promise<FieldError[] | undefined> {
+export async function update(
+  c: C,
+  key: KeyRef,
+  id: number,
+  body: unknown,
+): Promise<FieldError[] | undefined> {
   const parsed = InboundWebhookUpdate.safeParse(body);
   if (!parsed.success) return fieldErrors(parsed.error, body, true);
   try {

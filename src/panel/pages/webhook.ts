@@ -6,9 +6,9 @@ import { hourlyQuery, latestQuery, overviewOf } from '../../webhooks/log/event-o
 import { sampleEvents, sampleFieldsOf } from '../../webhooks/log/event-reads';
 import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event-storage';
 import { graceEnd, webhookQuery } from '../../webhooks/resource/store';
-import { guessBrazilian, guessDateFormat } from '../../webhooks/rules/fields';
+import { suggestTargets } from '../../webhooks/rules/target-guess';
 import { examplesByKey } from '../examples';
-import { bodyOf, type Draft, draftOf, halvesDigest } from '../form';
+import { bodyOf, type Draft, draftOf, fieldDraftOf, halvesDigest } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
@@ -80,13 +80,10 @@ export async function renderWebhook(
   return c.html(editPage(p, view, form, state.secretError, flash, overview), status);
 }
 
-/** Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes. */
-/** A sample's text written as a day-first date: a date field with that format. */
-const dateGuess = (example: unknown) => {
-  const format = guessDateFormat(example);
-  return format ? { type: 'date', formats: format } : {};
-};
-
+/**
+ * Adds the sample events' keys not declared yet as rows to review, as many as the mapping takes,
+ * each with the target, type and format its key and example suggest (webhooks/rules/target-guess.ts).
+ */
 function addSampleFields(
   p: Page,
   draft: Draft,
@@ -95,18 +92,12 @@ function addSampleFields(
   const declared = new Set(draft.fields.map((f) => f.key));
   const fresh = found.filter((s) => !declared.has(s.key));
   const room = Math.max(0, MAX_FIELDS - draft.fields.filter((f) => f.key).length);
-  draft.fields.push(
-    ...fresh.slice(0, room).map((s) => ({
-      key: s.key,
-      type: s.type,
-      required: false,
-      target: '',
-      formats: '',
-      locale: '',
-      ...guessBrazilian(s.example),
-      ...dateGuess(s.example),
-    })),
+  const filled = draft.fields.map((f) => f.target).filter(Boolean);
+  const guesses = suggestTargets(
+    fresh.slice(0, room).map((s) => [s.key, s.example]),
+    filled,
   );
+  draft.fields.push(...guesses.map(fieldDraftOf));
   if (!fresh.length) return { kind: 'error', text: p.t.samplesNone };
   return fresh.length > room
     ? { kind: 'error', text: p.t.samplesCapped }

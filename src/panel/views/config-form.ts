@@ -31,16 +31,23 @@ const examplesCell = (p: Page, list: string[] | undefined) =>
     ? html`<ul class="examples">${list.map((v) => html`<li><code>${v}</code></li>`)}</ul>`
     : html`<span class="hint">${p.t.none}</span>`;
 
+/**
+ * The date formats box only on a date field (or one that holds formats, which the save refuses
+ * beside it): hidden, never disabled, so a save sends it as it was. panel.js shows it once the
+ * row's type is changed to date; without JS it shows after the save.
+ */
+const formatsShown = (f: FieldDraft) => f.type === 'date' || f.formats !== '';
+
 function fieldRow(p: Page, f: FieldDraft, i: number, errors: Errors, examples: Map<string, string[]>) {
   const n = (c: string) => `fields.${i}.${c}`;
   const e = (c: string) => problems(p, errors, n(c));
   return html`<tr>
 <td data-label="${p.t.key}"><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
-<td data-label="${p.t.type}"><select name="${n('type')}" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
+<td data-label="${p.t.type}"><select name="${n('type')}" class="js-type" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
 <td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${checked(f.required)}></td>
 <td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
 <td data-label="${p.t.fieldLocale}"><input type="checkbox" name="${n('locale')}" value="pt-BR" aria-label="${p.t.fieldLocale} ${i + 1}" aria-describedby="locale-hint"${checked(f.locale === 'pt-BR')}${e('locale').attrs}>${e('locale').note}</td>
-<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="DD/MM/YYYY"${e('formats').attrs}>
+<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="DD/MM/YYYY"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
 ${f.formats}</textarea>${e('formats').note}</td>
 <td data-label="${p.t.examples}">${f.key ? examplesCell(p, examples.get(f.key)) : ''}</td>
 </tr>`;

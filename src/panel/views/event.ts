@@ -77,7 +77,12 @@ function resultLink(p: Page, kind: ResultKind, id: number | null, names: readonl
 }
 
 /** What the event did (its result, linked to the panel's record pages) or would do (its preview). */
-function outcome(p: Page, e: Event, owners: ReadonlyMap<number, string>, names: readonly ResultName[] = []) {
+export function outcome(
+  p: Page,
+  e: Event,
+  owners: ReadonlyMap<number, string>,
+  names: readonly ResultName[] = [],
+) {
   if (e.preview) {
     const sentences = previewSentences(e.preview, {
       lang: p.lang,
@@ -135,7 +140,7 @@ ${
 }</section>`;
 }
 
-function warnings(p: Page, e: Event, users: ReadonlyMap<number, string>) {
+export function warnings(p: Page, e: Event, users: ReadonlyMap<number, string>) {
   if (!e.warnings.length) return '';
   return html`<section class="card"><h2 id="warnings">${p.t.inspectWarnings}</h2>
 <p class="hint">${p.t.inspectWarningsHint}</p>

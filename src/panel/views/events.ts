@@ -3,6 +3,16 @@ import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
 import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
+/** Who a lead is, each part whole on its line when the cell is narrow (an email is not cut). */
+export const leadParts = (parts: string[]) =>
+  html`<span class="who">${parts.map((part, i) => html`${i ? ' · ' : ''}<span class="part">${part}</span>`)}</span>`;
+
+/** A message in its singular or plural form (`one|other`), by the page language's plural rules. */
+const counted = (p: Page, text: string, n: number) => {
+  const [one = text, other = one] = text.split('|');
+  return new Intl.PluralRules(p.lang).select(n) === 'one' ? one : other;
+};
+
 /** One row of the event list: the event, who its lead is, and what went wrong. */
 export type EventListRow = {
   id: number;
@@ -50,7 +60,7 @@ function bulkReplay(p: Page, base: string, f: EventListForm, offer: BulkOffer) {
   const now = Math.min(offer.failed, offer.max);
   return html`<details class="confirm">
 <summary class="danger">${p.t.replayAll} (${offer.failed})</summary>
-<p>${fill(p.t.replayAllConfirm, { n: offer.failed })}</p>
+<p>${fill(counted(p, p.t.replayAllConfirm, offer.failed), { n: offer.failed })}</p>
 <form method="post" action="${base}/replay" class="inline">${filled(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit" class="danger">${fill(p.t.replayAllDo, { k: now })}</button></form>
 </details>`;
 }
@@ -70,7 +80,7 @@ function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max
 }
 
 function rowOf(p: Page, base: string, e: EventListRow) {
-  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${e.who.join(' · ')}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(p.t.warningsCount, { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
+  return html`<tr><td data-label="${p.t.event}"><a href="${base}/${e.id}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.receivedAt, p)}</td><td data-label="${p.t.lead}">${leadParts(e.who)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td><td data-label="${p.t.warningsCol}">${e.warnings ? html`<span class="badge warned">${fill(counted(p, p.t.warningsCount, e.warnings), { n: e.warnings })}</span>` : ''}</td><td data-label="${p.t.attempts}">${e.attempts}</td><td data-label="${p.t.error}">${e.error ?? ''}</td></tr>`;
 }
 
 /** The flash after a bulk replay or delete: how many were queued (or deleted) and how many remain. */
@@ -85,7 +95,7 @@ export function bulkFlash(
   const [more, finished] = replayed
     ? [p.t.replayAllDone, p.t.replayAllFinished]
     : [p.t.deleteAllDone, p.t.deleteAllFinished];
-  return { kind: 'ok' as const, text: fill(m ? more : finished, { n, m }) };
+  return { kind: 'ok' as const, text: fill(counted(p, m ? more : finished, n), { n, m }) };
 }
 
 /** The webhook's event log: the filter, who each lead is, and the bulk replay of its failures. */

@@ -29,7 +29,7 @@ export type Page = {
   flash?: FlashView;
 };
 
-export const ASSET_VERSION = '5';
+export const ASSET_VERSION = '6';
 
 /** A flash message, and a link to where the write it reports can be seen. */
 export type FlashView = { kind: 'ok' | 'error'; text: string; link?: { href: string; text: string } };
@@ -50,7 +50,7 @@ export function layout(p: Page, title: string, body: Html, flash?: FlashView) {
 <header class="top">
 <a class="brand" href="/panel/webhooks">${p.t.title}</a>
 <nav aria-label="${p.t.title}">
-${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a>` : ''}
+${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a> <a href="/panel/search">${p.t.searchTop}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
 ${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${
@@ -104,7 +104,7 @@ export const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${localTime(iso, p.lang, p.zone)}</time>` : p.t.none;
 
 /** The ingest URL with a copy button; a session that may not see it is told which scope would. */
-const copyable = (p: Page, id: string, url: string | null) =>
+export const copyable = (p: Page, id: string, url: string | null) =>
   url === null
     ? html`<span class="hint">${p.t.urlHidden}</span>`
     : html`<span class="copy"><code id="${id}">${url}</code> <button type="button" class="js-copy" data-copy="${id}" data-done="${p.t.copied}" hidden>${p.t.copy}</button></span>`;
@@ -128,7 +128,7 @@ export function listPage(p: Page, hooks: WebhookSummary[], next: string | null) 
   return layout(
     p,
     p.t.webhooks,
-    html`${p.can('webhooks:insert') ? html`<p><a class="button" href="/panel/webhooks/new">${p.t.newWebhook}</a></p>` : ''}
+    html`${p.can('webhooks:insert') ? html`<p><a class="button" href="/panel/webhooks/start">${p.t.newWebhook}</a></p>` : ''}
 ${
   hooks.length
     ? html`<div class="scroll" tabindex="0" role="region" aria-label="${p.t.webhooks}"><table>

@@ -22,7 +22,7 @@ const LOW_BITS = sql.raw('1099511627775');
  * The ids of the account's events whose text matches `q`: the FTS5 index read within the account's
  * rowid range alone, so another account's events are never even looked at.
  */
-function matching(keyHash: KeyRef, q: string): SQL {
+export function matching(keyHash: KeyRef, q: string): SQL {
   const first = sql`${accountOf(keyHash)} * ${SPAN}`;
   return sql`${e.id} in (select rowid & ${LOW_BITS} from inbound_event_text where inbound_event_text match ${eventMatch(q)} and rowid between ${first} and ${first} + ${LOW_BITS})`;
 }
