@@ -6,7 +6,9 @@
 // 882.26 KiB: the official MCP SDK, @modelcontextprotocol/server and core, 224 KiB, and src/mcp;
 // docs/mcp.md, Cost), from 700. Issue 37's OAuth part raised it by what OAuth costs, 142 KiB (911.24
 // -> 1052.71 KiB: @cloudflare/workers-oauth-provider 120 KiB, src/oauth, the consent and
-// connections pages and the tools' output schemas the rest), from 940.
+// connections pages and the tools' output schemas the rest), from 940. Issue 41 raised it by what
+// the panel's guided start costs, 26 KiB (1071.43 -> 1097.73 KiB: its six steps' pages and views,
+// the target suggestions, the lead search and names), from 1082.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1082;
+const BUDGET_KIB = 1108;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
