@@ -31,6 +31,7 @@ import { apiKeysRouter, meRouter } from './routes/api-keys';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
+import { eventsRouter, historyRouter } from './routes/events';
 import { hooksRouter } from './routes/hooks';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
@@ -71,6 +72,12 @@ const routes = app
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/v1/companies', historyRouter('company'))
+  .route('/v1/contacts', historyRouter('contact'))
+  .route('/v1/deals', historyRouter('deal'))
+  .route('/v1/tasks', historyRouter('task'))
+  .route('/v1/users', historyRouter('user'))
+  .route('/v1/events', eventsRouter)
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
@@ -112,6 +119,11 @@ const documentConfig = (server: string) => ({
     { name: 'Contacts', description: 'People (leads), optionally at a company' },
     { name: 'Deals', description: 'Opportunities: open, won or lost' },
     { name: 'Tasks', description: 'To-dos on a deal, and their categories' },
+    {
+      name: 'Events',
+      description:
+        'The change journal: every change to a record, in commit order (the feed and each history)',
+    },
     {
       name: 'Inbound webhooks',
       description: 'URLs that turn posted JSON into records, and their event logs',
