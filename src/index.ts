@@ -20,6 +20,7 @@ import { ApiError, asApiError, type ProblemCode } from './http/problem';
 import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
+import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
@@ -215,6 +216,7 @@ export default {
     await forgetExpiredKeys(primaryDb(env.DB));
     await purgeTrash(primaryDb(env.DB), Date.now(), journals);
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
+    await purgeJournal(primaryDb(env.DB), Date.now(), env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

@@ -57,3 +57,23 @@ describe("the change journal of the cron's trash purge", () => {
     expect((await entriesOf(accountId)).filter((e) => e.data === null)).toEqual([]);
   });
 });
+
+describe('the change journal retention', () => {
+  it('the cron deletes entries older than JOURNAL_RETENTION_DAYS, keeps the rest and the versions; usage counts them', async () => {
+    const { id: accountId, key } = await newAccount();
+    const user = await create(key, '/v1/users', { name: 'Old', email: 'old@x.com' });
+    await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: { name: 'Older' } });
+    const usage = async () =>
+      (await (await call('/v1/usage', { key })).json<{ data: Record<string, unknown> }>()).data;
+    expect(await usage()).toMatchObject({ change_journal: { entries: 2, retention_days: 30 } });
+    await env.DB.prepare('update journal_entries set occurred_at = ? where account_id = ? and version = 1')
+      .bind(Date.now() - 31 * DAY, accountId)
+      .run();
+    await cron();
+    expect((await entriesOf(accountId)).map((e) => [e.type, e.version])).toEqual([['user.updated', 2]]);
+    expect(await usage()).toMatchObject({ change_journal: { entries: 1 } });
+    // The version goes on from the record's own, not from what is left.
+    await call(`/v1/users/${user.id}`, { method: 'PUT', key, body: { name: 'Oldest' } });
+    expect((await entriesOf(accountId)).map((e) => e.version)).toEqual([2, 3]);
+  });
+});
