@@ -126,3 +126,34 @@ describe('the change journal of LGPD erasure', () => {
     expect(dealEntries[1]?.actor).toEqual({ type: 'api_key', id: keyId });
   });
 });
+
+describe('a write that fails leaves no entry', () => {
+  it('a refused create, a refused update and an update of a trashed record append nothing', async () => {
+    const { id: accountId, key } = await newAccount();
+    const company = await create(key, '/v1/companies', { name: 'Acme', cnpj: '11222333000181' });
+    // A duplicate CNPJ fails inside the write batch (the unique index): the batch rolls back.
+    let res = await call('/v1/companies', {
+      method: 'POST',
+      key,
+      body: { name: 'Twin', cnpj: '11222333000181' },
+    });
+    expect(res.status).toBe(409);
+    res = await call(`/v1/companies/${company.id}`, { method: 'PUT', key, body: { owner_id: 999999999 } });
+    expect(res.status).toBe(422);
+    expect((await call(`/v1/companies/${company.id}`, { method: 'DELETE', key })).status).toBe(204);
+    res = await call(`/v1/companies/${company.id}`, { method: 'PUT', key, body: { name: 'Ghost' } });
+    expect(res.status).toBe(404);
+    expect((await entriesOf(accountId)).map((e) => e.type)).toEqual(['company.created', 'company.deleted']);
+    expect(await versionOf('companies', company.id)).toBe(2);
+  });
+
+  it('refuses __proto__ and constructor as field names before any write: no entry', async () => {
+    const { id: accountId, key } = await newAccount();
+    for (const name of ['__proto__', 'constructor']) {
+      const body = JSON.parse(`{"name": "D", "custom_fields": {"${name}": "x"}}`);
+      const res = await call('/v1/deals', { method: 'POST', key, body });
+      expect(res.status).toBe(422);
+    }
+    expect(await entriesOf(accountId)).toEqual([]);
+  });
+});
