@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id, Timestamp } from './common';
-import { timeRange } from './filters';
-import { MetaSchema } from './page';
+import { idList, timeRange } from './filters';
+import { MetaSchema, pageQuery, type Sorts } from './page';
 
 /** The kinds of record the change journal tells of (src/db/schema.ts `journalRecordTypes`). */
 export const RECORD_TYPES = ['company', 'contact', 'deal', 'task', 'user'] as const;
@@ -81,26 +81,20 @@ const typeFilter = z
     example: 'company.*,deal.created',
   });
 
-export const feedSorts = ['occurred_at', '-occurred_at'] as const;
+/** The one sort: by commit order (`seq`), named for the time it stands for. */
+export const feedSorts = { occurred_at: 'seq' } as const satisfies Sorts;
 
-const paging = {
-  limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
-  cursor: z.string().max(200).optional().openapi({ description: 'Opaque, from `meta.next_cursor`' }),
-  sort: z.enum(feedSorts).optional().openapi({
-    description:
-      'Default `-occurred_at` (newest first); `occurred_at` is oldest first. Ordered by commit, never by clock',
-  }),
-};
+const paging = pageQuery(feedSorts, '-occurred_at');
 
 export const EventQuery = z.strictObject({
   ...paging,
   type: typeFilter,
   record_type: z.enum(RECORD_TYPES).optional(),
-  record_id: z.coerce.number().pipe(Id).optional(),
+  record_id: idList.openapi({ description: 'Comma-separated record ids, at most 100' }),
   ...timeRange('occurred_at'),
 });
 
-export const HistoryQuery = z.strictObject(paging);
+export const HistoryQuery = z.strictObject(pageQuery(feedSorts, 'occurred_at'));
 
 export const ChangeEventPage = z
   .object({ data: z.array(ChangeEvent), meta: MetaSchema })

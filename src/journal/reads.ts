@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from
 import type { Bound } from '../core/filters';
 import { grantingScopes, type Scope } from '../core/scopes';
 import type { Db } from '../db/client';
+import { inIds } from '../db/filters';
 import { KeyGrant } from '../db/key-grant';
 import {
   apiKeys,
@@ -46,7 +47,7 @@ export type EntryPage = { descending: boolean; after: number | undefined; limit:
 export type FeedFilters = {
   types?: string[] | undefined;
   recordType?: JournalRecordType | undefined;
-  recordId?: number | undefined;
+  recordIds?: number[] | undefined;
   occurredAt: Partial<Record<'gte' | 'lte' | 'gt' | 'lt', Bound | undefined>>;
 };
 
@@ -96,7 +97,7 @@ export async function feedPage(
         readableTypes(keyHash),
         typeCondition(filters.types),
         filters.recordType && eq(e.recordType, filters.recordType),
-        filters.recordId === undefined ? undefined : eq(e.recordId, filters.recordId),
+        filters.recordIds === undefined ? undefined : inIds(e.recordId, filters.recordIds),
         ...(['gte', 'lte', 'gt', 'lt'] as const).map((op) => {
           const bound = at[op];
           return bound ? compare[op](e.occurredAt, bound.ms) : undefined;

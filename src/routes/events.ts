@@ -91,7 +91,7 @@ export const eventsRouter = router().openapi(listEvents, async (c) => {
     {
       types: q.type,
       recordType: q.record_type,
-      recordId: q.record_id,
+      recordIds: q.record_id,
       occurredAt: {
         gte: q.occurred_at__gte,
         lte: q.occurred_at__lte,
