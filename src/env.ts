@@ -29,6 +29,8 @@ export type Bindings = {
   RATE_LIMITS?: string;
   /** Days webhook events are kept before the cron purges them (`[vars]`; default 30). */
   EVENT_RETENTION_DAYS?: string;
+  /** Days change journal entries are kept before the cron purges them (`[vars]`; default 30). */
+  JOURNAL_RETENTION_DAYS?: string;
   /** MiB of webhook events an account may keep; over it ingest answers 429 (`[vars]`; default 256). */
   EVENT_STORAGE_QUOTA_MIB?: string;
   /** The share of that quota, in percent, one webhook's events may take (`[vars]`; default 25). */

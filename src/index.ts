@@ -20,7 +20,9 @@ import { ApiError, asApiError, type ProblemCode } from './http/problem';
 import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
+import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
+import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
@@ -30,6 +32,7 @@ import { apiKeysRouter, meRouter } from './routes/api-keys';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
+import { eventsRouter, historyRouter } from './routes/events';
 import { hooksRouter } from './routes/hooks';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
@@ -70,6 +73,12 @@ const routes = app
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/v1/companies', historyRouter('company'))
+  .route('/v1/contacts', historyRouter('contact'))
+  .route('/v1/deals', historyRouter('deal'))
+  .route('/v1/tasks', historyRouter('task'))
+  .route('/v1/users', historyRouter('user'))
+  .route('/v1/events', eventsRouter)
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
@@ -111,6 +120,11 @@ const documentConfig = (server: string) => ({
     { name: 'Contacts', description: 'People (leads), optionally at a company' },
     { name: 'Deals', description: 'Opportunities: open, won or lost' },
     { name: 'Tasks', description: 'To-dos on a deal, and their categories' },
+    {
+      name: 'Events',
+      description:
+        'The change journal: every change to a record, in commit order (the feed and each history)',
+    },
     {
       name: 'Inbound webhooks',
       description: 'URLs that turn posted JSON into records, and their event logs',
@@ -200,8 +214,9 @@ export default {
   async scheduled(_controller, env) {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
-    await purgeTrash(primaryDb(env.DB), Date.now());
+    await purgeTrash(primaryDb(env.DB), Date.now(), journals);
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
+    await purgeJournal(primaryDb(env.DB), Date.now(), env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

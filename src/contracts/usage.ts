@@ -26,6 +26,10 @@ export const Usage = z
           'true: ingest answers 429 `event_storage_full` and stores nothing (a retry of an event already stored excepted) until the cron purges events past the retention, the account deletes events (`DELETE /v1/inbound-webhooks/{id}/events`) or the operator raises the quota',
       }),
     }),
+    change_journal: z.object({
+      entries: z.int().openapi({ description: 'Change journal entries kept (GET /v1/events)' }),
+      retention_days: z.int().openapi({ description: 'Entries older than this are deleted by the cron' }),
+    }),
   })
   .openapi('Usage');
 

@@ -11,6 +11,7 @@ export const SCOPE_RESOURCES = [
   'webhooks',
   'api_keys',
   'account',
+  'events',
 ] as const;
 export const OPERATIONS = ['read', 'insert', 'update', 'delete'] as const;
 
@@ -18,9 +19,9 @@ export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 export type Operation = (typeof OPERATIONS)[number];
 export type Scope = `${ScopeResource | '*'}:${Operation | '*'}`;
 
-/** The operations a resource has: every one, but the account (one row) is only read and updated. */
+/** The operations a resource has: every one, but the account (one row) is only read and updated, the change feed only read. */
 const operationsOf = (resource: ScopeResource | '*'): readonly Operation[] =>
-  resource === 'account' ? ['read', 'update'] : OPERATIONS;
+  resource === 'account' ? ['read', 'update'] : resource === 'events' ? ['read'] : OPERATIONS;
 
 /** Every concrete `<resource>:<operation>` pair, no wildcard. */
 export const CONCRETE_SCOPES: readonly Scope[] = SCOPE_RESOURCES.flatMap((r) =>
@@ -79,6 +80,8 @@ const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
   usage: 'webhooks',
   // Its settings (the time zone dates with no time stand in): `account:read`, `account:update`.
   account: 'account',
+  // The change feed (src/journal/): `events:read`; a record's history is a read of the record.
+  events: 'events',
   me: null,
 };
 

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { one } from '../contracts/common';
 import { Usage, UsageQuery } from '../contracts/usage';
 import { bookmarkParam, errorResponses, jsonContent, router } from '../http/openapi';
+import { journalCount, journalRetentionDays } from '../journal/retention';
 import { accountUsage } from '../webhooks/log/event-storage';
 
 const usage = createRoute({
@@ -21,6 +22,11 @@ const usage = createRoute({
   },
 });
 
-export const usageRouter = router().openapi(usage, async (c) =>
-  c.json({ data: await accountUsage(c.get('db'), c.get('keyHash'), c.env) }, 200),
-);
+export const usageRouter = router().openapi(usage, async (c) => {
+  const db = c.get('db');
+  const { usage, more } = await accountUsage(db, c.get('keyHash'), c.env, (account) =>
+    journalCount(db, account),
+  );
+  const journal = { entries: more[0]?.n ?? 0, retention_days: journalRetentionDays(c.env) };
+  return c.json({ data: { ...usage, change_journal: journal } }, 200);
+});

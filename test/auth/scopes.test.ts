@@ -179,6 +179,25 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
   }),
   'GET /v1/me': async () => ({ method: 'GET', path: '/v1/me', status: 200 }),
   'GET /v1/usage': async () => ({ method: 'GET', path: '/v1/usage', status: 200 }),
+  'GET /v1/events': async () => ({ method: 'GET', path: '/v1/events', status: 200 }),
+  ...Object.fromEntries(
+    (
+      [
+        ['users', user],
+        ['companies', company],
+        ['contacts', contact],
+        ['deals', deal],
+        ['tasks', task],
+      ] as const
+    ).map(([resource, make]) => [
+      `GET /v1/${resource}/{id}/history`,
+      async (a: Account): Promise<Req> => ({
+        method: 'GET',
+        path: `/v1/${resource}/${(await make(a)).id}/history`,
+        status: 200,
+      }),
+    ]),
+  ),
   'GET /v1/account': async () => ({ method: 'GET', path: '/v1/account', status: 200 }),
   'PUT /v1/account': async () => ({
     method: 'PUT',

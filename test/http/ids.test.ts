@@ -77,7 +77,7 @@ describe('ids in filters', () => {
   it('anything but positive integers up to 2^53-1 is a 400 naming the filter, never a 500', async () => {
     const { key } = await newAccount();
     const filters = await idFilters();
-    expect(filters.length).toBe(8);
+    expect(filters.length).toBe(9);
     for (const { path, name } of filters) {
       for (const value of [...NOT_IDS, '', ',', '1,', '1,,2', '1,abc', '1;2', '[1]']) {
         const body = await expectProblem(

@@ -109,6 +109,7 @@ describe('query lists', () => {
       '/v1/deals?company_id',
       '/v1/deals?contact_id',
       '/v1/deals?owner_id',
+      '/v1/events?record_id',
       '/v1/tasks?deal_id',
       '/v1/tasks?owner_id',
     ]);

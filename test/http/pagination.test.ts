@@ -160,7 +160,10 @@ describe('every list', () => {
     const doc = await json(await call('/openapi.json'));
     const documented = Object.entries<Json>(doc.paths)
       .filter(([, item]) => item.get?.parameters?.some((p: Json) => p.name === 'limit'))
-      .map(([path]) => path.replace(/\{[^}]+\}/g, '{}'));
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '{}'))
+      // The change journal's reads page by commit order and, oldest first, never end (next_cursor
+      // is where a poller resumes): test/journal/reads.test.ts holds them to that.
+      .filter((path) => path !== '/v1/events' && !path.endsWith('/{}/history'));
     expect(lists.map((each) => each.path.replace(/\{[^}]+\}/g, '{}')).sort()).toEqual(documented.sort());
   });
 

@@ -284,6 +284,8 @@ describe('event storage quota', () => {
         retention_days: 30,
         full: false,
       },
+      // The event was not processed: no record written, no journal entry.
+      change_journal: { entries: 0, retention_days: 30 },
     });
     const fresh = await newAccount();
     expect((await (await call('/v1/usage', { key: fresh.key })).json<Json>()).data).toMatchObject({

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { count, eq, type Param, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { Usage } from '../../contracts/usage';
 import { eventStorageFull, MAX_WEBHOOKS } from '../../core/errors';
 import type { Db } from '../../db/client';
@@ -133,20 +134,26 @@ export function presentEventStorage(
 }
 
 /** The account's usage of its limits, in one round trip (`GET /v1/usage`). */
-export async function accountUsage(
+export async function accountUsage<M extends BatchItem<'sqlite'>>(
   db: Db,
   keyHash: KeyRef,
   vars: StorageVars,
-): Promise<z.infer<typeof Usage>> {
+  /** One more count of the account's, in the same round trip (the change journal's). */
+  more: (account: SQL<number>) => M,
+): Promise<{ usage: Omit<z.infer<typeof Usage>, 'change_journal'>; more: BatchResponse<[M]>[0] }> {
   const account = accountOf(keyHash);
-  const [, storage, hooks] = await scoped(
+  const [, storage, hooks, extra] = await scoped(
     db,
     keyHash,
     eventStorageQuery(db, account),
     db.select({ n: count() }).from(inboundWebhooks).where(eq(inboundWebhooks.accountId, account)),
+    more(account),
   );
   return {
-    inbound_webhooks: { count: hooks[0]?.n ?? 0, limit: MAX_WEBHOOKS },
-    event_storage: presentEventStorage(storage, vars),
+    usage: {
+      inbound_webhooks: { count: hooks[0]?.n ?? 0, limit: MAX_WEBHOOKS },
+      event_storage: presentEventStorage(storage, vars),
+    },
+    more: extra,
   };
 }

@@ -1,0 +1,68 @@
+import type { z } from '@hono/zod-openapi';
+import { iso } from '../contracts/common';
+import type { ChangeEvent } from '../contracts/events';
+import type { JournalRecordType } from '../db/schema';
+import type { EntryRow } from '../journal/reads';
+import { type SnapshotSpec, snapshotRow } from '../journal/snapshot';
+import { type CompanyRow, companySpec, presentCompany } from './companies';
+import { type ContactRow, contactSpec, presentContact } from './contacts';
+import { type DealRow, dealSpec, presentDeal } from './deals';
+import { presentTask, type TaskRow, taskSpec } from './tasks';
+import { presentUser, type UserRow, userSpec } from './users';
+
+type Presented = Record<string, unknown>;
+
+/**
+ * Each record type's spec (what its snapshot holds) and presenter (what `GET` shows), and the
+ * fields that follow other records (counts): never a change of this one.
+ */
+const records: Record<
+  JournalRecordType,
+  { spec: SnapshotSpec; present: (row: never) => Presented; derived?: string[] }
+> = {
+  company: {
+    spec: companySpec,
+    present: (row: CompanyRow) => presentCompany(row),
+    derived: ['deal_count', 'lead_count'],
+  },
+  contact: { spec: contactSpec, present: (row: ContactRow) => presentContact(row) },
+  deal: { spec: dealSpec, present: (row: DealRow) => presentDeal(row) },
+  task: { spec: taskSpec, present: (row: TaskRow) => presentTask(row) },
+  user: { spec: userSpec, present: (row: UserRow) => presentUser(row) },
+};
+
+/** Types that tell what changed: the update and its named forms. */
+const CHANGES = /\.(updated|completed|reopened)$|^[a-z]+\.restored$/;
+
+/** The fields whose value differs between two presented versions (updated_at always moves). */
+function changedFields(before: Presented, after: Presented, derived: string[] = []): string[] {
+  return Object.keys(after).filter(
+    (key) =>
+      key !== 'updated_at' &&
+      !derived.includes(key) &&
+      JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+}
+
+/** A journal entry as the API shows it: its snapshots through the record's own presenter. */
+export function presentEntry(row: EntryRow): z.infer<typeof ChangeEvent> {
+  const record = records[row.recordType];
+  const shown = (snapshot: Record<string, unknown> | null) =>
+    snapshot === null ? null : record.present(snapshotRow(record.spec, snapshot) as never);
+  const data = shown(row.data);
+  const before = shown(row.previous);
+  const changed =
+    data && before && CHANGES.test(row.type) ? changedFields(before, data, record.derived) : null;
+  return {
+    id: row.id,
+    type: row.type,
+    occurred_at: iso(row.occurredAt),
+    record_type: row.recordType,
+    record_id: row.recordId,
+    version: row.version,
+    actor: row.actor,
+    changed_fields: changed,
+    previous: changed && Object.fromEntries(changed.map((key) => [key, before?.[key] ?? null])),
+    data,
+  };
+}
