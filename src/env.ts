@@ -33,6 +33,8 @@ export type Bindings = {
   EVENT_STORAGE_QUOTA_MIB?: string;
   /** The share of that quota, in percent, one webhook's events may take (`[vars]`; default 25). */
   EVENT_STORAGE_WEBHOOK_PERCENT?: string;
+  /** `true` only from `.dev.vars` (never [vars]): outbound webhooks may post to http://localhost:<port>. */
+  OUTBOUND_ALLOW_HTTP_LOCALHOST?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
   STRANDED_AFTER_MS?: string;
 };

@@ -36,6 +36,7 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
+import { webhookEndpointsRouter } from './routes/webhook-endpoints';
 import { purgeExpiredEvents } from './webhooks/log/event-log';
 
 const app = router();
@@ -70,6 +71,7 @@ const routes = app
   .route('/v1/tasks', tasksRouter)
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
+  .route('/v1/webhook-endpoints', webhookEndpointsRouter)
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
@@ -116,6 +118,10 @@ const documentConfig = (server: string) => ({
       description: 'URLs that turn posted JSON into records, and their event logs',
     },
     { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
+    {
+      name: 'Webhook endpoints',
+      description: 'URLs of yours the CRM posts its change events to, signed per Standard Webhooks',
+    },
     {
       name: 'API keys',
       description: "The account's API keys and their scopes, and the key making the request",

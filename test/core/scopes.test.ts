@@ -51,7 +51,7 @@ describe('scopes', () => {
   });
 
   it('every scope is resource-or-* : operation-or-*, in one stable order', () => {
-    expect(ALL_SCOPES).toHaveLength(43);
+    expect(ALL_SCOPES).toHaveLength(48);
     expect(normalScopes(['tasks:read', '*:read', 'tasks:read'])).toEqual(['*:read', 'tasks:read']);
   });
 
