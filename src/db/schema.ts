@@ -56,6 +56,12 @@ const folded = () => ({ nameFold: text('name_fold') });
 const trashable = () => ({ deletedAt: integer('deleted_at') });
 
 /**
+ * The record's version: the `version` of its latest change journal entry (src/journal/), 0 before
+ * any. Kept on the row, not counted from the entries, so the retention purge never sends it back.
+ */
+const versioned = () => ({ version: integer('version').notNull().default(0) });
+
+/**
  * The indexes of the trash: `columns` of the trashed rows only, so a trash list walks its sort
  * without reading live rows, and they cost live writes nothing. Plus one across accounts, by
  * deletion time, for the purge.
@@ -116,6 +122,7 @@ export const users = sqliteTable(
     emailNorm: text('email_norm').notNull(),
     ...timestamps,
     ...trashable(),
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
@@ -141,6 +148,7 @@ export const companies = sqliteTable(
     observations: text('observations'),
     ...timestamps,
     ...trashable(),
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('companies_account_id_uq').on(t.accountId, t.id),
@@ -184,6 +192,7 @@ export const contacts = sqliteTable(
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
     ...timestamps,
     ...trashable(),
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('contacts_account_id_uq').on(t.accountId, t.id),
@@ -213,6 +222,7 @@ export const deals = sqliteTable(
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
     ...timestamps,
     ...trashable(),
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('deals_account_id_uq').on(t.accountId, t.id),
@@ -261,6 +271,7 @@ export const tasks = sqliteTable(
     completedAt: integer('completed_at'),
     ...timestamps,
     ...trashable(),
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('tasks_account_id_uq').on(t.accountId, t.id),
@@ -599,6 +610,48 @@ export const panelSessions = sqliteTable(
   (t) => [
     uniqueIndex('panel_sessions_token_uq').on(t.tokenHash),
     index('panel_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** The kinds of record the change journal tells of (src/journal/README.md). */
+export const journalRecordTypes = ['company', 'contact', 'deal', 'task', 'user'] as const;
+export type JournalRecordType = (typeof journalRecordTypes)[number];
+
+/** Who made a change (src/journal/README.md). */
+export type JournalActor =
+  | { type: 'api_key'; id: number }
+  | { type: 'webhook'; id: number; event_id: number }
+  | { type: 'panel'; key_id: number }
+  | { type: 'system' };
+
+/**
+ * The change journal: one entry per changed record, appended in the same D1 batch as the change
+ * (src/journal/). `seq` orders the account's feed (monotonic: AUTOINCREMENT never reuses one);
+ * `data` and `previous` are the record's snapshots (src/journal/snapshot.ts) after and before it.
+ */
+export const journalEntries = sqliteTable(
+  'journal_entries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    type: text('type').notNull(),
+    recordType: text('record_type', { enum: journalRecordTypes }).notNull(),
+    recordId: integer('record_id').notNull(),
+    version: integer('version').notNull(),
+    occurredAt: integer('occurred_at').notNull(),
+    actor: text('actor', { mode: 'json' }).$type<JournalActor>().notNull(),
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>(),
+    previous: text('previous', { mode: 'json' }).$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    uniqueIndex('journal_entries_id_uq').on(t.id),
+    index('journal_entries_feed_idx').on(t.accountId, t.seq),
+    index('journal_entries_record_idx').on(t.accountId, t.recordType, t.recordId, t.seq),
+    // The retention purge walks the oldest entries of every account.
+    index('journal_entries_occurred_idx').on(t.occurredAt),
   ],
 );
 

@@ -56,7 +56,8 @@ CREATE TABLE `webhook_endpoints` (
 CREATE UNIQUE INDEX `webhook_endpoints_account_id_uq` ON `webhook_endpoints` (`account_id`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_endpoints_created_idx` ON `webhook_endpoints` (`account_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_endpoints_created_trash_idx` ON `webhook_endpoints` (`account_id`,`created_at`,`id`) WHERE "webhook_endpoints"."deleted_at" is not null;--> statement-breakpoint
-CREATE INDEX `webhook_endpoints_purge_idx` ON `webhook_endpoints` (`deleted_at`) WHERE "webhook_endpoints"."deleted_at" is not null;--> statement-breakpoint
+CREATE INDEX `webhook_endpoints_purge_idx` ON `webhook_endpoints` (`deleted_at`) WHERE "webhook_endpoints"."deleted_at" is not null;
+--> statement-breakpoint
 -- At most 50 live webhook endpoints per account, checked inside the insert as api_keys_cap (0017)
 -- is, so concurrent creates cannot all pass a count read before them. A restore from the trash is
 -- an update, not an insert: it may take an account past 50, which only stops its next create.

@@ -1,0 +1,24 @@
+CREATE TABLE `journal_entries` (
+	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`id` text NOT NULL,
+	`account_id` integer NOT NULL,
+	`type` text NOT NULL,
+	`record_type` text NOT NULL,
+	`record_id` integer NOT NULL,
+	`version` integer NOT NULL,
+	`occurred_at` integer NOT NULL,
+	`actor` text NOT NULL,
+	`data` text,
+	`previous` text,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `journal_entries_id_uq` ON `journal_entries` (`id`);--> statement-breakpoint
+CREATE INDEX `journal_entries_feed_idx` ON `journal_entries` (`account_id`,`seq`);--> statement-breakpoint
+CREATE INDEX `journal_entries_record_idx` ON `journal_entries` (`account_id`,`record_type`,`record_id`,`seq`);--> statement-breakpoint
+CREATE INDEX `journal_entries_occurred_idx` ON `journal_entries` (`occurred_at`);--> statement-breakpoint
+ALTER TABLE `companies` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `contacts` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `deals` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `tasks` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `users` ADD `version` integer DEFAULT 0 NOT NULL;
