@@ -22,6 +22,7 @@ CREATE TABLE `webhook_deliveries` (
 	`body` text NOT NULL,
 	`status` text DEFAULT 'pending' NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
+	`tries` integer DEFAULT 0 NOT NULL,
 	`next_attempt_at` integer,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
@@ -56,8 +57,7 @@ CREATE TABLE `webhook_endpoints` (
 CREATE UNIQUE INDEX `webhook_endpoints_account_id_uq` ON `webhook_endpoints` (`account_id`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_endpoints_created_idx` ON `webhook_endpoints` (`account_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_endpoints_created_trash_idx` ON `webhook_endpoints` (`account_id`,`created_at`,`id`) WHERE "webhook_endpoints"."deleted_at" is not null;--> statement-breakpoint
-CREATE INDEX `webhook_endpoints_purge_idx` ON `webhook_endpoints` (`deleted_at`) WHERE "webhook_endpoints"."deleted_at" is not null;
---> statement-breakpoint
+CREATE INDEX `webhook_endpoints_purge_idx` ON `webhook_endpoints` (`deleted_at`) WHERE "webhook_endpoints"."deleted_at" is not null;--> statement-breakpoint
 -- At most 50 live webhook endpoints per account, checked inside the insert as api_keys_cap (0017)
 -- is, so concurrent creates cannot all pass a count read before them. A restore from the trash is
 -- an update, not an insert: it may take an account past 50, which only stops its next create.

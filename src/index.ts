@@ -36,7 +36,7 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
-import { webhookEndpointsRouter } from './routes/webhook-endpoints';
+import { webhookDeliveriesRouter, webhookEndpointsRouter } from './routes/webhook-endpoints';
 import { purgeExpiredEvents } from './webhooks/log/event-log';
 
 const app = router();
@@ -72,6 +72,7 @@ const routes = app
   .route('/v1/task-categories', taskCategoriesRouter)
   .route('/v1/inbound-webhooks', inboundWebhooksRouter)
   .route('/v1/webhook-endpoints', webhookEndpointsRouter)
+  .route('/v1/webhook-endpoints', webhookDeliveriesRouter)
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)

@@ -107,7 +107,23 @@ export const WebhookDelivery = z
   })
   .openapi('WebhookDelivery');
 
-export const WebhookDeliveryQuery = z.strictObject({ ...pageQuery({ created_at: 'createdAt' }) });
+export const WebhookDeliveryQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
+  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({
+    description: 'The id of the last delivery of the page before: `meta.next_before`',
+  }),
+});
+
+export const WebhookDeliveryPage = z
+  .object({
+    data: z.array(WebhookDelivery),
+    meta: z.object({ limit: z.number().int(), next_before: z.number().int().nullable() }),
+  })
+  .openapi('WebhookDeliveryPage');
+
+export const TestOutcome = z
+  .object({ data: WebhookDelivery })
+  .openapi('WebhookEndpointTestOutcome', { description: 'The ping delivery and its one attempt' });
 
 export const RecoverBody = z
   .strictObject({ since: DateTimeIn('2026-11-28T00:00:00Z') })

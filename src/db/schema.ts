@@ -518,7 +518,11 @@ export const webhookDeliveries = sqliteTable(
     version: integer('version'),
     body: text('body').notNull(),
     status: text('status', { enum: deliveryStatuses }).notNull().default('pending'),
+    // Every attempt ever made (the log's numbering), and those of the current round, which the
+    // retry schedule counts: a resend or a recover starts a new round.
     attempts: integer('attempts').notNull().default(0),
+    tries: integer('tries').notNull().default(0),
+    // When it is due (ms): its next attempt, or the end of the lease of the one under way.
     nextAttemptAt: integer('next_attempt_at'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),

@@ -3,7 +3,11 @@ import { oneWritten } from '../contracts/common';
 import {
   DEFAULT_GRACE_S,
   endpointSorts,
+  RecoverBody,
   RotateSecretBody,
+  TestOutcome,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointQuery,
@@ -22,11 +26,13 @@ import {
   pathId,
   replayedHeader,
   router,
+  traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
+import { pingNow } from '../outbound/deliver';
 import {
   type EndpointRow,
   endpointSpec,
@@ -34,6 +40,8 @@ import {
   presentEndpoint,
   rotateSecret,
 } from '../outbound/endpoints';
+import { listDeliveries, newPing, presentDelivery, reopenDeliveries } from '../outbound/log';
+import { enqueueDeliveries } from '../outbound/messages';
 import { assertOutboundUrl, outboundPolicy } from '../outbound/policy';
 import { newSigningSecret } from '../outbound/signing';
 
@@ -129,4 +137,82 @@ export const webhookEndpointsRouter = router()
       { data: visibleAnswer(c, shown, ['secret', 'previous_secret_expires_at', 'updated_at']) },
       200,
     );
+  });
+
+const DeliveryParams = z.object({ id: pathId('id'), delivery_id: pathId('delivery_id') });
+
+const deliveries = endpointRoute({
+  method: 'get',
+  path: '/{id}/deliveries',
+  operationId: 'listWebhookEndpointDeliveries',
+  summary: "The endpoint's delivery log, newest first, with every attempt",
+  description:
+    "Each message sent to the endpoint (its `webhook-id` as `message_id`), where it stands (`pending`, `succeeded`, `failed`, `aborted`) and every attempt: time, HTTP status, latency and the answer's first 2 KiB. Kept 30 days. Another account's endpoint is a 404.",
+  request: { params: EndpointParam, query: WebhookDeliveryQuery },
+  responses: { 200: jsonContent(WebhookDeliveryPage, 'One page'), ...errorResponses(400, 404, 429) },
+});
+
+const resend = endpointRoute({
+  method: 'post',
+  path: '/{id}/deliveries/{delivery_id}/resend',
+  operationId: 'resendWebhookDelivery',
+  summary: 'Send one delivery again, with the same webhook-id',
+  description:
+    'Starts a new round of tries (the whole retry schedule) for a delivery that ended: failed, aborted or even succeeded. One still being tried is a 409. The receiver sees the same `webhook-id`: dedupe by it.',
+  request: { params: DeliveryParams },
+  responses: {
+    202: { description: 'Queued', headers: traceHeaders },
+    ...errorResponses(400, 404, 409, 429),
+  },
+});
+
+const recover = endpointRoute({
+  method: 'post',
+  path: '/{id}/recover',
+  operationId: 'recoverWebhookEndpoint',
+  summary: 'Send again every failed delivery since a time',
+  description:
+    'After an outage (or once a disabled endpoint is on again): every delivery made since `since` that failed or was aborted gets a new round of tries, in version order per record. Answers how many.',
+  middleware: [jsonGuard] as const,
+  request: { params: EndpointParam, body: jsonBody(RecoverBody) },
+  responses: {
+    200: jsonContent(z.object({ data: z.object({ resent: z.number().int() }) }), 'How many were queued'),
+    ...errorResponses(...bodyErrors, 404, 429),
+  },
+});
+
+const test = endpointRoute({
+  method: 'post',
+  path: '/{id}/test',
+  operationId: 'testWebhookEndpoint',
+  summary: 'Send a `ping` now and answer with what the endpoint said',
+  description:
+    'Signs and posts a `ping` message (`{ "type": "ping", "timestamp", "data": { "endpoint_id" } }`) at once, whatever the endpoint subscribes to and even when it is disabled, and answers with the delivery and its one attempt (no retries). It writes no record: only the delivery log.',
+  request: { params: EndpointParam },
+  responses: { 200: jsonContent(TestOutcome, 'The ping and its attempt'), ...errorResponses(400, 404, 429) },
+});
+
+export const webhookDeliveriesRouter = router()
+  .openapi(deliveries, async (c) => {
+    const { limit, before } = c.req.valid('query');
+    const page = await listDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, limit, before);
+    const data = page.rows.map((row) => presentDelivery(row, page.attempts));
+    return c.json({ data, meta: { limit, next_before: page.more ? (data.at(-1)?.id ?? null) : null } }, 200);
+  })
+  .openapi(resend, async (c) => {
+    const { id, delivery_id } = c.req.valid('param');
+    const ids = await reopenDeliveries(c.get('db'), c.get('keyHash'), id, { deliveryId: delivery_id });
+    await enqueueDeliveries(c.env.OUTBOUND, ids);
+    return c.body(null, 202);
+  })
+  .openapi(recover, async (c) => {
+    const { since } = c.req.valid('json');
+    const ids = await reopenDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, { since });
+    await enqueueDeliveries(c.env.OUTBOUND, ids);
+    return c.json({ data: { resent: ids.length } }, 200);
+  })
+  .openapi(test, async (c) => {
+    const db = c.get('db');
+    const { endpoint, delivery } = await newPing(db, c.get('keyHash'), c.req.valid('param').id);
+    return c.json({ data: await pingNow(db, c.env, endpoint, delivery) }, 200);
   });
