@@ -3,7 +3,14 @@ import type { JournalActor, JournalRecordType } from '../db/schema';
 export type { JournalActor, JournalRecordType };
 
 /** What happened to a record (the second half of an entry's `type`). */
-export type JournalChange = 'created' | 'updated' | 'deleted' | 'restored' | 'completed' | 'reopened' | 'erased';
+export type JournalChange =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'restored'
+  | 'completed'
+  | 'reopened'
+  | 'erased';
 
 /** An entry as the API shows it (the feed, a record's history, an outbound webhook's `data`). */
 export type JournalEntry = {
