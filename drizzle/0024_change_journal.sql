@@ -18,7 +18,17 @@ CREATE INDEX `journal_entries_feed_idx` ON `journal_entries` (`account_id`,`seq`
 CREATE INDEX `journal_entries_record_idx` ON `journal_entries` (`account_id`,`record_type`,`record_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `journal_entries_occurred_idx` ON `journal_entries` (`occurred_at`);--> statement-breakpoint
 ALTER TABLE `companies` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).
+UPDATE `companies` SET `version` = 1;--> statement-breakpoint
 ALTER TABLE `contacts` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).
+UPDATE `contacts` SET `version` = 1;--> statement-breakpoint
 ALTER TABLE `deals` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).
+UPDATE `deals` SET `version` = 1;--> statement-breakpoint
 ALTER TABLE `tasks` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE `users` ADD `version` integer DEFAULT 0 NOT NULL;
+-- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).
+UPDATE `tasks` SET `version` = 1;--> statement-breakpoint
+ALTER TABLE `users` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).
+UPDATE `users` SET `version` = 1;

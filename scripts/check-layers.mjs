@@ -23,7 +23,7 @@ const webhooks = [
   'webhooks/resource',
 ];
 // The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
-const lower = ['core', 'contracts', 'db', 'model', ...webhooks];
+const lower = ['core', 'contracts', 'db', 'journal', 'model', ...webhooks];
 /**
  * What each part of src/ (a top-level folder, a sub-folder of webhooks/, or a file at the top) may
  * import besides itself: core -> contracts, db -> model -> webhooks/* -> routes/queue/panel, with
@@ -42,12 +42,15 @@ const allowed = {
   // The wire contracts (zod) and the storage (Drizzle) both stand on the rules alone.
   contracts: ['core'],
   db: ['core', 'webhooks/rules'],
-  // A resource's write spec, reads and presenter: contract in, rows out.
-  model: ['core', 'contracts', 'db'],
+  // The change journal: its entries' statements (appended by the write specs of model/ through
+  // db/journaling.ts's hooks), snapshots, reads and retention.
+  journal: ['core', 'contracts', 'db'],
+  // A resource's write spec (with its journal), reads and presenter: contract in, rows out.
+  model: ['core', 'contracts', 'db', 'journal'],
   // The webhook configuration's zod parts (fields, when, owner, templates) and its field targets.
   'webhooks/config': ['core', 'contracts', 'webhooks/rules'],
   // The flow actions: each module holds its own schema and statements, over a resource's model.
-  'webhooks/actions': ['core', 'contracts', 'db', 'model', 'webhooks/rules', 'webhooks/config'],
+  'webhooks/actions': ['core', 'contracts', 'db', 'journal', 'model', 'webhooks/rules', 'webhooks/config'],
   // The /v1 resource's schemas (webhook, event, their queries): the flow union comes from actions/.
   'webhooks/contract': ['core', 'contracts', 'webhooks/rules', 'webhooks/config', 'webhooks/actions'],
   // The event log: its one writer, states, reads, filters, overview, replay, promote, storage.

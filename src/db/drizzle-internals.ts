@@ -51,3 +51,7 @@ export function preparedItem(
 
 /** What a batch would prepare of a statement Drizzle built: its row mapping. */
 export const preparedOf = (built: object): Prepared => (built as { _prepare(): Prepared })._prepare();
+
+/** How an SQL expression's value is decoded (`sql.mapWith`), a member Drizzle does not type. */
+export const decoderOf = (expression: SQL): { mapFromDriverValue(value: unknown): unknown } | undefined =>
+  (expression as unknown as { decoder?: { mapFromDriverValue(value: unknown): unknown } }).decoder;

@@ -26,6 +26,7 @@ import { conflict, invalid, notFound, rootMessage } from '../core/errors';
 import type { Refs } from '../core/refs';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
+import type { Journaling } from './journaling';
 import type { PagePlan } from './keyset';
 import { live, restorable } from './live';
 import { assertRefs, refsQuery } from './refs';
@@ -79,6 +80,8 @@ export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extr
   children?: (db: Db, body: C | U, accountId: number, id: number | SQL<number>) => Statements;
   /** Rules an update must keep that involve the current row, beyond what the body schema checks. */
   validate?: (body: U, current: Select<T>) => void;
+  /** Its change journal (src/journal/): every write through the spec appends its entries. */
+  journal?: Journaling;
 };
 
 /** The row a create inserts: the body's columns, the account, and both timestamps (see `created`). */
@@ -369,10 +372,12 @@ export async function createOwn<T extends ResourceTable, C, U, X extends Extras>
   // In this order: what the row needs, the row, its children, then the answer read back, so the
   // answer is what was stored.
   const mine = and(eq(t.accountId, accountId), eq(t.id, id));
+  const now = Date.now();
   const batch: Statements = [
     ...before,
-    insertRow(db, spec.table, newRow(spec, body, accountId, Date.now())),
+    insertRow(db, spec.table, newRow(spec, body, accountId, now)),
     ...(spec.children?.(db, body, accountId, id) ?? []),
+    ...(spec.journal?.after(db, mine, { key: keyHash }, now) ?? []),
     readBack(db, t, spec.extras, mine),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), t)) as unknown[][];
@@ -433,8 +438,11 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
   assertRefs(found, refs);
   // Live: a row trashed since it was read is not written, and the read back finds nothing (404).
   const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
+  const now = Date.now();
+  const actor = { key: keyHash };
   const batch: Statements = [
     ...(spec.before?.(db, body, accountId) ?? []),
+    ...(spec.journal ? [spec.journal.before(db, mine, 'updated', actor, now)] : []),
     updateRow(
       db,
       spec.table,
@@ -445,6 +453,7 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
       mine,
     ),
     ...(spec.children?.(db, body, accountId, id) ?? []),
+    ...(spec.journal?.after(db, mine, actor, now) ?? []),
     readBack(db, t, spec.extras, mine),
   ];
   const results = (await guardedWrite(db.batch(batch as Batch), t).catch((err: unknown) => {

@@ -3,6 +3,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { conflict, notFound } from '../core/errors';
 import type { Db } from './client';
+import type { Actor, Journaling } from './journaling';
 import { restorable, TRASH_MS } from './live';
 import { type Batch, type Extras, type Viewed, view } from './own';
 import {
@@ -33,9 +34,12 @@ export type TrashSpec<T extends TrashTable, X extends Extras = Extras> = {
     account: SQL<number>,
     id: number,
     now: number,
+    actor: Actor,
   ) => { trash: Statements; restore: Statements };
   /** What a restore needs beyond the row being in the trash, and the 409 when it is not met. */
   restoreNeeds?: { where: SQL; problem: string };
+  /** Its change journal (src/journal/): a delete and a restore append their entries. */
+  journal?: Journaling;
 };
 
 /** One round trip: the key check, the dependants and the row move to the trash in one batch. 404 if not live. */
@@ -47,18 +51,24 @@ export async function trashOwn<T extends TrashTable>(
 ): Promise<void> {
   const t: TrashTable = spec.table;
   const now = Date.now();
-  const moved = spec.dependants?.(db, accountOf(keyHash), id, now).trash ?? [];
+  const actor = { key: keyHash };
+  const account = accountOf(keyHash);
+  const moved = spec.dependants?.(db, account, id, now, actor).trash ?? [];
+  const j = spec.journal;
   const results = await scoped(
     db,
     keyHash,
     ...moved,
+    ...(j ? [j.before(db, ownRow(t, keyHash, id), 'deleted', actor, now)] : []),
     db
       .update(t)
       .set({ deletedAt: now })
       .where(ownRow(t, keyHash, id))
       .returning({ id: t.id }),
+    ...(j?.after(db, and(eq(t.accountId, account), eq(t.id, id)), actor, now) ?? []),
   );
-  if (!(results.at(-1) as unknown[]).length) throw notFound();
+  const trashedIndex = results.length - 1 - (j ? 4 : 0);
+  if (!(results[trashedIndex] as unknown[]).length) throw notFound();
 }
 
 /**
@@ -75,17 +85,21 @@ export async function restoreOwn<T extends TrashTable, X extends Extras>(
   const now = Date.now();
   const account = accountOf(keyHash);
   const trashed = and(eq(t.accountId, account), eq(t.id, id), restorable(t, now));
-  const back = spec.dependants?.(db, account, id, now).restore ?? [];
+  const actor = { key: keyHash };
+  const back = spec.dependants?.(db, account, id, now, actor).restore ?? [];
+  const j = spec.journal;
   const [, found, ...results] = await scoped(
     db,
     keyHash,
     db.select({ id: t.id }).from(t).where(trashed),
     ...back,
+    ...(j ? [j.before(db, and(trashed, spec.restoreNeeds?.where), 'restored', actor, now)] : []),
     db
       .update(t)
       .set({ deletedAt: null })
       .where(and(trashed, spec.restoreNeeds?.where))
       .returning({ id: t.id }),
+    ...(j?.after(db, and(eq(t.accountId, account), eq(t.id, id)), actor, now) ?? []),
     view(db, t, spec.extras, ownRow(t, keyHash, id)),
   );
   if (!(found as unknown[]).length) throw notFound();

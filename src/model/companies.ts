@@ -12,6 +12,7 @@ import { linkedUserIds, replaceLinks } from '../db/links';
 import type { Viewed, WriteSpec } from '../db/own';
 import { companies, contacts, deals } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
+import { journaled } from '../journal';
 
 type Create = z.infer<typeof CompanyCreate>;
 type Update = z.infer<typeof CompanyUpdate>;
@@ -63,8 +64,7 @@ const refs = (body: Update): Refs => ({
   follower_ids: ['user', body.follower_ids],
 });
 
-/** How a company is written; inbound webhook flows write companies through it too. */
-export const companySpec: WriteSpec<typeof companies, Create, Update, typeof extras> = {
+const written: WriteSpec<typeof companies, Create, Update, typeof extras> = {
   table: companies,
   extras,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
@@ -76,6 +76,9 @@ export const companySpec: WriteSpec<typeof companies, Create, Update, typeof ext
   children: (db, body, accountId, id) =>
     body.follower_ids === undefined ? [] : replaceLinks(db, 'followers', accountId, id, body.follower_ids),
 };
+
+/** How a company is written; inbound webhook flows write companies through it too. */
+export const companySpec = journaled('company', written);
 
 type Query = z.infer<typeof CompanyQuery>;
 

@@ -9,6 +9,7 @@ import { inIds, rangeConditions } from '../db/filters';
 import type { WriteSpec } from '../db/own';
 import { contacts } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
+import { journaled } from '../journal';
 
 export type ContactRow = typeof contacts.$inferSelect;
 type Create = z.infer<typeof ContactCreate>;
@@ -47,8 +48,7 @@ const refs = (body: Update): Refs => ({
   owner_id: ['user', body.owner_id],
 });
 
-/** How a contact is written; inbound webhook flows write contacts through it too. */
-export const contactSpec: WriteSpec<typeof contacts, Create, Update> = {
+const written: WriteSpec<typeof contacts, Create, Update> = {
   table: contacts,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
   unread: ['accountId', 'nameNorm', 'nameFold', 'emailNorm'],
@@ -56,6 +56,9 @@ export const contactSpec: WriteSpec<typeof contacts, Create, Update> = {
   update: (body) => columns(body),
   refs,
 };
+
+/** How a contact is written; inbound webhook flows write contacts through it too. */
+export const contactSpec = journaled('contact', written);
 
 type Query = z.infer<typeof ContactQuery>;
 

@@ -10,6 +10,8 @@ import { restorable } from '../db/live';
 import type { WriteSpec } from '../db/own';
 import { deals, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
+import { journaled } from '../journal';
+import { taskSpec } from './tasks';
 
 export type DealRow = typeof deals.$inferSelect;
 type Create = z.infer<typeof DealCreate>;
@@ -51,8 +53,7 @@ const refs = (body: Update): Refs => ({
   owner_id: ['user', body.owner_id],
 });
 
-/** How a deal is written; inbound webhook flows write deals through it too. */
-export const dealSpec: WriteSpec<typeof deals, Create, Update> = {
+const written: WriteSpec<typeof deals, Create, Update> = {
   table: deals,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
   unread: ['accountId', 'nameNorm'],
@@ -61,41 +62,43 @@ export const dealSpec: WriteSpec<typeof deals, Create, Update> = {
   refs,
 };
 
+/** How a deal is written; inbound webhook flows write deals through it too. */
+export const dealSpec = journaled('deal', written);
+
 /**
  * A deal's live tasks go to the trash with it, stamped with the same time, so that its restore
  * brings back exactly those (not the ones deleted before it).
  */
 export const dealTrash: TrashSpec<typeof deals> = {
   table: deals,
-  dependants: (db, account, id, now) => {
+  journal: dealSpec.journal,
+  // Each task moved gets its own entry (task.deleted, task.restored), in the same batch.
+  dependants: (db, account, id, now, actor) => {
     const itsTasks = and(eq(tasks.accountId, account), eq(tasks.dealId, id));
     const deal = (state: SQL) => and(eq(deals.accountId, account), eq(deals.id, id), state);
+    const trashed = and(
+      itsTasks,
+      isNull(tasks.deletedAt),
+      sql`exists (select 1 from ${deals} where ${deal(isNull(deals.deletedAt))})`,
+    );
+    const restored = and(
+      itsTasks,
+      eq(
+        tasks.deletedAt,
+        sql`(select ${deals.deletedAt} from ${deals} where ${deal(restorable(deals, now))})`,
+      ),
+    );
+    const j = taskSpec.journal;
     return {
       trash: [
-        db
-          .update(tasks)
-          .set({ deletedAt: now })
-          .where(
-            and(
-              itsTasks,
-              isNull(tasks.deletedAt),
-              sql`exists (select 1 from ${deals} where ${deal(isNull(deals.deletedAt))})`,
-            ),
-          ),
+        j.before(db, trashed, 'deleted', actor, now),
+        db.update(tasks).set({ deletedAt: now }).where(trashed),
+        ...j.after(db, itsTasks, actor, now),
       ],
       restore: [
-        db
-          .update(tasks)
-          .set({ deletedAt: null })
-          .where(
-            and(
-              itsTasks,
-              eq(
-                tasks.deletedAt,
-                sql`(select ${deals.deletedAt} from ${deals} where ${deal(restorable(deals, now))})`,
-              ),
-            ),
-          ),
+        j.before(db, restored, 'restored', actor, now),
+        db.update(tasks).set({ deletedAt: null }).where(restored),
+        ...j.after(db, itsTasks, actor, now),
       ],
     };
   },

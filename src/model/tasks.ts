@@ -12,6 +12,7 @@ import { linkedToAny, linkedUserIds, replaceLinks } from '../db/links';
 import type { Columns, Viewed, WriteSpec } from '../db/own';
 import { deals, taskCategories, taskOwners, tasks } from '../db/schema';
 import type { TrashSpec } from '../db/trash';
+import { journaled, taskUpdateType } from '../journal';
 
 type Create = z.infer<typeof TaskCreate>;
 type Update = z.infer<typeof TaskUpdate>;
@@ -74,8 +75,7 @@ const refs = (body: Update): Refs => ({
   owner_id: ['user', body.owner_id],
 });
 
-/** How a task is written; inbound webhook flows write tasks through it too. */
-export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
+const written: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
   table: tasks,
   extras,
   // Read by no presenter (a sort by one of them still selects it, for the cursor).
@@ -100,10 +100,14 @@ export const taskSpec: WriteSpec<typeof tasks, Create, Update, typeof extras> = 
       : replaceLinks(db, 'owners', accountId, id, body.owner_id === null ? [] : [body.owner_id]),
 };
 
+/** How a task is written; inbound webhook flows write tasks through it too. */
+export const taskSpec = journaled('task', written, taskUpdateType);
+
 /** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
 export const taskTrash: TrashSpec<typeof tasks, typeof extras> = {
   table: tasks,
   extras,
+  journal: taskSpec.journal,
   restoreNeeds: {
     where: sql`exists (select 1 from ${deals} parent where parent.account_id = ${tasks.accountId} and parent.id = ${tasks.dealId} and parent.deleted_at is null)`,
     problem: 'Its deal is in the trash: restore the deal, which brings back the tasks deleted with it.',

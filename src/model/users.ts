@@ -8,6 +8,7 @@ import { rangeConditions } from '../db/filters';
 import type { WriteSpec } from '../db/own';
 import { users } from '../db/schema';
 import { search, searchIndexes } from '../db/search';
+import { journaled } from '../journal';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -31,12 +32,14 @@ function columns(body: Update): Partial<typeof users.$inferInsert> {
   };
 }
 
-/** How a user is written. */
-export const userSpec: WriteSpec<typeof users, Create, Update> = {
+const written: WriteSpec<typeof users, Create, Update> = {
   table: users,
   create: (body) => columns(body),
   update: (body) => columns(body),
 };
+
+/** How a user is written. */
+export const userSpec = journaled('user', written);
 
 type Query = z.infer<typeof UserQuery>;
 
