@@ -494,6 +494,9 @@ export const webhookEndpoints = sqliteTable(
     failingSince: integer('failing_since'),
     ...timestamps,
     ...trashable(),
+    // Every table with a trash has one (the trash's statements are typed over them all); an
+    // endpoint is not a journaled record, so it stays 0.
+    ...versioned(),
   },
   (t) => [
     uniqueIndex('webhook_endpoints_account_id_uq').on(t.accountId, t.id),
