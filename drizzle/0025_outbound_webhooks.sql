@@ -1,3 +1,8 @@
+CREATE TABLE `outbound_cursor` (
+	`name` text PRIMARY KEY NOT NULL,
+	`seq` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `webhook_attempts` (
 	`account_id` integer NOT NULL,
 	`delivery_id` integer NOT NULL,

@@ -22,8 +22,10 @@ import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { mcpRoute } from './mcp/route';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
+import { fanoutAfterWrite } from './outbound/after-write';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
+import { fanOutOnce, purgeDeliveries, requeueStrandedDeliveries } from './queue/outbound';
 import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
@@ -48,6 +50,7 @@ app.use('*', requestContext);
 app.use('/v1/*', apiCors);
 app.use('*', methodNotAllowed(app));
 app.use('/v1/*', apiGate);
+app.use('/v1/*', fanoutAfterWrite);
 app.use('/hooks/*', clientRateLimit);
 
 const health = createRoute({
@@ -209,6 +212,10 @@ export default {
     await forgetExpiredKeys(primaryDb(env.DB));
     await purgeTrash(primaryDb(env.DB), Date.now());
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
+    // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
+    await fanOutOnce(env);
+    await requeueStrandedDeliveries(env);
+    await purgeDeliveries(env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

@@ -568,6 +568,15 @@ export const webhookAttempts = sqliteTable(
   ],
 );
 
+/**
+ * How far outbound fan-out has read the change journal: the `seq` of the last entry whose
+ * deliveries are made (written in the same batch as them). One row, `journal`.
+ */
+export const outboundCursor = sqliteTable('outbound_cursor', {
+  name: text('name').primaryKey(),
+  seq: integer('seq').notNull(),
+});
+
 /** A stored answer to a response that a client may replay. */
 export type StoredResponse = { headers: Record<string, string>; body: string };
 

@@ -27,16 +27,41 @@ export type NewDelivery = {
 /** A delivery made to be tried at once by its maker (a ping): its first attempt already under way. */
 export const underWay = (now: number) => ({ attempts: 1, tries: 1, nextAttemptAt: now + LEASE_MS });
 
+// D1 binds at most 100 parameters per statement: a delivery row takes 12 (with its times).
+const ROWS_PER_INSERT = 8;
+
 /**
- * Insert statements for deliveries, each due now. A message already delivered to that endpoint is
- * left alone (the unique (endpoint, message) index): a fan-out run twice makes each delivery once.
+ * Insert statements for deliveries, each due now (or `state`). A message already delivered to that
+ * endpoint is left alone (the unique (endpoint, message) index): a fan-out run twice makes each
+ * delivery once. Each statement returns the rows it inserted.
  */
-export const insertDeliveries = (db: Db, rows: NewDelivery[], now: number, state = { nextAttemptAt: now }) =>
-  db
-    .insert(d)
-    .values(rows.map((row) => ({ ...row, ...state, createdAt: now, updatedAt: now })))
-    .onConflictDoNothing({ target: [d.endpointId, d.messageId] })
-    .returning();
+export function deliveryInserts(db: Db, rows: NewDelivery[], now: number, state = { nextAttemptAt: now }) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    statements.push(
+      db
+        .insert(d)
+        .values(chunk.map((row) => ({ ...row, ...state, createdAt: now, updatedAt: now })))
+        .onConflictDoNothing({ target: [d.endpointId, d.messageId] })
+        .returning(),
+    );
+  }
+  return statements;
+}
+
+/** Inserts deliveries in one round trip; the rows inserted. */
+export async function insertDeliveries(
+  db: Db,
+  rows: NewDelivery[],
+  now: number,
+  state = { nextAttemptAt: now },
+) {
+  const [first, ...rest] = deliveryInserts(db, rows, now, state);
+  if (!first) return [];
+  const results = await db.batch([first, ...rest]);
+  return results.flat();
+}
 
 /** A pending delivery of the same record to the same endpoint, of an earlier version. */
 const earlierPending = sql`exists (select 1 from ${d} as earlier where earlier.endpoint_id = ${d.endpointId} and earlier.record_key = ${d.recordKey} and earlier.version < ${d.version} and earlier.status = 'pending')`;

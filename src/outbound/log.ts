@@ -140,3 +140,16 @@ export async function reopenDeliveries(
     throw conflict('This delivery is still being tried; it cannot be resent now.');
   return reopened.map((r) => r.id);
 }
+
+/**
+ * The cron's retention: deliveries made more than 30 days ago and their attempts, oldest first,
+ * at most `limit` per run (one batch), whatever their state.
+ */
+export async function purgeOldDeliveries(db: Db, now: number, limit = 500): Promise<number> {
+  const old = sql`(select ${d.id} from ${d} where ${d.createdAt} < ${now - DELIVERY_RETENTION_MS} order by ${d.createdAt} limit ${limit})`;
+  const [, purged] = await db.batch([
+    db.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, old)),
+    db.delete(d).where(inArray(d.id, old)).returning({ id: d.id }),
+  ]);
+  return purged.length;
+}

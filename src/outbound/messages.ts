@@ -1,12 +1,30 @@
 import { sendMessages } from '../core/queue-send';
 
-/** A queue message names a delivery; its body stays in D1. */
-export type DeliveryMessage = { delivery_id: number };
+/**
+ * A queue message names a delivery (its body stays in D1), or asks for a fan-out run: the
+ * journal's new entries made into deliveries (outbound/fanout.ts).
+ */
+export type DeliveryMessage = { delivery_id: number } | { fanout: true };
 
-export const isDeliveryMessage = (body: unknown): body is DeliveryMessage =>
+export const isDeliveryMessage = (body: unknown): body is { delivery_id: number } =>
   typeof body === 'object' &&
   body !== null &&
-  Number.isSafeInteger((body as Partial<DeliveryMessage>).delivery_id);
+  Number.isSafeInteger((body as { delivery_id?: unknown }).delivery_id);
+
+export const isFanoutMessage = (body: unknown): body is { fanout: true } =>
+  typeof body === 'object' && body !== null && (body as { fanout?: unknown }).fanout === true;
+
+/**
+ * Asks for a fan-out run after a write committed. A lost ask loses nothing: the entries stay past
+ * the cursor, and the next ask or the cron's run makes their deliveries.
+ */
+export async function askFanout(queue: Queue<DeliveryMessage>): Promise<void> {
+  try {
+    await queue.send({ fanout: true });
+  } catch {
+    // The cron fans out every run.
+  }
+}
 
 /** Queues deliveries due now; a lost send is the cron's to repair (sendMessages). */
 export const enqueueDeliveries = (queue: Queue<DeliveryMessage>, ids: number[]): Promise<void> =>

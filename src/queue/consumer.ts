@@ -3,6 +3,7 @@ import { logError } from '../core/log';
 import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
 import type { Bindings } from '../env';
+import { askFanout } from '../outbound/messages';
 import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
 import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
 import { processEvent } from '../webhooks/processing/process';
@@ -31,6 +32,8 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
     if (outcome.status === 'failed') {
       await failEvent(db, body.event_id, outcome.error);
     }
+    // The records its flows wrote have journal entries: outbound webhooks tell of them.
+    await askFanout(env.OUTBOUND);
     message.ack();
   } catch (err) {
     logError(err, `event:${body.event_id}`);
