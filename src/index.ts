@@ -38,7 +38,11 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
-import { webhookDeliveriesRouter, webhookEndpointsRouter } from './routes/webhook-endpoints';
+import {
+  registerOutboundWebhooks,
+  webhookDeliveriesRouter,
+  webhookEndpointsRouter,
+} from './routes/webhook-endpoints';
 import { purgeExpiredEvents } from './webhooks/log/event-log';
 
 const app = router();
@@ -84,6 +88,7 @@ const routes = app
   .route('/admin', adminRouter);
 
 stateScopes(app);
+registerOutboundWebhooks(app.openAPIRegistry);
 app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
   type: 'http',
   scheme: 'bearer',

@@ -107,24 +107,34 @@ export const WebhookDelivery = z
   })
   .openapi('WebhookDelivery');
 
-export const WebhookDeliveryQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25' }),
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().openapi({
-    description: 'The id of the last delivery of the page before: `meta.next_before`',
-  }),
-});
+export const deliverySorts = { created_at: 'createdAt' } as const;
 
-export const WebhookDeliveryPage = z
-  .object({
-    data: z.array(WebhookDelivery),
-    meta: z.object({ limit: z.number().int(), next_before: z.number().int().nullable() }),
-  })
-  .openapi('WebhookDeliveryPage');
+export const WebhookDeliveryQuery = z.strictObject({ ...pageQuery(deliverySorts) });
+
+export const RecoverResult = z
+  .object({ data: z.object({ resent: z.number().int() }) })
+  .openapi('WebhookEndpointRecovered', { description: 'How many deliveries were queued again' });
 
 export const TestOutcome = z
   .object({ data: WebhookDelivery })
   .openapi('WebhookEndpointTestOutcome', { description: 'The ping delivery and its one attempt' });
 
 export const RecoverBody = z
-  .strictObject({ since: DateTimeIn('2026-11-28T00:00:00Z') })
+  .strictObject({
+    since: DateTimeIn('2026-11-28T00:00:00Z')
+      .optional()
+      .openapi({ description: 'Deliveries made since then; without it, every one still kept (30 days)' }),
+  })
   .openapi('WebhookEndpointRecover');
+
+/** What every outbound message's body is (Standard Webhooks' envelope). */
+export const WebhookMessage = z
+  .object({
+    type: z.string().openapi({ example: 'contact.updated' }),
+    timestamp: Timestamp,
+    data: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'The change journal entry (`id`, `type`, `occurred_at`, `record_type`, `record_id`, `version`, `actor`, `changed_fields`, `previous`, `data`): the record as GET returns it after the change. For `endpoint.disabled`: the endpoint; for `ping`: `{ endpoint_id }`.',
+    }),
+  })
+  .openapi('WebhookMessage');

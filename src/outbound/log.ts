@@ -1,10 +1,11 @@
 import type { z } from '@hono/zod-openapi';
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import { iso, isoOrNull } from '../contracts/common';
 import type { WebhookDelivery } from '../contracts/webhook-endpoints';
 import { conflict, notFound } from '../core/errors';
 import { PING } from '../core/event-types';
 import type { Db } from '../db/client';
+import type { PagePlan } from '../db/keyset';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import { type DeliveryRow, insertDeliveries, reopen, underWay } from './deliveries';
@@ -48,21 +49,17 @@ const ownEndpoint = (db: Db, keyHash: KeyRef, id: number) =>
     .where(ownRow(webhookEndpoints, keyHash, id));
 
 /**
- * One page of the caller's endpoint's deliveries, newest first, with every attempt, in one round
- * trip; `before`: the id of the last delivery of the page before. 404 when the endpoint is not theirs.
+ * One page of the caller's endpoint's deliveries (`page`: db/keyset.ts's walks), with every
+ * attempt, in one round trip. 404 when the endpoint is not theirs.
  */
-export async function listDeliveries(db: Db, keyHash: KeyRef, id: number, limit: number, before?: number) {
-  const mine = and(
-    eq(d.accountId, accountOf(keyHash)),
-    eq(d.endpointId, id),
-    before ? lt(d.id, before) : undefined,
-  );
-  const page = db
+export async function listDeliveries(db: Db, keyHash: KeyRef, id: number, page: PagePlan) {
+  const mine = and(eq(d.accountId, accountOf(keyHash)), eq(d.endpointId, id), or(...page.walks));
+  const ids = db
     .select({ id: d.id })
     .from(d)
     .where(mine)
-    .orderBy(desc(d.id))
-    .limit(limit + 1);
+    .orderBy(...page.orderBy())
+    .limit(page.fetch);
   const [, endpoint, rows, attempts] = await scoped(
     db,
     keyHash,
@@ -71,17 +68,17 @@ export async function listDeliveries(db: Db, keyHash: KeyRef, id: number, limit:
       .select()
       .from(d)
       .where(mine)
-      .orderBy(desc(d.id))
-      .limit(limit + 1),
+      .orderBy(...page.orderBy())
+      .limit(page.fetch),
     db
       .select()
       .from(webhookAttempts)
       .where(
-        and(eq(webhookAttempts.accountId, accountOf(keyHash)), inArray(webhookAttempts.deliveryId, page)),
+        and(eq(webhookAttempts.accountId, accountOf(keyHash)), inArray(webhookAttempts.deliveryId, ids)),
       ),
   );
   if (!endpoint[0]) throw notFound();
-  return { rows: rows.slice(0, limit), more: rows.length > limit, attempts };
+  return { rows, attempts };
 }
 
 /** A ping delivery to the caller's endpoint, made now (the test route tries it at once). */

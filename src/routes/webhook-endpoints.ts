@@ -1,24 +1,29 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
-import { oneWritten } from '../contracts/common';
+import { list, oneWritten } from '../contracts/common';
 import {
   DEFAULT_GRACE_S,
+  deliverySorts,
   endpointSorts,
   RecoverBody,
+  RecoverResult,
   RotateSecretBody,
   TestOutcome,
-  WebhookDeliveryPage,
+  WebhookDelivery,
   WebhookDeliveryQuery,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointQuery,
   WebhookEndpointUpdate,
+  WebhookMessage,
 } from '../contracts/webhook-endpoints';
+import { EVENT_TYPES, PING } from '../core/event-types';
 import { createOwn, getOwn, listOwn, updateOwn } from '../db/own';
-import { webhookEndpoints } from '../db/schema';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { trashHandlers } from '../http/handlers';
 import { jsonGuard } from '../http/middleware';
 import {
   bodyErrors,
+  bookmarkParam,
   errorResponses,
   idempotencyParam,
   jsonBody,
@@ -29,10 +34,11 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { resourceRoutes, trashRoutes } from '../http/routes';
+import { linkHeader, resourceRoutes, trashRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
 import { pingNow } from '../outbound/deliver';
+import type { DeliveryRow } from '../outbound/deliveries';
 import {
   type EndpointRow,
   endpointSpec,
@@ -72,6 +78,7 @@ export const endpointRoute = <const R extends Omit<RouteConfig, 'tags' | 'securi
     ...config,
     tags: [names.tag],
     security: [{ bearerAuth: [] }],
+    ...(config.method === 'get' && { parameters: [bookmarkParam] }),
     ...(config.method === 'post' && { parameters: [idempotencyParam] }),
   });
 export const EndpointParam = z.object({ id: pathId('id') });
@@ -91,7 +98,7 @@ const rotate = endpointRoute({
       'The endpoint with its new `secret`',
       replayedHeader,
     ),
-    ...errorResponses(...bodyErrors, 404, 429),
+    ...errorResponses(...bodyErrors, 404, 409, 429),
   },
 });
 
@@ -149,7 +156,10 @@ const deliveries = endpointRoute({
   description:
     "Each message sent to the endpoint (its `webhook-id` as `message_id`), where it stands (`pending`, `succeeded`, `failed`, `aborted`) and every attempt: time, HTTP status, latency and the answer's first 2 KiB. Kept 30 days. Another account's endpoint is a 404.",
   request: { params: EndpointParam, query: WebhookDeliveryQuery },
-  responses: { 200: jsonContent(WebhookDeliveryPage, 'One page'), ...errorResponses(400, 404, 429) },
+  responses: {
+    200: jsonContent(list(WebhookDelivery, 'WebhookDelivery'), 'One page', linkHeader),
+    ...errorResponses(400, 404, 429),
+  },
 });
 
 const resend = endpointRoute({
@@ -161,8 +171,8 @@ const resend = endpointRoute({
     'Starts a new round of tries (the whole retry schedule) for a delivery that ended: failed, aborted or even succeeded. One still being tried is a 409. The receiver sees the same `webhook-id`: dedupe by it.',
   request: { params: DeliveryParams },
   responses: {
-    202: { description: 'Queued', headers: traceHeaders },
-    ...errorResponses(400, 404, 409, 429),
+    202: { description: 'Queued', headers: { ...traceHeaders, ...replayedHeader } },
+    ...errorResponses(400, 404, 409, 422, 429),
   },
 });
 
@@ -176,8 +186,8 @@ const recover = endpointRoute({
   middleware: [jsonGuard] as const,
   request: { params: EndpointParam, body: jsonBody(RecoverBody) },
   responses: {
-    200: jsonContent(z.object({ data: z.object({ resent: z.number().int() }) }), 'How many were queued'),
-    ...errorResponses(...bodyErrors, 404, 429),
+    200: jsonContent(RecoverResult, 'How many were queued', replayedHeader),
+    ...errorResponses(...bodyErrors, 404, 409, 429),
   },
 });
 
@@ -189,15 +199,20 @@ const test = endpointRoute({
   description:
     'Signs and posts a `ping` message (`{ "type": "ping", "timestamp", "data": { "endpoint_id" } }`) at once, whatever the endpoint subscribes to and even when it is disabled, and answers with the delivery and its one attempt (no retries). It writes no record: only the delivery log.',
   request: { params: EndpointParam },
-  responses: { 200: jsonContent(TestOutcome, 'The ping and its attempt'), ...errorResponses(400, 404, 429) },
+  responses: {
+    200: jsonContent(TestOutcome, 'The ping and its attempt', replayedHeader),
+    ...errorResponses(400, 404, 409, 422, 429),
+  },
 });
 
 export const webhookDeliveriesRouter = router()
   .openapi(deliveries, async (c) => {
-    const { limit, before } = c.req.valid('query');
-    const page = await listDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, limit, before);
-    const data = page.rows.map((row) => presentDelivery(row, page.attempts));
-    return c.json({ data, meta: { limit, next_before: page.more ? (data.at(-1)?.id ?? null) : null } }, 200);
+    const page = keyset<DeliveryRow>(webhookDeliveries, deliverySorts, c.req.valid('query'));
+    const found = await listDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, page);
+    return c.json(
+      page.page(c, found.rows, (row) => presentDelivery(row, found.attempts)),
+      200,
+    );
   })
   .openapi(resend, async (c) => {
     const { id, delivery_id } = c.req.valid('param');
@@ -206,7 +221,7 @@ export const webhookDeliveriesRouter = router()
     return c.body(null, 202);
   })
   .openapi(recover, async (c) => {
-    const { since } = c.req.valid('json');
+    const since = c.req.valid('json').since ?? 0;
     const ids = await reopenDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, { since });
     await enqueueDeliveries(c.env.OUTBOUND, ids);
     return c.json({ data: { resent: ids.length } }, 200);
@@ -216,3 +231,31 @@ export const webhookDeliveriesRouter = router()
     const { endpoint, delivery } = await newPing(db, c.get('keyHash'), c.req.valid('param').id);
     return c.json({ data: await pingNow(db, c.env, endpoint, delivery) }, 200);
   });
+
+const signatureHeaders = z.object({
+  'webhook-id': z
+    .string()
+    .openapi({ description: "The entry's id (`evt_…`): the same on every retry; dedupe by it" }),
+  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt' }),
+  'webhook-signature': z.string().openapi({
+    description:
+      '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, space-separated when two secrets sign (a rotation)',
+  }),
+});
+
+/** The document's `webhooks`: one per event type (and the ping), each the signed POST a receiver gets. */
+export function registerOutboundWebhooks(registry: { registerWebhook: (route: RouteConfig) => void }): void {
+  for (const type of [...EVENT_TYPES, PING]) {
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      tags: [names.tag],
+      summary: `\`${type}\`, posted to every endpoint subscribed to it`,
+      request: { headers: signatureHeaders, body: jsonBody(WebhookMessage) },
+      responses: {
+        200: { description: 'Any 2xx acknowledges it; anything else (or no answer within 15 s) is retried' },
+        410: { description: 'Turns the endpoint off' },
+      },
+    });
+  }
+}

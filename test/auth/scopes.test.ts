@@ -123,6 +123,32 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     body: {},
     status: 200,
   }),
+  'GET /v1/webhook-endpoints/{id}/deliveries': async (a) => ({
+    method: 'GET',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/deliveries`,
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/test': async (a) => ({
+    method: 'POST',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/test`,
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/recover': async (a) => ({
+    method: 'POST',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/recover`,
+    body: { since: '2026-01-01T00:00:00Z' },
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/deliveries/{delivery_id}/resend': async (a) => {
+    const made = await endpoint(a);
+    const ping = await call(`/v1/webhook-endpoints/${made.id}/test`, { method: 'POST', key: a.key });
+    const { data } = await json(ping);
+    return {
+      method: 'POST',
+      path: `/v1/webhook-endpoints/${made.id}/deliveries/${data.id}/resend`,
+      status: 202,
+    };
+  },
   ...crud('inbound-webhooks', webhook, () => ({ name: `Hook ${next()}` })),
   'DELETE /v1/inbound-webhooks/{id}': async (a) => ({
     method: 'DELETE',

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/core/event-types';
 import { call, create, expectProblem, expectReadOnly, json, keyWith, newAccount } from '../helpers';
 
 const URL_OK = 'https://hooks.example.com/crm';
@@ -165,5 +166,18 @@ describe('webhook endpoint URLs', () => {
       body: { url: 'https://169.254.169.254/latest' },
     });
     await expectProblem(res, 422, 'validation_failed');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes every event type in its webhooks object (OpenAPI 3.1)', async () => {
+    const doc = await json(await call('/openapi.json'));
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES, 'ping'].sort());
+    const created = doc.webhooks['contact.created'].post;
+    expect(created.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
   });
 });

@@ -72,3 +72,23 @@ describe('fan-out from the change journal', () => {
     expect(got[1]?.id).toBe('evt_lostask000000000000001');
   });
 });
+
+describe('a fan-out run', () => {
+  it('makes many deliveries in one batch, within D1’s bound parameters per statement', async () => {
+    const { id: accountId, key } = await newAccount();
+    const endpoints = await Promise.all([1, 2, 3].map(() => endpointWithBox(key, [{ status: 204 }], ['*'])));
+    const now = Date.now();
+    // Entries with no ask (as after lost sends), so that one run makes all 12 deliveries.
+    await env.DB.batch(
+      [1, 2, 3, 4].map((n) =>
+        env.DB.prepare(
+          `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+           VALUES (?, ?, 'deal.created', 'deal', ?, 1, ?, '{"type":"system"}', '{}')`,
+        ).bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now),
+      ),
+    );
+    // This run, or one an endpoint's create asked for, makes the 12 deliveries in one batch.
+    await fanOutOnce(env);
+    for (const { name } of endpoints) expect(await receivedN(name, 4)).toHaveLength(4);
+  });
+});
