@@ -24,6 +24,8 @@ export type JournalSource = SnapshotSpec & {
   recordType: JournalRecordType;
   /** The type of an update, from the snapshots before and after it; default `<type>.updated`. */
   updateType?: (previous: SQL, current: SQL) => SQL;
+  /** Extras that follow other records (counts): kept in the snapshot, not a change of this one. */
+  derived?: readonly string[];
 };
 
 /**
@@ -53,12 +55,38 @@ export function journalOf(source: JournalSource): Journaling {
   // Whether the row in the statement's FROM has an entry of its next version.
   const journaledNext = sql`exists (select 1 from ${e} where ${e.accountId} = ${t.accountId} and ${e.recordType} = ${recordType} and ${e.recordId} = ${t.id} and ${e.version} = ${t.version} + 1)`;
   const current = sql`(select ${snapshot} from ${t} where ${t.accountId} = ${e.accountId} and ${t.id} = ${e.recordId})`;
-  const updated =
-    source.updateType?.(sql`${e.previous}`, current) ?? sql.raw(`'${source.recordType}.updated'`);
-  const unchanged = sql`json_remove(${e.data}, '$.updatedAt') = json_remove(${e.previous}, '$.updatedAt')`;
+  // An update that brings the row back from the trash (a webhook flow's CNPJ) is its restore.
+  const updated = sql`case when json_extract(${e.previous}, '$.deletedAt') is not null and json_extract(${current}, '$.deletedAt') is null
+    then ${sql.raw(`'${source.recordType}.restored'`)} else ${source.updateType?.(sql`${e.previous}`, current) ?? sql.raw(`'${source.recordType}.updated'`)} end`;
+  // What a write itself changed: updated_at moves on every write, and derived extras (a company's
+  // counts of deals and contacts) change with other records, whose own entries tell of it.
+  const ignored = sql.raw(['updatedAt', ...(source.derived ?? [])].map((key) => `'$.${key}'`).join(', '));
+  const unchanged = sql`json_remove(${e.data}, ${ignored}) = json_remove(${e.previous}, ${ignored})`;
   return {
+    // Only a journaled row (version > 0) keeps a placeholder: a row new to the journal, such as one
+    // this batch inserted, gets its `created` entry from `after`.
     before: (db, where, change: Change, actor, now) =>
-      statement(db, insert(sql.raw(`'${source.recordType}.${change}'`), null, snapshot, actor, now, where)),
+      statement(
+        db,
+        insert(
+          sql.raw(`'${source.recordType}.${change}'`),
+          null,
+          snapshot,
+          actor,
+          now,
+          and(where, sql`${t.version} > 0`),
+        ),
+      ),
+    opened: (account) =>
+      sql`(${t.accountId}, ${t.id}) in (select ${e.accountId}, ${e.recordId} from ${e} where ${e.recordType} = ${recordType} and ${e.data} is null${account === undefined ? sql`` : sql` and ${e.accountId} = ${account}`})`,
+    erased: (db, where, actor, now) => [
+      statement(
+        db,
+        sql`update ${e} set ${sql.raw('data')} = null, ${sql.raw('previous')} = null
+          where (${e.accountId}, ${e.recordType}, ${e.recordId}) in (select ${t.accountId}, ${recordType}, ${t.id} from ${t} where ${where ?? sql`1`})`,
+      ),
+      statement(db, insert(sql.raw(`'${source.recordType}.erased'`), null, null, actor, now, where)),
+    ],
     after: (db, where, actor, now): BatchItem<'sqlite'>[] => [
       statement(
         db,
