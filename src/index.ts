@@ -21,6 +21,7 @@ import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { mcpRoute } from './mcp/route';
+import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
@@ -200,7 +201,7 @@ export default {
   async scheduled(_controller, env) {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
-    await purgeTrash(primaryDb(env.DB), Date.now());
+    await purgeTrash(primaryDb(env.DB), Date.now(), journals);
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');

@@ -40,4 +40,6 @@ export type Journaling = {
    * data, and the person's data blanked in every earlier entry of the record.
    */
   erased(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>[];
+  /** Before the rows `where` selects are deleted for good (the trash's purge): a last `deleted` entry with their data. */
+  gone(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>;
 };
