@@ -115,20 +115,8 @@ export const PURGE_BATCH = 100;
 /** Each trash table's change journal, by record type: the purge's entries. */
 export type PurgeJournals = Record<JournalRecordType, Journaling>;
 
-/**
- * The cron's purge: rows trashed more than 30 days before `now`, oldest first, at most
- * PURGE_BATCH per table, deleted for good in ONE batch with what depends on them. References to a
- * purged row become null (a contact's company, a deal's contact, owners); links to it (followers,
- * task owners) and a purged deal's tasks are deleted. The journal, in the same batch: a last
- * `deleted` entry (actor `system`) for each row deleted, an `updated` one for each row that lost a
- * reference or a link. Returns the rows purged per table.
- */
-export async function purgeTrash(
-  db: Db,
-  now: number,
-  journals: PurgeJournals,
-): Promise<Record<string, number>> {
-  const cutoff = now - TRASH_MS;
+/** The purge's pieces for a run at `cutoff`. */
+function duePieces(cutoff: number) {
   // The due rows, as (account_id, id) pairs: the same in every statement of the batch, since only
   // the last statement for a table deletes its rows.
   const due = (t: TrashTable) =>
@@ -136,11 +124,16 @@ export async function purgeTrash(
   const pointsAt = (accountId: AnySQLiteColumn, fk: AnySQLiteColumn, t: TrashTable) =>
     sql`(${accountId}, ${fk}) in ${due(t)}`;
   const isDue = (t: TrashTable) => sql`(${t.accountId}, ${t.id}) in ${due(t)}`;
-  const purged = (t: TrashTable) => db.delete(t).where(isDue(t));
-  const tasksOf = sql`(select ${tasks.accountId}, ${tasks.id} from ${tasks} where ${pointsAt(tasks.accountId, tasks.dealId, deals)})`;
-  const r = inboundEventResults;
-  // The rows that stay and lose a reference or a link to a purged one, each found by the index of
-  // the reference (a run with nothing due reads no table).
+  return { pointsAt, isDue };
+}
+
+type DuePieces = ReturnType<typeof duePieces>;
+
+/**
+ * The rows that stay and lose a reference or a link to a purged one, each found by the index of
+ * the reference (a run with nothing due reads no table), for their journal entries.
+ */
+function losingRows({ pointsAt, isDue }: DuePieces) {
   const rowsOf = (t: TrashTable, ...refs: SQL[]) =>
     and(
       // By id alone (ids are unique across accounts: AUTOINCREMENT), so SQLite looks each up by its
@@ -160,7 +153,7 @@ export async function purgeTrash(
       sql`${t.id} in (select ${parentId} from ${link} where ${pointsAt(link.accountId, link.userId, users)})`,
       sql`not ${isDue(t)}`,
     );
-  const losing = {
+  return {
     task: and(
       linked(taskOwners, taskOwners.taskId, tasks),
       sql`not ${pointsAt(tasks.accountId, tasks.dealId, deals)}`,
@@ -181,6 +174,27 @@ export async function purgeTrash(
       linked(companyFollowers, companyFollowers.companyId, companies),
     ),
   };
+}
+
+/**
+ * The cron's purge: rows trashed more than 30 days before `now`, oldest first, at most
+ * PURGE_BATCH per table, deleted for good in ONE batch with what depends on them. References to a
+ * purged row become null (a contact's company, a deal's contact, owners); links to it (followers,
+ * task owners) and a purged deal's tasks are deleted. The journal, in the same batch: a last
+ * `deleted` entry (actor `system`) for each row deleted, an `updated` one for each row that lost a
+ * reference or a link. Returns the rows purged per table.
+ */
+export async function purgeTrash(
+  db: Db,
+  now: number,
+  journals: PurgeJournals,
+): Promise<Record<string, number>> {
+  const pieces = duePieces(now - TRASH_MS);
+  const { pointsAt, isDue } = pieces;
+  const purged = (t: TrashTable) => db.delete(t).where(isDue(t));
+  const tasksOf = sql`(select ${tasks.accountId}, ${tasks.id} from ${tasks} where ${pointsAt(tasks.accountId, tasks.dealId, deals)})`;
+  const r = inboundEventResults;
+  const losing = losingRows(pieces);
   const kinds = ['task', 'deal', 'contact', 'company'] as const;
   const j = journals;
   const batch: Statements = kinds.map((kind) => j[kind].before(db, losing[kind], 'updated', 'system', now));

@@ -6,6 +6,7 @@ import type { Actor, Change, Journaling } from '../db/journaling';
 import { type JournalRecordType, journalEntries } from '../db/schema';
 import { actorJson } from './actor';
 import { type SnapshotSpec, snapshotSql } from './snapshot';
+import type { JournalChange } from './types';
 
 const e = journalEntries;
 
@@ -38,6 +39,7 @@ export function journalOf(source: JournalSource): Journaling {
   const t = source.table;
   const recordType = sql.raw(`'${source.recordType}'`);
   const snapshot = snapshotSql(source);
+  const typeOf = (change: JournalChange) => sql.raw(`'${source.recordType}.${change}'`);
   const insert = (
     type: SQL,
     data: SQL | null,
@@ -66,17 +68,7 @@ export function journalOf(source: JournalSource): Journaling {
     // Only a journaled row (version > 0) keeps a placeholder: a row new to the journal, such as one
     // this batch inserted, gets its `created` entry from `after`.
     before: (db, where, change: Change, actor, now) =>
-      statement(
-        db,
-        insert(
-          sql.raw(`'${source.recordType}.${change}'`),
-          null,
-          snapshot,
-          actor,
-          now,
-          and(where, sql`${t.version} > 0`),
-        ),
-      ),
+      statement(db, insert(typeOf(change), null, snapshot, actor, now, and(where, sql`${t.version} > 0`))),
     opened: (account) =>
       // By id alone: ids are unique across accounts (AUTOINCREMENT), and the entry names its account's row.
       sql`${t.id} in (select ${e.recordId} from ${e} where ${e.recordType} = ${recordType} and ${e.data} is null${account === undefined ? sql`` : sql` and ${e.accountId} = ${account}`})`,
@@ -86,15 +78,15 @@ export function journalOf(source: JournalSource): Journaling {
         sql`update ${e} set ${sql.raw('data')} = null, ${sql.raw('previous')} = null
           where (${e.accountId}, ${e.recordType}, ${e.recordId}) in (select ${t.accountId}, ${recordType}, ${t.id} from ${t} where ${where ?? sql`1`})`,
       ),
-      statement(db, insert(sql.raw(`'${source.recordType}.erased'`), null, null, actor, now, where)),
+      statement(db, insert(typeOf('erased'), null, null, actor, now, where)),
     ],
     gone: (db, where, actor, now) =>
-      statement(db, insert(sql.raw(`'${source.recordType}.deleted'`), snapshot, null, actor, now, where)),
+      statement(db, insert(typeOf('deleted'), snapshot, null, actor, now, where)),
     after: (db, where, actor, now): BatchItem<'sqlite'>[] => [
       statement(
         db,
         insert(
-          sql.raw(`'${source.recordType}.created'`),
+          typeOf('created'),
           snapshot,
           null,
           actor,

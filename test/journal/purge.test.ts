@@ -19,7 +19,11 @@ describe("the change journal of the cron's trash purge", () => {
       cnpj: '11222333000181',
       follower_ids: [user.id],
     });
-    const contact = await create(key, '/v1/contacts', { name: 'Ana', company_id: company.id, owner_id: user.id });
+    const contact = await create(key, '/v1/contacts', {
+      name: 'Ana',
+      company_id: company.id,
+      owner_id: user.id,
+    });
     expect((await call(`/v1/companies/${company.id}`, { method: 'DELETE', key })).status).toBe(204);
     expect((await call(`/v1/users/${user.id}`, { method: 'DELETE', key })).status).toBe(204);
     for (const table of ['companies', 'users']) {
