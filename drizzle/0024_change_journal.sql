@@ -16,6 +16,7 @@ CREATE TABLE `journal_entries` (
 CREATE UNIQUE INDEX `journal_entries_id_uq` ON `journal_entries` (`id`);--> statement-breakpoint
 CREATE INDEX `journal_entries_feed_idx` ON `journal_entries` (`account_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `journal_entries_record_idx` ON `journal_entries` (`account_id`,`record_type`,`record_id`,`seq`);--> statement-breakpoint
+CREATE INDEX `journal_entries_open_idx` ON `journal_entries` (`record_type`,`account_id`,`record_id`) WHERE "journal_entries"."data" is null;--> statement-breakpoint
 CREATE INDEX `journal_entries_occurred_idx` ON `journal_entries` (`occurred_at`);--> statement-breakpoint
 ALTER TABLE `companies` ADD `version` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- Rows written before the journal count as version 1: version 0 means never journaled (src/journal/statements.ts).

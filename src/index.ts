@@ -21,6 +21,7 @@ import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
 import { mcpRoute } from './mcp/route';
+import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { fanoutAfterWrite } from './outbound/after-write';
 import { panelRouter } from './panel/routes';
@@ -215,7 +216,7 @@ export default {
   async scheduled(_controller, env) {
     await requeueStranded(env);
     await forgetExpiredKeys(primaryDb(env.DB));
-    await purgeTrash(primaryDb(env.DB), Date.now());
+    await purgeTrash(primaryDb(env.DB), Date.now(), journals);
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
     // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
     await fanOutOnce(env);

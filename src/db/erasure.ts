@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { notFound } from '../core/errors';
 import type { Db } from './client';
+import type { Journaling } from './journaling';
 import { mayName, names, nodeNames, pieces, readings, VALUE_CUTS, WORD_CUTS, walkable } from './person-match';
 import { contacts, deals, idempotencyKeys, inboundEventResults, inboundEvents } from './schema';
 import { accountOf, type KeyRef, scoped } from './tenant';
@@ -76,15 +77,25 @@ function answersHolding(account: SQL, id: number, events: SQL): SQL {
  * payloads, headers, kept bodies, problem details, previews, errors, warnings and history errors of
  * the webhook events that hold it (eventsHolding). Deals and event results that pointed at it keep
  * existing without it.
+ * The change journal (`journals`) gets a `contact.erased` entry, the person blanked from the
+ * contact's earlier entries, and a `deal.updated` for each deal that loses it.
  * 404 if absent.
  */
-export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise<void> {
+export async function eraseContact(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  journals: { contact: Journaling; deal: Journaling },
+): Promise<void> {
   const account = accountOf(keyHash);
   const target = and(eq(contacts.accountId, account), eq(contacts.id, id));
   // Every statement changes nothing unless the contact is there, so a 404 leaves D1 as it was.
   const present = sql`exists (select 1 from ${contacts} where ${target})`;
   const e = inboundEvents;
   const k = idempotencyKeys;
+  const actor = { key: keyHash };
+  const now = Date.now();
+  const itsDeals = and(eq(deals.accountId, account), eq(deals.contactId, id));
   const results = await scoped(
     db,
     keyHash,
@@ -125,10 +136,10 @@ export async function eraseContact(db: Db, keyHash: KeyRef, id: number): Promise
       .update(inboundEventResults)
       .set({ contactId: null })
       .where(and(eq(inboundEventResults.accountId, account), eq(inboundEventResults.contactId, id))),
-    db
-      .update(deals)
-      .set({ contactId: null })
-      .where(and(eq(deals.accountId, account), eq(deals.contactId, id))),
+    journals.deal.before(db, itsDeals, 'updated', actor, now),
+    db.update(deals).set({ contactId: null }).where(itsDeals),
+    ...journals.deal.after(db, journals.deal.opened(account), actor, now),
+    ...journals.contact.erased(db, target, actor, now),
     db.delete(contacts).where(target).returning({ id: contacts.id }),
   );
   if (!(results.at(-1) as unknown[]).length) throw notFound();

@@ -29,4 +29,17 @@ export type Journaling = {
    * when nothing changed), and each journaled row's version moved to its entry's.
    */
   after(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>[];
+  /**
+   * WHERE for the rows that hold a placeholder of `before` (of `account`, or of every account):
+   * for an `after` whose rows cannot be found again by the condition `before` used (a reference
+   * the write cleared).
+   */
+  opened(account?: SQL<number> | number): SQL;
+  /**
+   * LGPD erasure of the rows `where` selects, before they are deleted: an `erased` entry with no
+   * data, and the person's data blanked in every earlier entry of the record.
+   */
+  erased(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>[];
+  /** Before the rows `where` selects are deleted for good (the trash's purge): a last `deleted` entry with their data. */
+  gone(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>;
 };

@@ -666,6 +666,9 @@ export const journalEntries = sqliteTable(
     uniqueIndex('journal_entries_id_uq').on(t.id),
     index('journal_entries_feed_idx').on(t.accountId, t.seq),
     index('journal_entries_record_idx').on(t.accountId, t.recordType, t.recordId, t.seq),
+    // The entries still without data: a batch's placeholders (src/journal/statements.ts) and
+    // erased ones. A few rows, so finding a batch's changed records by them costs nothing.
+    index('journal_entries_open_idx').on(t.recordType, t.accountId, t.recordId).where(sql`${t.data} is null`),
     // The retention purge walks the oldest entries of every account.
     index('journal_entries_occurred_idx').on(t.occurredAt),
   ],

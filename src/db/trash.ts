@@ -1,4 +1,4 @@
-import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { conflict, notFound } from '../core/errors';
@@ -12,6 +12,7 @@ import {
   contacts,
   deals,
   inboundEventResults,
+  type JournalRecordType,
   type TrashTable,
   taskOwners,
   tasks,
@@ -111,33 +112,111 @@ export async function restoreOwn<T extends TrashTable, X extends Extras>(
 /** Rows of each table the cron purges per run at most (a deal's tasks go with it, however many). */
 export const PURGE_BATCH = 100;
 
-/**
- * The cron's purge: rows trashed more than 30 days before `now`, oldest first, at most
- * PURGE_BATCH per table, deleted for good in ONE batch with what depends on them. References to a
- * purged row become null (a contact's company, a deal's contact, owners); links to it (followers,
- * task owners) and a purged deal's tasks are deleted. Returns the rows purged per table.
- */
-export async function purgeTrash(db: Db, now: number): Promise<Record<string, number>> {
-  const cutoff = now - TRASH_MS;
+/** Each trash table's change journal, by record type: the purge's entries. */
+export type PurgeJournals = Record<JournalRecordType, Journaling>;
+
+/** The purge's pieces for a run at `cutoff`. */
+function duePieces(cutoff: number) {
   // The due rows, as (account_id, id) pairs: the same in every statement of the batch, since only
   // the last statement for a table deletes its rows.
   const due = (t: TrashTable) =>
     sql`(select ${t.accountId}, ${t.id} from ${t} where ${lt(t.deletedAt, cutoff)} order by ${t.deletedAt} limit ${PURGE_BATCH})`;
   const pointsAt = (accountId: AnySQLiteColumn, fk: AnySQLiteColumn, t: TrashTable) =>
     sql`(${accountId}, ${fk}) in ${due(t)}`;
-  const purged = (t: TrashTable) => db.delete(t).where(sql`(${t.accountId}, ${t.id}) in ${due(t)}`);
+  const isDue = (t: TrashTable) => sql`(${t.accountId}, ${t.id}) in ${due(t)}`;
+  return { pointsAt, isDue };
+}
+
+type DuePieces = ReturnType<typeof duePieces>;
+
+/**
+ * The rows that stay and lose a reference or a link to a purged one, each found by the index of
+ * the reference (a run with nothing due reads no table), for their journal entries.
+ */
+function losingRows({ pointsAt, isDue }: DuePieces) {
+  const rowsOf = (t: TrashTable, ...refs: SQL[]) =>
+    and(
+      // By id alone (ids are unique across accounts: AUTOINCREMENT), so SQLite looks each up by its
+      // primary key; every reference is (account_id, id) already.
+      sql`${t.id} in (${sql.join(
+        refs.map((ref) => sql`select ${t.id} from ${t} where ${ref}`),
+        sql` union all `,
+      )})`,
+      sql`not ${isDue(t)}`,
+    );
+  const linked = (
+    link: typeof taskOwners | typeof companyFollowers,
+    parentId: AnySQLiteColumn,
+    t: TrashTable,
+  ) =>
+    and(
+      sql`${t.id} in (select ${parentId} from ${link} where ${pointsAt(link.accountId, link.userId, users)})`,
+      sql`not ${isDue(t)}`,
+    );
+  return {
+    task: and(
+      linked(taskOwners, taskOwners.taskId, tasks),
+      sql`not ${pointsAt(tasks.accountId, tasks.dealId, deals)}`,
+    ),
+    deal: rowsOf(
+      deals,
+      pointsAt(deals.accountId, deals.contactId, contacts),
+      pointsAt(deals.accountId, deals.companyId, companies),
+      pointsAt(deals.accountId, deals.ownerId, users),
+    ),
+    contact: rowsOf(
+      contacts,
+      pointsAt(contacts.accountId, contacts.companyId, companies),
+      pointsAt(contacts.accountId, contacts.ownerId, users),
+    ),
+    company: or(
+      rowsOf(companies, pointsAt(companies.accountId, companies.ownerId, users)),
+      linked(companyFollowers, companyFollowers.companyId, companies),
+    ),
+  };
+}
+
+/**
+ * The cron's purge: rows trashed more than 30 days before `now`, oldest first, at most
+ * PURGE_BATCH per table, deleted for good in ONE batch with what depends on them. References to a
+ * purged row become null (a contact's company, a deal's contact, owners); links to it (followers,
+ * task owners) and a purged deal's tasks are deleted. The journal, in the same batch: a last
+ * `deleted` entry (actor `system`) for each row deleted, an `updated` one for each row that lost a
+ * reference or a link. Returns the rows purged per table.
+ */
+export async function purgeTrash(
+  db: Db,
+  now: number,
+  journals: PurgeJournals,
+): Promise<Record<string, number>> {
+  const pieces = duePieces(now - TRASH_MS);
+  const { pointsAt, isDue } = pieces;
+  const purged = (t: TrashTable) => db.delete(t).where(isDue(t));
   const tasksOf = sql`(select ${tasks.accountId}, ${tasks.id} from ${tasks} where ${pointsAt(tasks.accountId, tasks.dealId, deals)})`;
   const r = inboundEventResults;
-  const batch: Batch = [
-    db.delete(taskOwners).where(pointsAt(taskOwners.accountId, taskOwners.taskId, tasks)),
-    purged(tasks).returning({ id: tasks.id }),
+  const losing = losingRows(pieces);
+  const kinds = ['task', 'deal', 'contact', 'company'] as const;
+  const j = journals;
+  const batch: Statements = kinds.map((kind) => j[kind].before(db, losing[kind], 'updated', 'system', now));
+  // The index of each purge's statement in the batch, for its count.
+  const counted: Record<string, number> = {};
+  const purge = (name: string, t: TrashTable, kind: JournalRecordType) => {
+    batch.push(j[kind].gone(db, isDue(t), 'system', now));
+    counted[name] = batch.push(purged(t).returning({ id: t.id })) - 1;
+  };
+  batch.push(db.delete(taskOwners).where(pointsAt(taskOwners.accountId, taskOwners.taskId, tasks)));
+  purge('tasks', tasks, 'task');
+  batch.push(
     db.delete(taskOwners).where(sql`(${taskOwners.accountId}, ${taskOwners.taskId}) in ${tasksOf}`),
+    j.task.gone(db, pointsAt(tasks.accountId, tasks.dealId, deals), 'system', now),
     db.delete(tasks).where(pointsAt(tasks.accountId, tasks.dealId, deals)),
     db
       .update(r)
       .set({ dealId: null })
       .where(pointsAt(r.accountId, r.dealId, deals)),
-    purged(deals).returning({ id: deals.id }),
+  );
+  purge('deals', deals, 'deal');
+  batch.push(
     db
       .update(deals)
       .set({ contactId: null })
@@ -146,7 +225,9 @@ export async function purgeTrash(db: Db, now: number): Promise<Record<string, nu
       .update(r)
       .set({ contactId: null })
       .where(pointsAt(r.accountId, r.contactId, contacts)),
-    purged(contacts).returning({ id: contacts.id }),
+  );
+  purge('contacts', contacts, 'contact');
+  batch.push(
     db
       .update(contacts)
       .set({ companyId: null })
@@ -162,7 +243,9 @@ export async function purgeTrash(db: Db, now: number): Promise<Record<string, nu
     db
       .delete(companyFollowers)
       .where(pointsAt(companyFollowers.accountId, companyFollowers.companyId, companies)),
-    purged(companies).returning({ id: companies.id }),
+  );
+  purge('companies', companies, 'company');
+  batch.push(
     db
       .update(companies)
       .set({ ownerId: null })
@@ -177,9 +260,11 @@ export async function purgeTrash(db: Db, now: number): Promise<Record<string, nu
       .where(pointsAt(deals.accountId, deals.ownerId, users)),
     db.delete(companyFollowers).where(pointsAt(companyFollowers.accountId, companyFollowers.userId, users)),
     db.delete(taskOwners).where(pointsAt(taskOwners.accountId, taskOwners.userId, users)),
-    purged(users).returning({ id: users.id }),
-  ];
-  const results = (await db.batch(batch)) as unknown[];
-  const count = (index: number) => (results[index] as unknown[]).length;
-  return { tasks: count(1), deals: count(5), contacts: count(8), companies: count(13), users: count(19) };
+  );
+  purge('users', users, 'user');
+  for (const kind of kinds) batch.push(...j[kind].after(db, j[kind].opened(), 'system', now));
+  const results = (await db.batch(batch as Batch)) as unknown[];
+  return Object.fromEntries(
+    Object.entries(counted).map(([name, index]) => [name, (results[index] as unknown[]).length]),
+  );
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Journaling } from '../db/journaling';
 import type { JournalRecordType } from '../db/schema';
 import type { SnapshotSpec } from './snapshot';
-import { journalOf } from './statements';
+import { type JournalSource, journalOf } from './statements';
 
 export type { JournalEntry } from './types';
 
@@ -10,11 +10,8 @@ export type { JournalEntry } from './types';
 export const journaled = <S extends SnapshotSpec>(
   recordType: JournalRecordType,
   spec: S,
-  updateType?: (previous: SQL, current: SQL) => SQL,
-): S & { journal: Journaling } => ({
-  ...spec,
-  journal: journalOf({ ...spec, recordType, ...(updateType && { updateType }) }),
-});
+  options: Pick<JournalSource, 'updateType' | 'derived'> = {},
+): S & { journal: Journaling } => ({ ...spec, journal: journalOf({ ...spec, recordType, ...options }) });
 
 /** A task's update that sets or clears its completion is `task.completed` / `task.reopened`. */
 export const taskUpdateType = (previous: SQL, current: SQL): SQL => {

@@ -78,7 +78,7 @@ const written: WriteSpec<typeof companies, Create, Update, typeof extras> = {
 };
 
 /** How a company is written; inbound webhook flows write companies through it too. */
-export const companySpec = journaled('company', written);
+export const companySpec = journaled('company', written, { derived: ['dealCount', 'leadCount'] });
 
 type Query = z.infer<typeof CompanyQuery>;
 

@@ -101,7 +101,7 @@ const written: WriteSpec<typeof tasks, Create, Update, typeof extras> = {
 };
 
 /** How a task is written; inbound webhook flows write tasks through it too. */
-export const taskSpec = journaled('task', written, taskUpdateType);
+export const taskSpec = journaled('task', written, { updateType: taskUpdateType });
 
 /** A task lives under a live deal: one whose deal is in the trash comes back with the deal only. */
 export const taskTrash: TrashSpec<typeof tasks, typeof extras> = {

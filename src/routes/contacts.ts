@@ -20,6 +20,7 @@ import {
   contactSpec,
   presentContact,
 } from '../model/contacts';
+import { dealSpec } from '../model/deals';
 
 const routes = resourceRoutes(
   { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
@@ -58,7 +59,10 @@ export const contactsRouter = router()
   .openapi(routes.update, handlers.update)
   .openapi(trash.remove, async (c) => {
     if (!c.req.valid('query').erase) return trashed.remove(c);
-    await eraseContact(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
+    await eraseContact(c.get('db'), c.get('keyHash'), c.req.valid('param').id, {
+      contact: contactSpec.journal,
+      deal: dealSpec.journal,
+    });
     return c.body(null, 204);
   })
   .openapi(trash.restore, trashed.restore);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
 import { searchIndexes } from '../../src/db/search';
 import { purgeTrash } from '../../src/db/trash';
+import { journals } from '../../src/model/journals';
 import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
 
@@ -214,7 +215,7 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
 
   it("the cron's purge and an erasure read by index: a run that finds nothing due scans no table", async () => {
     const d1 = recordingD1(env.DB);
-    await purgeTrash(primaryDb(d1.db), Date.now());
+    await purgeTrash(primaryDb(d1.db), Date.now(), journals);
     const res = await callWithDb(d1.db, `/v1/contacts/${seeded.ids.contact}?erase=true`, {
       method: 'DELETE',
       key: seeded.key,

@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, newAccount } from '../helpers';
+import { call, create, newAccount, newWebhook } from '../helpers';
+import { runEvent } from '../queue/webhook-support';
 import { entriesOf, versionOf } from './helpers';
 
 describe('the change journal of /v1 writes', () => {
@@ -33,5 +35,94 @@ describe('the change journal of /v1 writes', () => {
     expect(res.status).toBe(200);
     expect((await entriesOf(accountId)).map((e) => e.type)).toEqual(['company.created']);
     expect(await versionOf('companies', company.id)).toBe(1);
+  });
+});
+
+describe('the change journal of inbound webhook flows', () => {
+  const fields = [
+    { key: 'nome', type: 'string', target: 'contact.name' },
+    { key: 'telefone', type: 'phone', target: 'contact.phone' },
+    { key: 'cnpj', type: 'cnpj', target: 'company.cnpj' },
+    { key: 'empresa', type: 'string', target: 'company.name' },
+  ];
+  const flows = [
+    { action: 'upsert_company' },
+    { action: 'upsert_contact', match_on: ['phone'] },
+    { action: 'create_deal', name: 'Lead {{nome}}' },
+    { action: 'create_task', name: 'Ligar', category: 'Follow-up' },
+  ];
+
+  it('appends one entry per record an event writes, with the webhook and event as actor', async () => {
+    const { id: accountId, key } = await newAccount();
+    const hook = await newWebhook(key, { fields, flows });
+    const body = { nome: 'Ana', telefone: '11987654321', cnpj: '11222333000181', empresa: 'Acme' };
+    const first = await runEvent(key, hook, body);
+    expect(first.status).toBe('processed');
+    const created = await entriesOf(accountId);
+    expect(created.map((e) => e.type).sort()).toEqual([
+      'company.created',
+      'contact.created',
+      'deal.created',
+      'task.created',
+    ]);
+    for (const entry of created) {
+      expect(entry.actor).toEqual({ type: 'webhook', id: hook.id, event_id: first.id });
+      expect(entry.version).toBe(1);
+    }
+    // The contact is linked to the company in the same batch: its one entry already holds it.
+    const contact = created.find((e) => e.record_type === 'contact');
+    expect(contact?.data?.companyId).toBe(first.result.company_id);
+
+    // The same person again, with a new name: the contact and company are updated, a new deal and task made.
+    const second = await runEvent(key, hook, { ...body, nome: 'Ana Souza', empresa: 'Acme SA' });
+    expect(second.status).toBe('processed');
+    const contactEntries = await entriesOf(accountId, 'contact', first.result.contact_id);
+    expect(contactEntries.map((e) => [e.type, e.version])).toEqual([
+      ['contact.created', 1],
+      ['contact.updated', 2],
+    ]);
+    expect(contactEntries[1]?.previous?.name).toBe('Ana');
+    expect(contactEntries[1]?.data?.name).toBe('Ana Souza');
+    expect(contactEntries[1]?.actor).toEqual({ type: 'webhook', id: hook.id, event_id: second.id });
+
+    // Nothing new: no contact or company entry, their versions stay.
+    await runEvent(key, hook, { ...body, nome: 'Ana Souza', empresa: 'Acme SA' });
+    console.log(
+      await versionOf('contacts', first.result.contact_id),
+      JSON.stringify(
+        (
+          await env.DB.prepare(
+            "select seq, account_id, type, record_id, version from journal_entries where record_type = 'contact'",
+          ).all()
+        ).results,
+      ),
+    );
+    expect(await entriesOf(accountId, 'contact')).toHaveLength(2);
+    expect(await entriesOf(accountId, 'company')).toHaveLength(2);
+    expect(await versionOf('contacts', first.result.contact_id)).toBe(2);
+  });
+});
+
+describe('the change journal of LGPD erasure', () => {
+  it('appends contact.erased with no data, blanks the earlier entries and journals the deals that lose it', async () => {
+    const { id: accountId, key, keyId } = await newAccount();
+    const contact = await create(key, '/v1/contacts', { name: 'Zuleica', phone: '+55 11 97777-6666' });
+    await call(`/v1/contacts/${contact.id}`, { method: 'PUT', key, body: { email: 'z@example.com' } });
+    const deal = await create(key, '/v1/deals', { name: 'Deal', contact_id: contact.id });
+    const res = await call(`/v1/contacts/${contact.id}?erase=true`, { method: 'DELETE', key });
+    expect(res.status).toBe(204);
+    const entries = await entriesOf(accountId, 'contact', contact.id);
+    expect(entries.map((e) => [e.type, e.version, e.data, e.previous])).toEqual([
+      ['contact.created', 1, null, null],
+      ['contact.updated', 2, null, null],
+      ['contact.erased', 3, null, null],
+    ]);
+    expect(JSON.stringify(await entriesOf(accountId))).not.toContain('6666');
+    const dealEntries = await entriesOf(accountId, 'deal', deal.id);
+    expect(dealEntries.map((e) => [e.type, e.version, e.previous?.contactId, e.data?.contactId])).toEqual([
+      ['deal.created', 1, undefined, contact.id],
+      ['deal.updated', 2, contact.id, null],
+    ]);
+    expect(dealEntries[1]?.actor).toEqual({ type: 'api_key', id: keyId });
   });
 });

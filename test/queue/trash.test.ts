@@ -279,10 +279,17 @@ describe('LGPD erasure: DELETE /v1/contacts/{id}?erase=true', () => {
         '97777-6666',
         'zuleica@example.com',
         'zuleica%40example.com',
-        ...(table === 'deals' ? [] : ['Zuleica']),
+        // The change journal's deal entries copy the deal, its name included.
+        ...(table === 'deals' || table === 'journal_entries' ? [] : ['Zuleica']),
       ];
       for (const text of texts) expect(all, `${table} holds ${text}`).not.toContain(text);
     }
+    const notDeals = await rows(
+      "select * from journal_entries where account_id = ? and record_type <> 'deal'",
+      accountId,
+    );
+    expect(notDeals.length).toBeGreaterThan(0);
+    expect(JSON.stringify(notDeals), 'journal_entries holds Zuleica').not.toContain('Zuleica');
     const events = await rows(
       'select id, payload, headers, preview, status from inbound_events where account_id = ?',
       accountId,

@@ -5,6 +5,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../../core/errors';
 import type { Said } from '../../core/said';
 import type { Db } from '../../db/client';
+import type { Actor } from '../../db/journaling';
 import type { inboundEventResults } from '../../db/schema';
 import type { Action, CheckContext, FieldMapping, Owner } from '../rules/config';
 import type { Match, PlanContext, Planned, Reason } from '../rules/flows';
@@ -63,9 +64,13 @@ export type Writer = {
   db: Db;
   accountId: number;
   now: number;
+  /** The webhook and the event, as the change journal's entries name them. */
+  actor: Actor;
   push: (...statements: BatchItem<'sqlite'>[]) => void;
-  /** A record this event wrote before, as a subquery on its results row. */
-  result: (column: 'contactId' | 'companyId' | 'dealId') => SQL<number>;
+  /** A record this event wrote before, as a subquery on its results row (`taskIds`: a JSON array). */
+  result: <C extends 'contactId' | 'companyId' | 'dealId' | 'taskIds'>(
+    column: C,
+  ) => SQL<C extends 'taskIds' ? string : number>;
   /** Sets columns of the event's results row. */
   setResult: (values: SQLiteUpdateSetSource<typeof inboundEventResults>) => BatchItem<'sqlite'>;
   /** The owner of a record the step creates (a round robin takes its turn in the batch). */
@@ -124,6 +129,11 @@ export type ActionModule<
   statements(w: Writer, step: W): void;
   /** Statements after every step's, that tie this record to the others the event wrote. */
   link?(w: Writer, written: ReadonlySet<ActionName>): void;
+  /**
+   * The change journal's statements for the records it wrote, after every step's and link's, so
+   * each record changed by the event gets one entry (src/journal/).
+   */
+  journal(w: Writer): BatchItem<'sqlite'>[];
   /** Sets its entry of a test event's preview; `owner` is the owner a create would get. */
   preview(step: W, owner: { owner_id?: number | undefined }, out: Preview): void;
   panel: PanelOptions;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { DealCreate } from '../../contracts/deals';
 import { said } from '../../core/said';
 import { newRow } from '../../db/own';
@@ -51,6 +51,13 @@ export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid
       w.setResult({ dealId: sql`last_insert_rowid()` }),
     );
   },
+  journal: (w) =>
+    dealSpec.journal.after(
+      w.db,
+      and(eq(deals.accountId, w.accountId), eq(deals.id, w.result('dealId'))),
+      w.actor,
+      w.now,
+    ),
   preview(step, owner, out) {
     out.deal = { action: 'create', fields: { ...step.body, ...owner } };
   },

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isoOrNull } from '../../contracts/common';
 import { taskFields } from '../../contracts/tasks';
 import { reason, said } from '../../core/said';
@@ -124,6 +124,16 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
       ...(owner === undefined ? [] : [newTaskOwner(db, accountId, sql`last_insert_rowid()`, owner)]),
     );
   },
+  journal: (w) =>
+    taskSpec.journal.after(
+      w.db,
+      and(
+        eq(tasks.accountId, w.accountId),
+        sql`${tasks.id} in (select value from json_each(${w.result('taskIds')}))`,
+      ),
+      w.actor,
+      w.now,
+    ),
   preview(step, owner, out) {
     out.tasks.push({
       action: 'create',

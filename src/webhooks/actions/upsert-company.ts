@@ -46,6 +46,8 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
     const { db, accountId, now } = w;
     const { cnpj, name } = step.body;
     const mine = and(eq(companies.accountId, accountId), eq(companies.cnpj, cnpj));
+    // The company as it was, if it exists: the event's one entry for it tells what changed.
+    w.push(companySpec.journal.before(db, mine, 'updated', w.actor, now));
     if ('name' in step.target) {
       const owner = w.owner(step);
       w.push(
@@ -80,6 +82,13 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
       );
     }
   },
+  journal: (w) =>
+    companySpec.journal.after(
+      w.db,
+      and(eq(companies.accountId, w.accountId), eq(companies.id, w.result('companyId'))),
+      w.actor,
+      w.now,
+    ),
   preview(step, owner, out) {
     // An update keeps the record's owner, so only a create shows one.
     const { target } = step;

@@ -134,7 +134,10 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
     // The found (or raced) contact takes the event's fields; on a row just inserted this changes
     // nothing. Mapped custom fields are merged into the contact's, not replacing the others.
     if ('id' in target || match) {
+      const found = and(eq(contacts.accountId, accountId), eq(contacts.id, w.result('contactId')));
       w.push(
+        // The contact as it was (a contact this batch inserted has no entry yet: it is created).
+        contactSpec.journal.before(db, found, 'updated', w.actor, now),
         db
           .update(contacts)
           .set({
@@ -157,6 +160,13 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
         .where(and(eq(contacts.accountId, w.accountId), eq(contacts.id, w.result('contactId')))),
     );
   },
+  journal: (w) =>
+    contactSpec.journal.after(
+      w.db,
+      and(eq(contacts.accountId, w.accountId), eq(contacts.id, w.result('contactId'))),
+      w.actor,
+      w.now,
+    ),
   preview(step, owner, out) {
     // An update keeps the record's owner, so only a create shows one.
     const { target } = step;

@@ -28,13 +28,14 @@ type Context = { accountId: number; webhookId: number; eventId: number; now: num
 function writer(db: Db, ctx: Context, statements: Batch): Writer {
   const { accountId, eventId } = ctx;
   const r = inboundEventResults;
-  const columns = { contactId: r.contactId, companyId: r.companyId, dealId: r.dealId };
+  const columns = { contactId: r.contactId, companyId: r.companyId, dealId: r.dealId, taskIds: r.taskIds };
   return {
     db,
     accountId,
     now: ctx.now,
+    actor: { webhookId: ctx.webhookId, eventId },
     push: (...more) => statements.push(...more),
-    result: (column) => sql<number>`(select ${columns[column]} from ${r} where ${r.eventId} = ${eventId})`,
+    result: (column) => sql`(select ${columns[column]} from ${r} where ${r.eventId} = ${eventId})`,
     setResult: (values) => db.update(r).set(values).where(eq(r.eventId, eventId)),
     owner: (step): number | SQL<number> | undefined => {
       if (!step.owner) return undefined;
@@ -74,6 +75,7 @@ export function recordStatements(db: Db, ctx: Context, steps: WritableStep[]): B
   for (const step of steps) moduleOf(step.action).statements(w, step);
   const written = new Set<ActionName>(steps.map((s) => s.action));
   for (const name of written) moduleOf(name).link?.(w, written);
+  for (const name of written) statements.push(...moduleOf(name).journal(w));
   return statements;
 }
 
