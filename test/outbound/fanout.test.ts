@@ -92,3 +92,22 @@ describe('a fan-out run', () => {
     for (const { name } of endpoints) expect(await receivedN(name, 4)).toHaveLength(4);
   });
 });
+
+describe('LGPD erasure', () => {
+  it('takes the person out of the deliveries of their contact’s entries', async () => {
+    const { key } = await newAccount();
+    const { name, endpoint } = await endpointWithBox(key, [{ status: 204 }], ['contact.*']);
+    const contact = await create(key, '/v1/contacts', {
+      name: 'Zenaide Erasmo',
+      email: 'zenaide@example.com',
+    });
+    await receivedN(name, 1);
+    const res = await call(`/v1/contacts/${contact.id}?erase=true`, { method: 'DELETE', key });
+    expect(res.status).toBe(204);
+    const { results } = await env.DB.prepare('SELECT body FROM webhook_deliveries WHERE endpoint_id = ?')
+      .bind(endpoint.id)
+      .all<{ body: string }>();
+    expect(results.length).toBeGreaterThanOrEqual(1);
+    for (const { body } of results) expect(body).not.toMatch(/zenaide|Zenaide/);
+  });
+});
