@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
+import { type RouteConfig, z } from '@hono/zod-openapi';
 import { list, oneWritten } from '../contracts/common';
 import {
   DEFAULT_GRACE_S,
@@ -23,9 +23,7 @@ import { trashHandlers } from '../http/handlers';
 import { jsonGuard } from '../http/middleware';
 import {
   bodyErrors,
-  bookmarkParam,
   errorResponses,
-  idempotencyParam,
   jsonBody,
   jsonContent,
   pathId,
@@ -34,7 +32,7 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { linkHeader, resourceRoutes, trashRoutes } from '../http/routes';
+import { linkHeader, resourceRoutes, subRoutes, trashRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
 import { pingNow } from '../outbound/deliver';
@@ -73,15 +71,8 @@ const present = (row: EndpointRow) => presentEndpoint(row);
 const trashed = trashHandlers(endpointTrash, present);
 
 /** A `/v1/webhook-endpoints/{id}/…` route beyond the resource's own. */
-export const endpointRoute = <const R extends Omit<RouteConfig, 'tags' | 'security'>>(config: R) =>
-  createRoute({
-    ...config,
-    tags: [names.tag],
-    security: [{ bearerAuth: [] }],
-    ...(config.method === 'get' && { parameters: [bookmarkParam] }),
-    ...(config.method === 'post' && { parameters: [idempotencyParam] }),
-  });
-export const EndpointParam = z.object({ id: pathId('id') });
+const endpointRoute = subRoutes(names.tag);
+const EndpointParam = z.object({ id: pathId('id') });
 
 const rotate = endpointRoute({
   method: 'post',
