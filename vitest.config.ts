@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { buildSync } from 'esbuild';
 import { defineConfig } from 'vitest/config';
 import { buildAssets } from './scripts/assets.mjs';
 
@@ -14,25 +15,19 @@ buildAssets();
 process.env.WRANGLER_LOG ??= 'warn';
 
 /**
- * The internet as the Worker's outbound fetch sees it in the tests: one OAuth client's metadata
- * document (test/oauth/cimd.test.ts), and every request recorded, so a test can show that a URL the
- * Worker must not fetch was never asked for. Nothing else is reachable, as on this machine.
+ * The internet as the Worker's outbound fetch sees it: a Worker of its own (test/internet/worker.ts:
+ * an OAuth client's metadata document, the outbound log, and a webhook receiver that verifies with
+ * the `standardwebhooks` package), bundled here because an auxiliary Worker is not built by Vite.
  */
-const CIMD_CLIENT = 'https://cimd.example/oauth/client.json';
-const outbound: string[] = [];
-function outboundService(request: Request): Response {
-  outbound.push(request.url);
-  if (request.url === 'https://cimd.example/outbound-log') return Response.json(outbound);
-  if (request.url !== CIMD_CLIENT) return new Response('unreachable in tests', { status: 502 });
-  return Response.json({
-    client_id: CIMD_CLIENT,
-    client_name: 'CIMD Assistant',
-    redirect_uris: ['https://client.example/callback'],
-    token_endpoint_auth_method: 'none',
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-  });
-}
+const internet = fileURLToPath(new URL('./dist/test-internet.js', import.meta.url));
+buildSync({
+  entryPoints: [fileURLToPath(new URL('./test/internet/worker.ts', import.meta.url))],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  outfile: internet,
+  logLevel: 'warning',
+});
 
 export default defineConfig({
   // The bundle's `zod` (wrangler.toml [alias]): the exact specifier only, so its own `zod/v4` resolves.
@@ -45,11 +40,12 @@ export default defineConfig({
     cloudflareTest(async () => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        outboundService,
+        outboundService: 'internet',
         // A second, empty database on which a test replays the migrations one by one.
         d1Databases: { MIGRATION_DB: 'migration-db' },
         // The docs Worker the DOCS binding reads (workers/docs/wrangler.toml): its files alone.
         workers: [
+          { name: 'internet', modules: true, scriptPath: internet, compatibilityDate: '2026-10-23' },
           {
             name: 'crm-docs',
             modules: true,

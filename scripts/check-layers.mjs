@@ -80,9 +80,12 @@ const allowed = {
     'webhooks/contract',
     'webhooks/log',
   ],
+  // Outbound webhooks: endpoints, the URL policy's inputs, Standard Webhooks signing, one attempt's
+  // send, deliveries and their log. Below the outer parts, beside webhooks/ (it reads no inbound part).
+  outbound: ['core', 'contracts', 'db', 'model', 'auth', 'env.ts'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request, and the queue's message (type-only imports, but a type is a dependency).
-  'env.ts': ['db', 'http', 'model', 'webhooks/log'],
+  'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound'],
   // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
   // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
   // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
@@ -92,11 +95,11 @@ const allowed = {
   http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
   // The Queue adapter runs without a request: nothing from http/ (its errors and logs are not
   // problem+json) and nothing from the other outer parts.
-  queue: [...lower, 'env.ts'],
+  queue: [...lower, 'env.ts', 'outbound'],
   // The outer parts share through model/ or below; they import no route (routes are leaves), and
   // a route imports nothing from queue/.
-  panel: [...lower, 'auth', 'http', 'env.ts', 'oauth'],
-  routes: [...lower, 'auth', 'http', 'env.ts'],
+  panel: [...lower, 'auth', 'http', 'env.ts', 'oauth', 'outbound'],
+  routes: [...lower, 'auth', 'http', 'env.ts', 'outbound'],
   // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
   // own fetch (handed in by index.ts), so it needs no route and no model.
   mcp: ['core', 'contracts', 'auth', 'http', 'env.ts'],
@@ -104,7 +107,7 @@ const allowed = {
   // API key each grant acts through (model/'s key rules), for the panel's consent page and index.ts.
   oauth: [...lower, 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
-  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth'],
+  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth', 'outbound'],
   // The Node tools beside the Worker. The benchmark's seeds take their stored forms from core/
   // (pure, so Node runs it as it is); scripts/ drive bench/; both start wrangler through one helper.
   'scripts/wrangler.mjs': [],

@@ -1,6 +1,7 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
+import type { DeliveryMessage } from './outbound/messages';
 import type { EventMessage } from './webhooks/log/event-messages';
 
 export type Bindings = {
@@ -8,6 +9,8 @@ export type Bindings = {
   /** The docs Worker (workers/docs): /docs' static files, dist/assets, built by scripts/assets.mjs. */
   DOCS: Fetcher;
   EVENTS: Queue<EventMessage>;
+  /** Outbound webhook deliveries (src/outbound/): one message per attempt due. */
+  OUTBOUND: Queue<DeliveryMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;
@@ -35,6 +38,8 @@ export type Bindings = {
   EVENT_STORAGE_QUOTA_MIB?: string;
   /** The share of that quota, in percent, one webhook's events may take (`[vars]`; default 25). */
   EVENT_STORAGE_WEBHOOK_PERCENT?: string;
+  /** `true` only from `.dev.vars` (never [vars]): outbound webhooks may post to http://localhost:<port>. */
+  OUTBOUND_ALLOW_HTTP_LOCALHOST?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
   STRANDED_AFTER_MS?: string;
 };

@@ -24,8 +24,10 @@ import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
+import { fanoutAfterWrite } from './outbound/after-write';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
+import { fanOutOnce, purgeDeliveries, requeueStrandedDeliveries } from './queue/outbound';
 import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
@@ -39,6 +41,11 @@ import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
 import { usageRouter } from './routes/usage';
 import { usersRouter } from './routes/users';
+import {
+  registerOutboundWebhooks,
+  webhookDeliveriesRouter,
+  webhookEndpointsRouter,
+} from './routes/webhook-endpoints';
 import { purgeExpiredEvents } from './webhooks/log/event-log';
 
 const app = router();
@@ -50,6 +57,7 @@ app.use('*', requestContext);
 app.use('/v1/*', apiCors);
 app.use('*', methodNotAllowed(app));
 app.use('/v1/*', apiGate);
+app.use('/v1/*', fanoutAfterWrite);
 app.use('/hooks/*', clientRateLimit);
 
 const health = createRoute({
@@ -79,6 +87,8 @@ const routes = app
   .route('/v1/tasks', historyRouter('task'))
   .route('/v1/users', historyRouter('user'))
   .route('/v1/events', eventsRouter)
+  .route('/v1/webhook-endpoints', webhookEndpointsRouter)
+  .route('/v1/webhook-endpoints', webhookDeliveriesRouter)
   .route('/v1/usage', usageRouter)
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
@@ -87,6 +97,7 @@ const routes = app
   .route('/admin', adminRouter);
 
 stateScopes(app);
+registerOutboundWebhooks(app.openAPIRegistry);
 app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
   type: 'http',
   scheme: 'bearer',
@@ -130,6 +141,10 @@ const documentConfig = (server: string) => ({
       description: 'URLs that turn posted JSON into records, and their event logs',
     },
     { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
+    {
+      name: 'Webhook endpoints',
+      description: 'URLs of yours the CRM posts its change events to, signed per Standard Webhooks',
+    },
     {
       name: 'API keys',
       description: "The account's API keys and their scopes, and the key making the request",
@@ -217,6 +232,10 @@ export default {
     await purgeTrash(primaryDb(env.DB), Date.now(), journals);
     await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
     await purgeJournal(primaryDb(env.DB), Date.now(), env);
+    // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
+    await fanOutOnce(env);
+    await requeueStrandedDeliveries(env);
+    await purgeDeliveries(env);
     // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
     await env.DB.exec('PRAGMA optimize');
   },

@@ -5,6 +5,12 @@ import { DealQuery, dealSorts } from '../src/contracts/deals';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/contracts/tasks';
 import { UserQuery, userSorts } from '../src/contracts/users';
 import {
+  deliverySorts,
+  endpointSorts,
+  WebhookDeliveryQuery,
+  WebhookEndpointQuery,
+} from '../src/contracts/webhook-endpoints';
+import {
   eventSorts,
   InboundWebhookQuery,
   WebhookEventQuery,
@@ -46,6 +52,12 @@ export async function seededAccount() {
   });
   const webhook = await newWebhook(key, { name: 'Site', fields: [{ key: 'nome', type: 'string' }] });
   await postEvent(webhook.path, { nome: 'Ana', __fault: 'send' });
+  // An outbound endpoint with a delivery in its log (a ping the test receiver has no box for: 404).
+  const endpoint = await create(key, '/v1/webhook-endpoints', {
+    url: 'https://receiver.example/seeded',
+    event_types: ['*'],
+  });
+  await call(`/v1/webhook-endpoints/${endpoint.id}/test`, { method: 'POST', key });
   const ids = {
     user: user.id,
     company: company.id,
@@ -53,6 +65,7 @@ export async function seededAccount() {
     deal: deal.id,
     task: task.id,
     webhook: webhook.id,
+    endpoint: endpoint.id,
   };
   return {
     accountId: id,
@@ -63,7 +76,9 @@ export async function seededAccount() {
 }
 
 /** A second row of everything, so every list has a next page. */
-export async function secondRows({ key, hookPath }: Seeded): Promise<void> {
+export async function secondRows({ key, hookPath, ids }: Seeded): Promise<void> {
+  await create(key, '/v1/webhook-endpoints', { url: 'https://receiver.example/second', event_types: ['*'] });
+  await call(`/v1/webhook-endpoints/${ids.endpoint}/test`, { method: 'POST', key });
   const deal = await create(key, '/v1/deals', { name: 'Second deal' });
   await create(key, '/v1/users', { name: 'Bia', email: 'bia@example.com' });
   await create(key, '/v1/companies', { name: 'Beta', cnpj: '12.ABC.345/01DE-35' });
@@ -75,7 +90,7 @@ export async function secondRows({ key, hookPath }: Seeded): Promise<void> {
 
 /** The list's path for the seeded account (a webhook's events are under its id). */
 export const pathOf = (list: List, ids: Seeded['ids']): string =>
-  list.path.replace('{webhook}', String(ids.webhook));
+  list.path.replace('{webhook}', String(ids.webhook)).replace('{endpoint}', String(ids.endpoint));
 
 export type Seeded = Awaited<ReturnType<typeof seededAccount>>;
 
@@ -163,6 +178,18 @@ export const lists: List[] = [
     path: '/v1/inbound-webhooks',
     query: InboundWebhookQuery,
     sorts: Object.keys(webhookSorts),
+    filters: () => ({}),
+  },
+  {
+    path: '/v1/webhook-endpoints',
+    query: WebhookEndpointQuery,
+    sorts: Object.keys(endpointSorts),
+    filters: () => ({ deleted: 'true' }),
+  },
+  {
+    path: '/v1/webhook-endpoints/{endpoint}/deliveries',
+    query: WebhookDeliveryQuery,
+    sorts: Object.keys(deliverySorts),
     filters: () => ({}),
   },
   {

@@ -14,10 +14,15 @@ const failure = (
   params?: FieldError['params'],
 ): FieldError => ({ path, code, message, ...(params && { params }) });
 
-const hmacKey = (secret: string, usage: 'sign' | 'verify') =>
-  crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    usage,
-  ]);
+/** An HMAC-SHA256 key: a text secret's UTF-8 (inbound), or raw bytes (Standard Webhooks' base64 secret). */
+export const hmacKey = (secret: string | Uint8Array, usage: 'sign' | 'verify') =>
+  crypto.subtle.importKey(
+    'raw',
+    typeof secret === 'string' ? new TextEncoder().encode(secret) : secret,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    [usage],
+  );
 
 /** The `X-Signature` a sender puts on `body` posted at unix second `timestamp`. */
 export async function signatureOf(secret: string, timestamp: string, body: string): Promise<string> {

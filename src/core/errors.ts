@@ -18,6 +18,7 @@ export type DomainCode =
   | 'conflict'
   | 'validation_failed'
   | 'webhook_limit_reached'
+  | 'webhook_endpoint_limit_reached'
   | 'event_storage_full'
   // Webhook ingest's refusals of a call (src/webhooks/ingest/).
   | 'unsupported_media_type'
@@ -86,6 +87,15 @@ export const MAX_LIVE_KEYS = 100;
 /** The account has as many live API keys as it may. */
 export const keyLimitReached = () =>
   conflict(`An account holds at most ${MAX_LIVE_KEYS} live API keys; revoke one first.`);
+
+/** The most live outbound endpoints an account may have: the trigger webhook_endpoints_cap's number. */
+export const MAX_ENDPOINTS = 50;
+
+export const endpointLimitReached = () =>
+  new DomainError(
+    'webhook_endpoint_limit_reached',
+    `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have: delete one, or subscribe an existing one to more event types.`,
+  );
 
 /** The account's webhook events fill its storage quota: ingest stores nothing more for now. */
 export const eventStorageFull = (detail: string) => new DomainError('event_storage_full', detail);

@@ -9,6 +9,7 @@ export const SCOPE_RESOURCES = [
   'deals',
   'tasks',
   'webhooks',
+  'webhook_endpoints',
   'api_keys',
   'account',
   'events',
@@ -75,6 +76,7 @@ const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
   // Categories exist only through tasks, so reading them is reading tasks.
   'task-categories': 'tasks',
   'inbound-webhooks': 'webhooks',
+  'webhook-endpoints': 'webhook_endpoints',
   'api-keys': 'api_keys',
   // The account's webhooks and their event storage against its limits: a read of webhooks.
   usage: 'webhooks',
@@ -98,6 +100,10 @@ const ACTIONS: Record<string, Operation> = {
   // Restoring undoes a delete: whoever may send a row to the trash may take it back.
   restore: 'delete',
   'rotate-token': 'update',
+  'rotate-secret': 'update',
+  // Sending a delivery again, or a ping, changes nothing but the delivery log.
+  resend: 'update',
+  test: 'update',
   replay: 'update',
   // Processing a test event for real is a replay of it in production.
   process: 'update',

@@ -3,7 +3,14 @@ import { notFound } from '../core/errors';
 import type { Db } from './client';
 import type { Journaling } from './journaling';
 import { mayName, names, nodeNames, pieces, readings, VALUE_CUTS, WORD_CUTS, walkable } from './person-match';
-import { contacts, deals, idempotencyKeys, inboundEventResults, inboundEvents } from './schema';
+import {
+  contacts,
+  deals,
+  idempotencyKeys,
+  inboundEventResults,
+  inboundEvents,
+  webhookDeliveries,
+} from './schema';
 import { accountOf, type KeyRef, scoped } from './tenant';
 
 const ERASED = 'Erased on request (LGPD).';
@@ -140,6 +147,18 @@ export async function eraseContact(
     db.update(deals).set({ contactId: null }).where(itsDeals),
     ...journals.deal.after(db, journals.deal.opened(account), actor, now),
     ...journals.contact.erased(db, target, actor, now),
+    // Outbound deliveries of the contact's entries (src/outbound/): the record's snapshots go, the
+    // entry's envelope (id, type, version, actor) stays, as in the journal.
+    db
+      .update(webhookDeliveries)
+      .set({ body: sql`json_set(${webhookDeliveries.body}, '$.data.data', null, '$.data.previous', null)` })
+      .where(
+        and(
+          present,
+          eq(webhookDeliveries.accountId, account),
+          eq(webhookDeliveries.recordKey, `contact:${id}`),
+        ),
+      ),
     db.delete(contacts).where(target).returning({ id: contacts.id }),
   );
   if (!(results.at(-1) as unknown[]).length) throw notFound();

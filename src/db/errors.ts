@@ -1,6 +1,12 @@
 import { Column, is } from 'drizzle-orm';
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { conflict, invalid, keyLimitReached, webhookLimitReached } from '../core/errors';
+import {
+  conflict,
+  endpointLimitReached,
+  invalid,
+  keyLimitReached,
+  webhookLimitReached,
+} from '../core/errors';
 
 function messages(err: unknown): string {
   const parts: string[] = [];
@@ -45,6 +51,8 @@ export async function guardedWrite<T>(write: PromiseLike<T>, table: SQLiteTable)
     if (messages(err).includes('webhook_limit_reached')) throw webhookLimitReached();
     // Raised by the trigger api_keys_cap (drizzle/0017_api_keys_cap.sql).
     if (messages(err).includes('api_key_limit_reached')) throw keyLimitReached();
+    // Raised by the trigger webhook_endpoints_cap (drizzle/0024_outbound_webhooks.sql).
+    if (messages(err).includes('webhook_endpoint_limit_reached')) throw endpointLimitReached();
     const constraint = brokenConstraint(err);
     if (constraint === 'unique') {
       const field = uniqueField(err, table);

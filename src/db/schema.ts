@@ -12,7 +12,13 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import type { FieldError } from '../core/errors';
 import type { Params } from '../core/said';
-import { dealStatuses, eventStatuses, webhookModes } from '../core/statuses';
+import {
+  dealStatuses,
+  deliveryStatuses,
+  endpointDisabledReasons,
+  eventStatuses,
+  webhookModes,
+} from '../core/statuses';
 import type { Action, FieldMapping, Rejection } from '../webhooks/rules/config';
 import type { EventMark } from '../webhooks/rules/event-history';
 
@@ -465,6 +471,112 @@ export const webhookRotations = sqliteTable(
   ],
 );
 
+/**
+ * An outbound webhook endpoint: a URL of the account's own that the service posts its change
+ * events to, signed per Standard Webhooks (docs/outbound-webhooks.md).
+ */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    ...owned(),
+    url: text('url').notNull(),
+    description: text('description'),
+    eventTypes: text('event_types', { mode: 'json' }).$type<string[]>().notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    // Why the service turned it off (`gone`: a 410; `failing`: 5 days of failures); null when a person did.
+    disabledReason: text('disabled_reason', { enum: endpointDisabledReasons }),
+    // Kept readable: signing needs it. Shown once, in the create (and rotate) answer.
+    secret: text('secret').notNull(),
+    // The secret a rotation replaced, still signing beside the new one until its expiry (ms).
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: integer('previous_secret_expires_at'),
+    // Since when (ms) every attempt has failed; null after a success.
+    failingSince: integer('failing_since'),
+    ...timestamps,
+    ...trashable(),
+    // Every table with a trash has one (the trash's statements are typed over them all); an
+    // endpoint is not a journaled record, so it stays 0.
+    ...versioned(),
+  },
+  (t) => [
+    uniqueIndex('webhook_endpoints_account_id_uq').on(t.accountId, t.id),
+    index('webhook_endpoints_created_idx').on(t.accountId, t.createdAt, t.id),
+    ...trashIndexes('webhook_endpoints', t, { created: t.createdAt }),
+  ],
+);
+
+/**
+ * One message to one endpoint: its `webhook-id` (the journal entry's id, or a ping's), the body
+ * it signs, and where its attempts stand. Kept 30 days, as the attempts are.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    ...owned(),
+    endpointId: integer('endpoint_id').notNull(),
+    messageId: text('message_id').notNull(),
+    type: text('type').notNull(),
+    // The record and version it tells of: deliveries of one record go out in version order.
+    recordKey: text('record_key'),
+    version: integer('version'),
+    body: text('body').notNull(),
+    status: text('status', { enum: deliveryStatuses }).notNull().default('pending'),
+    // Every attempt ever made (the log's numbering), and those of the current round, which the
+    // retry schedule counts: a resend or a recover starts a new round.
+    attempts: integer('attempts').notNull().default(0),
+    tries: integer('tries').notNull().default(0),
+    // When it is due (ms): its next attempt, or the end of the lease of the one under way.
+    nextAttemptAt: integer('next_attempt_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('webhook_deliveries_message_uq').on(t.endpointId, t.messageId),
+    foreignKey({
+      columns: [t.accountId, t.endpointId],
+      foreignColumns: [webhookEndpoints.accountId, webhookEndpoints.id],
+    }),
+    index('webhook_deliveries_endpoint_idx').on(t.accountId, t.endpointId, t.createdAt, t.id),
+    index('webhook_deliveries_record_idx').on(t.endpointId, t.recordKey, t.version),
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Every attempt of a delivery: when, the answer's status, how long it took, and the answer's first 2 KiB. */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    accountId: integer('account_id').notNull(),
+    deliveryId: integer('delivery_id').notNull(),
+    // 1 for the first attempt: the delivery's `attempts` as this one made it.
+    attempt: integer('attempt').notNull(),
+    at: integer('at').notNull(),
+    // The HTTP status; null when no answer came (timeout, refused URL, network error).
+    status: integer('status'),
+    latencyMs: integer('latency_ms').notNull(),
+    response: text('response').notNull(),
+    error: text('error'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.deliveryId, t.attempt] }),
+    foreignKey({
+      columns: [t.accountId, t.deliveryId],
+      foreignColumns: [webhookDeliveries.accountId, webhookDeliveries.id],
+    }),
+  ],
+);
+
+/**
+ * How far outbound fan-out has read the change journal: the `seq` of the last entry whose
+ * deliveries are made (written in the same batch as them). One row, `journal`.
+ */
+export const outboundCursor = sqliteTable('outbound_cursor', {
+  name: text('name').primaryKey(),
+  seq: integer('seq').notNull(),
+});
+
 /** A stored answer to a response that a client may replay. */
 export type StoredResponse = { headers: Record<string, string>; body: string };
 
@@ -571,10 +683,17 @@ export type TenantTable =
   | typeof tasks
   | typeof taskCategories
   | typeof inboundWebhooks
-  | typeof inboundEvents;
+  | typeof inboundEvents
+  | typeof webhookEndpoints;
 
 /** A tenant table the API creates and updates rows of: every row has created_at and updated_at. */
 export type ResourceTable = Exclude<TenantTable, typeof taskCategories | typeof inboundEvents>;
 
 /** A table whose rows go to the trash on DELETE. */
-export type TrashTable = typeof users | typeof companies | typeof contacts | typeof deals | typeof tasks;
+export type TrashTable =
+  | typeof users
+  | typeof companies
+  | typeof contacts
+  | typeof deals
+  | typeof tasks
+  | typeof webhookEndpoints;

@@ -134,6 +134,11 @@ export const problems = {
     status: 409,
     about: 'The account has as many inbound webhooks as it may (disabled ones count). Delete one first.',
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    about:
+      'The account has as many webhook endpoints as it may (50 live ones). Delete one, or subscribe an existing one to more event types.',
+  },
   body_too_large: {
     status: 413,
     about: 'The body is over the limit: 1 MiB on /v1, 256 KiB at webhook ingest.',

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { type Id, list, one, oneWritten } from '../contracts/common';
 import { jsonGuard } from './middleware';
 import {
@@ -189,3 +189,18 @@ export function trashRoutes<R extends z.ZodObject<{ id: typeof Id }>, Q extends 
     }),
   };
 }
+
+/**
+ * The maker of a resource's routes beyond the four (`/{id}/events`, `/{id}/rotate-secret`, …):
+ * its tag and the bearer scheme, the bookmark on a GET, the Idempotency-Key on a POST.
+ */
+export const subRoutes =
+  (tag: string) =>
+  <const R extends Omit<RouteConfig, 'tags' | 'security'>>(config: R) =>
+    createRoute({
+      ...config,
+      tags: [tag],
+      security,
+      ...(config.method === 'get' && { parameters: [bookmarkParam] }),
+      ...(config.method === 'post' && { parameters: [idempotencyParam] }),
+    });

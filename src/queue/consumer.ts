@@ -3,10 +3,12 @@ import { logError } from '../core/log';
 import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
 import type { Bindings } from '../env';
+import { askFanout } from '../outbound/messages';
 import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
 import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
 import { processEvent } from '../webhooks/processing/process';
 import { strandedAfterMs } from '../webhooks/rules/faults';
+import { consumeOutbound, OUTBOUND_QUEUE } from './outbound';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
 export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);
@@ -30,6 +32,8 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
     if (outcome.status === 'failed') {
       await failEvent(db, body.event_id, outcome.error);
     }
+    // The records its flows wrote have journal entries: outbound webhooks tell of them.
+    await askFanout(env.OUTBOUND);
     message.ack();
   } catch (err) {
     logError(err, `event:${body.event_id}`);
@@ -63,9 +67,11 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
 
 /**
  * The queue consumer: events from `crm-events`, and from its dead-letter queue (by the `-dlq`
- * naming convention of wrangler.toml) the ones that ran out of retries.
+ * naming convention of wrangler.toml) the ones that ran out of retries; outbound webhook
+ * deliveries from `crm-outbound` (queue/outbound.ts).
  */
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+  if (batch.queue === OUTBOUND_QUEUE) return consumeOutbound(batch, env);
   const db = primaryDb(env.DB);
   if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
   await Promise.all(batch.messages.map((message) => handle(db, env, message)));

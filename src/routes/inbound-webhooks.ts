@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { list, one, oneWritten } from '../contracts/common';
@@ -9,9 +9,7 @@ import { ownHandlers } from '../http/handlers';
 import { jsonGuard } from '../http/middleware';
 import {
   bodyErrors,
-  bookmarkParam,
   errorResponses,
-  idempotencyParam,
   jsonContent,
   pathId,
   replayedHeader,
@@ -19,7 +17,7 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { keyset } from '../http/pagination';
-import { linkHeader, resourceRoutes } from '../http/routes';
+import { linkHeader, resourceRoutes, subRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
 import {
@@ -86,14 +84,7 @@ const present = (row: WebhookRow, c: Context<AppEnv>) => {
 const handlers = ownHandlers('/v1/inbound-webhooks', webhookSpec, present);
 
 /** A `/v1/inbound-webhooks` route beyond the four every resource has. */
-const webhookRoute = <const R extends Omit<RouteConfig, 'tags' | 'security'>>(config: R) =>
-  createRoute({
-    ...config,
-    tags: ['Inbound webhooks'],
-    security: [{ bearerAuth: [] }],
-    ...(config.method === 'get' && { parameters: [bookmarkParam] }),
-    ...(config.method === 'post' && { parameters: [idempotencyParam] }),
-  });
+const webhookRoute = subRoutes('Inbound webhooks');
 const WebhookParam = z.object({ id: pathId('id') });
 const EventParams = z.object({ id: pathId('id'), event_id: pathId('event_id') });
 

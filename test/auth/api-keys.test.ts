@@ -50,6 +50,8 @@ const CREATES: Record<string, Json> = {
   'post /v1/deals': { name: 'Onix' },
   'post /v1/tasks': { deal_id: 1, name: 'Call', category: 'Ligação' },
   'post /v1/inbound-webhooks': { name: 'Site' },
+  'post /v1/webhook-endpoints': { url: 'https://hooks.example.com/x', event_types: ['*'] },
+  'post /v1/webhook-endpoints/{id}/recover': { since: '2026-01-01T00:00:00Z' },
 };
 
 describe('/v1 authentication', () => {

@@ -35,6 +35,8 @@ const deal = (a: Account) => create(a.key, '/v1/deals', { name: 'Onix' });
 const task = async (a: Account) =>
   create(a.key, '/v1/tasks', { deal_id: (await deal(a)).id, name: 'Call', category: 'Ligação' });
 const webhook = (a: Account) => newWebhook(a.key, { name: `Site ${next()}` });
+const endpointBody = () => ({ url: `https://hooks.example.com/${next()}`, event_types: ['*'] });
+const endpoint = (a: Account) => create(a.key, '/v1/webhook-endpoints', endpointBody());
 
 const trashed = async (a: Account, resource: string, make: (a: Account) => Promise<Json>) => {
   const row = await make(a);
@@ -54,7 +56,12 @@ async function failedEvent(a: Account): Promise<{ hook: number; event: number }>
   return { hook: hook.id, event: await failNewestEvent(hook.id) };
 }
 
-const crud = (resource: string, make: (a: Account) => Promise<Json>, post: (a: Account) => Json) => ({
+const crud = (
+  resource: string,
+  make: (a: Account) => Promise<Json>,
+  post: (a: Account) => Json,
+  update: Json = { name: 'Renamed' },
+) => ({
   [`GET /v1/${resource}`]: async (): Promise<Req> => ({
     method: 'GET',
     path: `/v1/${resource}`,
@@ -74,7 +81,7 @@ const crud = (resource: string, make: (a: Account) => Promise<Json>, post: (a: A
   [`PUT /v1/${resource}/{id}`]: async (a: Account): Promise<Req> => ({
     method: 'PUT',
     path: `/v1/${resource}/${(await make(a)).id}`,
-    body: { name: 'Renamed' },
+    body: update,
     status: 200,
   }),
 });
@@ -108,6 +115,40 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
   ...crud('tasks', task, async (a) => ({ deal_id: (await deal(a)).id, name: 'Visit', category: 'Visita' })),
   ...trash('tasks', task),
   'GET /v1/task-categories': async () => ({ method: 'GET', path: '/v1/task-categories', status: 200 }),
+  ...crud('webhook-endpoints', endpoint, endpointBody, { description: 'ERP' }),
+  ...trash('webhook-endpoints', endpoint),
+  'POST /v1/webhook-endpoints/{id}/rotate-secret': async (a) => ({
+    method: 'POST',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/rotate-secret`,
+    body: {},
+    status: 200,
+  }),
+  'GET /v1/webhook-endpoints/{id}/deliveries': async (a) => ({
+    method: 'GET',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/deliveries`,
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/test': async (a) => ({
+    method: 'POST',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/test`,
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/recover': async (a) => ({
+    method: 'POST',
+    path: `/v1/webhook-endpoints/${(await endpoint(a)).id}/recover`,
+    body: { since: '2026-01-01T00:00:00Z' },
+    status: 200,
+  }),
+  'POST /v1/webhook-endpoints/{id}/deliveries/{delivery_id}/resend': async (a) => {
+    const made = await endpoint(a);
+    const ping = await call(`/v1/webhook-endpoints/${made.id}/test`, { method: 'POST', key: a.key });
+    const { data } = await json(ping);
+    return {
+      method: 'POST',
+      path: `/v1/webhook-endpoints/${made.id}/deliveries/${data.id}/resend`,
+      status: 202,
+    };
+  },
   ...crud('inbound-webhooks', webhook, () => ({ name: `Hook ${next()}` })),
   'DELETE /v1/inbound-webhooks/{id}': async (a) => ({
     method: 'DELETE',

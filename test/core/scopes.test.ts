@@ -51,7 +51,7 @@ describe('scopes', () => {
   });
 
   it('every scope is resource-or-* : operation-or-*, in one stable order', () => {
-    expect(ALL_SCOPES).toHaveLength(45);
+    expect(ALL_SCOPES).toHaveLength(50);
     expect(normalScopes(['tasks:read', '*:read', 'tasks:read'])).toEqual(['*:read', 'tasks:read']);
   });
 

@@ -47,6 +47,21 @@ const NEW_ROWS: Record<string, string> = {
     "insert into inbound_events (account_id, webhook_id, mode, payload, headers, received_at, queued_at) values (3, 10, 'production', '{}', '{}', 5, 5)",
 };
 
+/**
+ * A new row of each table made after 0010, which `LATER_SEED` gives rows first: its delivery points
+ * at the lower of its two endpoints, so deleting the highest endpoint breaks no key.
+ */
+const LATER_ROWS: Record<string, string> = {
+  webhook_deliveries:
+    "insert into webhook_deliveries (account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (3, 1, 'evt_n', 'ping', '{}', 5, 5)",
+  webhook_endpoints:
+    "insert into webhook_endpoints (account_id, url, event_types, secret, created_at, updated_at) values (3, 'https://n.example', '[]', 's', 5, 5)",
+};
+const LATER_SEED = [
+  "insert into webhook_endpoints (id, account_id, url, event_types, secret, created_at, updated_at) values (1, 3, 'https://a.example', '[]', 's', 5, 5), (2, 3, 'https://b.example', '[]', 's', 5, 5)",
+  "insert into webhook_deliveries (id, account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (1, 3, 1, 'evt_a', 'ping', '{}', 5, 5)",
+];
+
 describe('migrations on a database that already holds data', () => {
   const db = env.MIGRATION_DB;
 
@@ -190,11 +205,13 @@ describe('migrations on a database that already holds data', () => {
     const tables = results.filter((t) => /[`"]id[`"] integer PRIMARY KEY/i.test(t.sql)).map((t) => t.name);
     for (const t of results.filter((r) => tables.includes(r.name)))
       expect(t.sql, t.name).toMatch(/AUTOINCREMENT/);
-    expect(tables).toEqual(Object.keys(NEW_ROWS).sort());
+    const rows = { ...NEW_ROWS, ...LATER_ROWS };
+    expect(tables).toEqual(Object.keys(rows).sort());
+    await db.batch(LATER_SEED.map((statement) => db.prepare(statement)));
     for (const table of tables) {
       const top = await db.prepare(`select max(id) as id from ${table}`).first<{ id: number }>();
       await db.prepare(`delete from ${table} where id = ?`).bind(top?.id).run();
-      const made = await db.prepare(`${NEW_ROWS[table]} returning id`).first<{ id: number }>();
+      const made = await db.prepare(`${rows[table]} returning id`).first<{ id: number }>();
       expect(made?.id, table).toBeGreaterThan(top?.id ?? Number.POSITIVE_INFINITY);
     }
   });

@@ -350,6 +350,7 @@ describe('what generated clients rely on', () => {
       'createInboundWebhook',
       'createTask',
       'createUser',
+      'createWebhookEndpoint',
     ]);
     for (const { op, path } of creates) {
       const links = op.responses['201'].links;

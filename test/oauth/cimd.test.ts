@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fetchableClientId, publicHost } from '../../src/oauth/cimd';
+import { publicHost } from '../../src/core/public-host';
+import { fetchableClientId } from '../../src/oauth/cimd';
 import { newAccount } from '../helpers';
 import {
   approve,

@@ -1,0 +1,113 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it, vi } from 'vitest';
+import { primaryDb } from '../../src/db/client';
+import { entryBody } from '../../src/outbound/entry-body';
+import { fanOut } from '../../src/outbound/fanout';
+import { fanOutOnce } from '../../src/queue/outbound';
+import { call, create, type Json, newAccount } from '../helpers';
+import { entriesOf } from '../journal/helpers';
+import { deliveries, endpointWithBox, type Received, received } from './support';
+
+const bodies = (got: Received[]) => got.map((r) => JSON.parse(r.body) as Json);
+
+/** Waits until the box has `n` messages. */
+const receivedN = (name: string, n: number) =>
+  vi.waitFor(
+    async () => {
+      const got = await received(name);
+      expect(got).toHaveLength(n);
+      return got;
+    },
+    { timeout: 25_000, interval: 250 },
+  );
+
+describe('fan-out from the change journal', () => {
+  it('delivers each subscribed entry once, signed, its webhook-id the entry id', async () => {
+    const { id: accountId, key } = await newAccount();
+    const { name } = await endpointWithBox(key, [{ status: 204 }], ['contact.*']);
+    const company = await create(key, '/v1/contacts', { name: 'Acme' });
+    await call(`/v1/contacts/${company.id}`, { method: 'PUT', key, body: { name: 'Acme Ltda' } });
+    await create(key, '/v1/deals', { name: 'Not subscribed' });
+    const got = await receivedN(name, 2);
+    const entries = await entriesOf(accountId, 'contact', company.id);
+    expect(got.map((r) => r.id)).toEqual(entries.map((e) => e.id));
+    expect(got.every((r) => r.verified)).toBe(true);
+    expect(bodies(got).map((b) => [b.type, b.data.version, b.data.record_id])).toEqual([
+      ['contact.created', 1, company.id],
+      ['contact.updated', 2, company.id],
+    ]);
+    // Nothing left past the cursor: another run makes no delivery twice.
+    expect((await fanOut(primaryDb(env.DB), entryBody)).deliveries).toEqual([]);
+  });
+
+  it('never sends a later version of a record while an earlier one is being retried', async () => {
+    const { key } = await newAccount();
+    // The first message fails (500); its retry 5 s on succeeds, as every message after it.
+    const { name, endpoint } = await endpointWithBox(key, [{ status: 500 }, { status: 204 }], ['contact.*']);
+    const company = await create(key, '/v1/contacts', { name: 'V1' });
+    await call(`/v1/contacts/${company.id}`, { method: 'PUT', key, body: { name: 'V2' } });
+    await call(`/v1/contacts/${company.id}`, { method: 'PUT', key, body: { name: 'V3' } });
+    const got = await receivedN(name, 4);
+    expect(bodies(got).map((b) => b.data.version)).toEqual([1, 1, 2, 3]);
+    const log = await deliveries(key, endpoint.id);
+    expect(log.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('loses no entry whose fan-out ask was lost: the cron makes its deliveries', async () => {
+    const { id: accountId, key } = await newAccount();
+    const { name } = await endpointWithBox(key, [{ status: 204 }], ['contact.created']);
+    await create(key, '/v1/contacts', { name: 'Asked' });
+    await receivedN(name, 1);
+    // An entry written with no ask at all (as if the send after the commit were lost).
+    const [entry] = await entriesOf(accountId, 'contact');
+    await env.DB.prepare(
+      `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+       VALUES ('evt_lostask000000000000001', ?, 'contact.created', 'contact', 999999, 1, ?, '{"type":"system"}', '{}')`,
+    )
+      .bind(accountId, Date.now())
+      .run();
+    expect(entry).toBeDefined();
+    expect(await fanOutOnce(env)).toBeGreaterThanOrEqual(1);
+    const got = await receivedN(name, 2);
+    expect(got[1]?.id).toBe('evt_lostask000000000000001');
+  });
+});
+
+describe('a fan-out run', () => {
+  it('makes many deliveries in one batch, within D1’s bound parameters per statement', async () => {
+    const { id: accountId, key } = await newAccount();
+    const endpoints = await Promise.all([1, 2, 3].map(() => endpointWithBox(key, [{ status: 204 }], ['*'])));
+    const now = Date.now();
+    // Entries with no ask (as after lost sends), so that one run makes all 12 deliveries.
+    await env.DB.batch(
+      [1, 2, 3, 4].map((n) =>
+        env.DB.prepare(
+          `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+           VALUES (?, ?, 'deal.created', 'deal', ?, 1, ?, '{"type":"system"}', '{}')`,
+        ).bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now),
+      ),
+    );
+    // This run, or one an endpoint's create asked for, makes the 12 deliveries in one batch.
+    await fanOutOnce(env);
+    for (const { name } of endpoints) expect(await receivedN(name, 4)).toHaveLength(4);
+  });
+});
+
+describe('LGPD erasure', () => {
+  it('takes the person out of the deliveries of their contact’s entries', async () => {
+    const { key } = await newAccount();
+    const { name, endpoint } = await endpointWithBox(key, [{ status: 204 }], ['contact.*']);
+    const contact = await create(key, '/v1/contacts', {
+      name: 'Zenaide Erasmo',
+      email: 'zenaide@example.com',
+    });
+    await receivedN(name, 1);
+    const res = await call(`/v1/contacts/${contact.id}?erase=true`, { method: 'DELETE', key });
+    expect(res.status).toBe(204);
+    const { results } = await env.DB.prepare('SELECT body FROM webhook_deliveries WHERE endpoint_id = ?')
+      .bind(endpoint.id)
+      .all<{ body: string }>();
+    expect(results.length).toBeGreaterThanOrEqual(1);
+    for (const { body } of results) expect(body).not.toMatch(/zenaide|Zenaide/);
+  });
+});
