@@ -1,24 +1,10 @@
 import { iso } from '../contracts/common';
+import { presentEntry } from '../model/events';
 import type { EntryRow } from './fanout';
 
 /**
- * The body a journal entry is delivered as: `{ type, timestamp, data: <the entry> }`. Until the
- * journal's own presenter of an entry lands (the feed's, src/journal/), `data.data` and
- * `data.previous` are the record's snapshots as the journal stores them (keyed by property name).
+ * The body a journal entry is delivered as: `{ type, timestamp, data: <the entry> }`, the entry
+ * exactly as `GET /v1/events` shows it (its record as `GET` returns it, `changed_fields`, `previous`).
  */
 export const entryBody = (entry: EntryRow): string =>
-  JSON.stringify({
-    type: entry.type,
-    timestamp: iso(entry.occurredAt),
-    data: {
-      id: entry.id,
-      type: entry.type,
-      occurred_at: iso(entry.occurredAt),
-      record_type: entry.recordType,
-      record_id: entry.recordId,
-      version: entry.version,
-      actor: entry.actor,
-      data: entry.data,
-      previous: entry.previous,
-    },
-  });
+  JSON.stringify({ type: entry.type, timestamp: iso(entry.occurredAt), data: presentEntry(entry) });

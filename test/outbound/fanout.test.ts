@@ -36,6 +36,10 @@ describe('fan-out from the change journal', () => {
       ['contact.created', 1, company.id],
       ['contact.updated', 2, company.id],
     ]);
+    // The entry as the feed shows it: the record as GET returns it, what changed and its old value.
+    const feed = await call(`/v1/events?record_type=contact&sort=occurred_at`, { key });
+    expect(bodies(got).map((b) => b.data)).toEqual(((await feed.json()) as Json).data);
+    expect(bodies(got)[1]?.data).toMatchObject({ changed_fields: ['name'], previous: { name: 'Acme' } });
     // Nothing left past the cursor: another run makes no delivery twice.
     expect((await fanOut(primaryDb(env.DB), entryBody)).deliveries).toEqual([]);
   });
@@ -62,9 +66,10 @@ describe('fan-out from the change journal', () => {
     const [entry] = await entriesOf(accountId, 'contact');
     await env.DB.prepare(
       `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
-       VALUES ('evt_lostask000000000000001', ?, 'contact.created', 'contact', 999999, 1, ?, '{"type":"system"}', '{}')`,
+       SELECT 'evt_lostask000000000000001', ?, 'contact.created', 'contact', 999999, 1, ?, '{"type":"system"}', data
+       FROM journal_entries WHERE id = ?`,
     )
-      .bind(accountId, Date.now())
+      .bind(accountId, Date.now(), entry?.id)
       .run();
     expect(entry).toBeDefined();
     expect(await fanOutOnce(env)).toBeGreaterThanOrEqual(1);
@@ -78,13 +83,18 @@ describe('a fan-out run', () => {
     const { id: accountId, key } = await newAccount();
     const endpoints = await Promise.all([1, 2, 3].map(() => endpointWithBox(key, [{ status: 204 }], ['*'])));
     const now = Date.now();
+    // A real deal's snapshot, taken in another account so that this one's endpoints get nothing else.
+    const other = await newAccount();
+    await create(other.key, '/v1/deals', { name: 'Snapshot' });
+    const [snapshot] = await entriesOf(other.id, 'deal');
     // Entries with no ask (as after lost sends), so that one run makes all 12 deliveries.
     await env.DB.batch(
       [1, 2, 3, 4].map((n) =>
         env.DB.prepare(
           `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
-           VALUES (?, ?, 'deal.created', 'deal', ?, 1, ?, '{"type":"system"}', '{}')`,
-        ).bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now),
+           SELECT ?, ?, 'deal.created', 'deal', ?, 1, ?, '{"type":"system"}', data
+           FROM journal_entries WHERE id = ?`,
+        ).bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now, snapshot?.id),
       ),
     );
     // This run, or one an endpoint's create asked for, makes the 12 deliveries in one batch.
