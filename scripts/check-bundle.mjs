@@ -8,7 +8,10 @@
 // -> 1052.71 KiB: @cloudflare/workers-oauth-provider 120 KiB, src/oauth, the consent and
 // connections pages and the tools' output schemas the rest), from 940. Issue 41 raised it by what
 // the panel's guided start costs, 26 KiB (1071.43 -> 1097.73 KiB: its six steps' pages and views,
-// the target suggestions, the lead search and names), from 1082.
+// the target suggestions, the lead search and names), from 1082. Issue 39 raised it by what the
+// change journal and outbound webhooks cost, 44 KiB (1097.73 -> 1142.14 KiB: src/journal, the feed
+// and history routes, src/outbound, the endpoints' and deliveries' routes and contracts, the
+// OpenAPI `webhooks` object's schemas), from 1108.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1108;
+const BUDGET_KIB = 1152;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
