@@ -50,6 +50,14 @@ const folded = () => ({ nameFold: text('name_fold') });
 const trashable = () => ({ deletedAt: integer('deleted_at') });
 
 /**
+ * The record's id in the system it came from (an ERP's, a spreadsheet's): optional, unique per
+ * account and resource (`<table>_external_id_uq`, so a duplicate is a 409 naming `external_id`),
+ * the key a batch upsert and an import find it by (docs/import-export.md). A row in the trash keeps
+ * it until purged, as a company keeps its CNPJ.
+ */
+const external = () => ({ externalId: text('external_id') });
+
+/**
  * The indexes of the trash: `columns` of the trashed rows only, so a trash list walks its sort
  * without reading live rows, and they cost live writes nothing. Plus one across accounts, by
  * deletion time, for the purge.
@@ -108,11 +116,13 @@ export const users = sqliteTable(
     ...folded(),
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
+    ...external(),
     ...timestamps,
     ...trashable(),
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('users_external_id_uq').on(t.accountId, t.externalId),
     // Named `<table>_<field>_uq`: a duplicate is a 409 naming `<field>` (uniqueField in db/errors.ts).
     uniqueIndex('users_email_uq').on(t.accountId, t.emailNorm),
     index('users_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -133,11 +143,13 @@ export const companies = sqliteTable(
     segmentNorm: text('segment_norm'),
     segmentFold: text('segment_fold'),
     observations: text('observations'),
+    ...external(),
     ...timestamps,
     ...trashable(),
   },
   (t) => [
     uniqueIndex('companies_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('companies_external_id_uq').on(t.accountId, t.externalId),
     uniqueIndex('companies_cnpj_uq').on(t.accountId, t.cnpj),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
     index('companies_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -176,11 +188,13 @@ export const contacts = sqliteTable(
     companyId: integer('company_id'),
     ownerId: integer('owner_id'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
+    ...external(),
     ...timestamps,
     ...trashable(),
   },
   (t) => [
     uniqueIndex('contacts_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('contacts_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
     index('contacts_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -205,11 +219,13 @@ export const deals = sqliteTable(
     status: text('status', { enum: dealStatuses }).notNull().default('open'),
     value: real('value'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
+    ...external(),
     ...timestamps,
     ...trashable(),
   },
   (t) => [
     uniqueIndex('deals_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('deals_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.contactId], foreignColumns: [contacts.accountId, contacts.id] }),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
@@ -253,11 +269,13 @@ export const tasks = sqliteTable(
     dueDate: integer('due_date'),
     // A task is completed exactly when this is set.
     completedAt: integer('completed_at'),
+    ...external(),
     ...timestamps,
     ...trashable(),
   },
   (t) => [
     uniqueIndex('tasks_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('tasks_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
     foreignKey({
       columns: [t.accountId, t.categoryId],
