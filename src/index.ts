@@ -27,6 +27,7 @@ import { consume, requeueStranded } from './queue/consumer';
 import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
+import { batchRouters } from './routes/batch';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
@@ -63,6 +64,11 @@ const health = createRoute({
 
 const routes = app
   .openapi(health, (c) => c.json(HEALTHY, 200))
+  .route('/v1/users', batchRouters.users)
+  .route('/v1/companies', batchRouters.companies)
+  .route('/v1/contacts', batchRouters.contacts)
+  .route('/v1/deals', batchRouters.deals)
+  .route('/v1/tasks', batchRouters.tasks)
   .route('/v1/users', usersRouter)
   .route('/v1/companies', companiesRouter)
   .route('/v1/contacts', contactsRouter)
