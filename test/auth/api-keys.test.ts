@@ -50,6 +50,12 @@ const CREATES: Record<string, Json> = {
   'post /v1/deals': { name: 'Onix' },
   'post /v1/tasks': { deal_id: 1, name: 'Call', category: 'Ligação' },
   'post /v1/inbound-webhooks': { name: 'Site' },
+  ...Object.fromEntries(
+    ['users', 'companies', 'contacts', 'deals', 'tasks'].map((r) => [
+      `post /v1/${r}/batch`,
+      { items: [{ op: 'create', data: {} }] },
+    ]),
+  ),
 };
 
 describe('/v1 authentication', () => {
