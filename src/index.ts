@@ -28,6 +28,7 @@ import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
 import { batchRouters } from './routes/batch';
+import { exportRouters } from './routes/export';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
@@ -64,6 +65,11 @@ const health = createRoute({
 
 const routes = app
   .openapi(health, (c) => c.json(HEALTHY, 200))
+  .route('/v1/users', exportRouters.users)
+  .route('/v1/companies', exportRouters.companies)
+  .route('/v1/contacts', exportRouters.contacts)
+  .route('/v1/deals', exportRouters.deals)
+  .route('/v1/tasks', exportRouters.tasks)
   .route('/v1/users', batchRouters.users)
   .route('/v1/companies', batchRouters.companies)
   .route('/v1/contacts', batchRouters.contacts)

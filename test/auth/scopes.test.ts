@@ -81,6 +81,11 @@ const crud = (resource: string, make: (a: Account) => Promise<Json>, post: (a: A
 
 /** A batch that creates one record: it needs `<resource>:insert` (an update or upsert needs more). */
 const batched = (resource: string, post: (a: Account) => Json) => ({
+  [`GET /v1/${resource}/export`]: async (): Promise<Req> => ({
+    method: 'GET',
+    path: `/v1/${resource}/export`,
+    status: 200,
+  }),
   [`POST /v1/${resource}/batch`]: async (a: Account): Promise<Req> => ({
     method: 'POST',
     path: `/v1/${resource}/batch`,
