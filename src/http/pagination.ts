@@ -142,6 +142,5 @@ export function keysetWalk<R extends { id: number }>(
   const chosen = sort ?? defaultSort;
   const descending = chosen.startsWith('-');
   const key = sorts[descending ? chosen.slice(1) : chosen] as keyof R & string;
-  return (last?: R) =>
-    keysetPlan(table, key, descending, limit, last && [last[key] as SortValue, last.id]);
+  return (last?: R) => keysetPlan(table, key, descending, limit, last && [last[key] as SortValue, last.id]);
 }

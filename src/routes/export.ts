@@ -13,7 +13,7 @@ import { companies, contacts, deals, type TrashTable, tasks, users } from '../db
 import type { Search } from '../db/search';
 import { accountOf } from '../db/tenant';
 import type { AppEnv } from '../env';
-import { bookmarkParam, errorResponses, router } from '../http/openapi';
+import { bookmarkParam, errorResponses, router, traceHeaders } from '../http/openapi';
 import { keysetWalk } from '../http/pagination';
 import { companyFilters, companySearch, companySpec, presentCompany } from '../model/companies';
 import { contactFilters, contactSearch, contactSpec, presentContact } from '../model/contacts';
@@ -70,7 +70,11 @@ function exportRouter(of: ExportOf) {
     parameters: [bookmarkParam],
     request: { query },
     responses: {
-      200: { description: 'The CSV', content: { 'text/csv': { schema: z.string() } } },
+      200: {
+        description: 'The CSV',
+        headers: traceHeaders,
+        content: { 'text/csv': { schema: z.string() } },
+      },
       ...errorResponses(400, 429),
     },
   });
