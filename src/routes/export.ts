@@ -51,15 +51,15 @@ function cellOf(field: string, value: unknown, format: CsvFormat): Cell {
   return time ? excelTime(value as string) : (value as Cell);
 }
 
-/** `GET /v1/<resource>/export`: every row the list's filters select, as CSV, page after page. */
-function exportRouter(of: ExportOf) {
+/** The export's route, for the OpenAPI document: the list's query less paging, plus `format`. */
+function exportRoute(of: ExportOf) {
   const query = of.query.omit({ cursor: true, limit: true }).extend({
     format: z
       .enum(['csv', 'excel'])
       .optional()
       .openapi({ description: '`excel`: `;`, a UTF-8 BOM, dates as DD/MM/YYYY (UTC), decimal commas' }),
   });
-  const route = createRoute({
+  return createRoute({
     method: 'get',
     path: '/export',
     operationId: `export${of.plural}`,
@@ -78,6 +78,11 @@ function exportRouter(of: ExportOf) {
       ...errorResponses(400, 429),
     },
   });
+}
+
+/** `GET /v1/<resource>/export`: every row the list's filters select, as CSV, page after page. */
+function exportRouter(of: ExportOf) {
+  const route = exportRoute(of);
   const fields = Object.keys(of.resource.shape);
   const keys = Object.keys(of.spec.extras ?? {}).filter((k) => Object.hasOwn(exportKeyColumns, k));
   return router().openapi(route, async (c) => {

@@ -272,4 +272,22 @@ describe('POST /v1/{resource}/batch', () => {
     // 5 per task (category, task, owners unlinked and linked, read back), plus the reads: within 1,000.
     expect(recorder.statements.length).toBeLessThanOrEqual(510);
   });
+
+  it('a record in the trash: an update by id is a 404, an upsert by its key a 409, no twin created', async () => {
+    const { key } = await newAccount();
+    const taxId = cnpj();
+    const company = await create(key, '/v1/companies', { name: 'A', cnpj: taxId, external_id: 'E-1' });
+    expect((await call(`/v1/companies/${company.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const { data } = await json(
+      await batch(key, 'companies', {
+        items: [
+          { op: 'update', id: company.id, data: { name: 'B' } },
+          { op: 'upsert', data: { name: 'C', cnpj: mask(taxId) } },
+          { op: 'upsert', data: { name: 'D', cnpj: cnpj(), external_id: 'E-1' } },
+        ],
+      }),
+    );
+    expect(data.map((d: Json) => d.status)).toEqual([404, 409, 409]);
+    expect(await count(key, '/v1/companies')).toBe(0);
+  });
 });
