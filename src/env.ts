@@ -1,6 +1,7 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
+import type { ImportMessage } from './model/import-messages';
 import type { EventMessage } from './webhooks/log/event-messages';
 
 export type Bindings = {
@@ -8,6 +9,10 @@ export type Bindings = {
   /** The docs Worker (workers/docs): /docs' static files, dist/assets, built by scripts/assets.mjs. */
   DOCS: Fetcher;
   EVENTS: Queue<EventMessage>;
+  /** CSV import files while their import runs (docs/import-export.md#csv-import). */
+  IMPORT_FILES: R2Bucket;
+  /** One message per chunk of an import to read: src/queue/imports.ts. */
+  IMPORTS: Queue<ImportMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;

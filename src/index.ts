@@ -33,6 +33,7 @@ import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
 import { exportRouters } from './routes/export';
 import { hooksRouter } from './routes/hooks';
+import { importsRouter } from './routes/imports';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
@@ -86,6 +87,7 @@ const routes = app
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
   .route('/v1/account', accountRouter)
+  .route('/v1/imports', importsRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 

@@ -80,6 +80,9 @@ const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
   // Its settings (the time zone dates with no time stand in): `account:read`, `account:update`.
   account: 'account',
   me: null,
+  // An import writes one resource: its route checks that resource's scopes for the import's mode
+  // (src/routes/imports.ts), on creating, reading and cancelling it.
+  imports: null,
 };
 
 const METHOD_OPERATIONS: Record<string, Operation> = {

@@ -540,3 +540,56 @@ export type ResourceTable = Exclude<TenantTable, typeof taskCategories | typeof 
 
 /** A table whose rows go to the trash on DELETE. */
 export type TrashTable = typeof users | typeof companies | typeof contacts | typeof deals | typeof tasks;
+
+/**
+ * A CSV import (docs/import-export.md#csv-import): its file in R2 (`file_key`), read from `offset`
+ * (bytes) in chunks by the `crm-imports` queue, with the key that started it, whose account and
+ * live state every chunk's writes are scoped by.
+ */
+export const imports = sqliteTable(
+  'imports',
+  {
+    ...owned(),
+    keyHash: text('key_hash').notNull(),
+    resource: text('resource').notNull(),
+    mode: text('mode').notNull(),
+    status: text('status').notNull(),
+    fileKey: text('file_key').notNull(),
+    fileBytes: integer('file_bytes').notNull(),
+    /** The header's cells, the delimiter, the field each column maps to (null: ignored). */
+    header: text('header', { mode: 'json' }).$type<string[]>().notNull(),
+    delimiter: text('delimiter').notNull(),
+    mapping: text('mapping', { mode: 'json' }).$type<(string | null)[]>().notNull(),
+    offset: integer('offset').notNull(),
+    /** The line the next chunk starts at (1-based, the header being line 1). */
+    line: integer('line').notNull(),
+    rows: integer('rows').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('imports_account_id_uq').on(t.accountId, t.id),
+    index('imports_account_status_idx').on(t.accountId, t.status),
+  ],
+);
+
+/**
+ * One row per chunk written, keyed by its starting byte: a redelivered chunk's insert breaks this
+ * key, so its write batch (which holds this insert) writes nothing. Holds the chunk's failed rows.
+ */
+export const importChunks = sqliteTable(
+  'import_chunks',
+  {
+    importId: integer('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    offset: integer('offset').notNull(),
+    /** Each failed row: its line, its cells as read, and why. */
+    errors: text('errors', { mode: 'json' }).$type<{ line: number; cells: string[]; reason: string }[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.offset] })],
+);

@@ -234,6 +234,7 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
   resource: BatchResource<T, C, U, X>,
   input: BatchInput,
   scopes: Scope[],
+  tail?: Tail,
 ): Promise<Outcome<Viewed<T, X>>[]> {
   const { kind, spec } = resource;
   const outcomes: Outcome<Viewed<T, X>>[] = [];
@@ -258,9 +259,20 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
       outcomes.push({ index: each.index, error });
     }
   }
-  if ((input.atomic && outcomes.length) || !plans.length) return sorted(outcomes);
-  return sorted([...outcomes, ...(await writeAll(db, spec, plans, accountId))]);
+  if ((input.atomic && outcomes.length) || !(plans.length || tail)) return sorted(outcomes);
+  const planned = plans.map(({ index, current }) => ({ index, created: !current }));
+  const extra = tail?.(planned, sorted([...outcomes])) ?? [];
+  return sorted([...outcomes, ...(await writeAll(db, spec, plans, accountId, extra))]);
 }
+
+/**
+ * Statements that join the write batch, after the items' (an import's progress: written with its
+ * rows or not at all), made from what is planned and what failed before the write.
+ */
+export type Tail = (
+  planned: { index: number; created: boolean }[],
+  failed: Outcome<unknown>[],
+) => Batch[number][];
 
 const sorted = <R>(outcomes: Outcome<R>[]) => outcomes.sort((a, b) => a.index - b.index);
 
@@ -270,8 +282,9 @@ async function writeAll<T extends TrashTable, C, U, X extends Extras>(
   spec: WriteSpec<T, C, U, X>,
   plans: Plan[],
   accountId: number,
+  extra: Batch[number][],
 ): Promise<Outcome<Viewed<T, X>>[]> {
-  const statements: Batch[number][] = [];
+  const statements: Batch[number][] = [...extra];
   const ends = plans.map(({ body, current }) => {
     statements.push(
       ...(current

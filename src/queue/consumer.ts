@@ -7,6 +7,7 @@ import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../we
 import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
 import { processEvent } from '../webhooks/processing/process';
 import { strandedAfterMs } from '../webhooks/rules/faults';
+import { consumeImports } from './imports';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
 export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 ** (attempt - 1), 160);
@@ -66,6 +67,7 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
  * naming convention of wrangler.toml) the ones that ran out of retries.
  */
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+  if (batch.queue === 'crm-imports') return consumeImports(batch, env);
   const db = primaryDb(env.DB);
   if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
   await Promise.all(batch.messages.map((message) => handle(db, env, message)));

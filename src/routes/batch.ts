@@ -2,11 +2,11 @@ import { createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { BatchBody, type BatchInput, batchResult } from '../contracts/batch';
 import type { Id } from '../contracts/common';
-import { Company, CompanyCreate, CompanyUpdate } from '../contracts/companies';
-import { Contact, ContactCreate, ContactUpdate } from '../contracts/contacts';
-import { Deal, DealCreate, DealUpdate } from '../contracts/deals';
-import { Task, TaskCreate, TaskUpdate } from '../contracts/tasks';
-import { User, UserCreate, UserUpdate } from '../contracts/users';
+import { Company } from '../contracts/companies';
+import { Contact } from '../contracts/contacts';
+import { Deal } from '../contracts/deals';
+import { Task } from '../contracts/tasks';
+import { User } from '../contracts/users';
 import type { Scope, ScopeResource } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { Extras, Viewed } from '../db/own';
@@ -17,11 +17,12 @@ import { bodyErrors, errorResponses, idempotencyParam, jsonBody, jsonContent, ro
 import { asApiError } from '../http/problem';
 import { visibleAnswer } from '../http/visible';
 import { type BatchResource, type Outcome, runBatch } from '../model/batch';
-import { companySpec, presentCompany } from '../model/companies';
-import { contactSpec, presentContact } from '../model/contacts';
-import { dealSpec, presentDeal } from '../model/deals';
-import { presentTask, taskSpec } from '../model/tasks';
-import { presentUser, userSpec } from '../model/users';
+import { batchResources } from '../model/batch-resources';
+import { presentCompany } from '../model/companies';
+import { presentContact } from '../model/contacts';
+import { presentDeal } from '../model/deals';
+import { presentTask } from '../model/tasks';
+import { presentUser } from '../model/users';
 
 type Names = { tag: string; plural: string; schema: string; scope: ScopeResource };
 
@@ -104,31 +105,31 @@ export function batchRouter<T extends TrashTable, C, U, X extends Extras, P exte
 export const batchRouters = {
   users: batchRouter(
     { tag: 'Users', plural: 'Users', schema: 'User', scope: 'users' },
-    { kind: 'user', spec: userSpec, create: UserCreate, update: UserUpdate },
+    batchResources.users,
     User,
     presentUser,
   ),
   companies: batchRouter(
     { tag: 'Companies', plural: 'Companies', schema: 'Company', scope: 'companies' },
-    { kind: 'company', spec: companySpec, create: CompanyCreate, update: CompanyUpdate },
+    batchResources.companies,
     Company,
     presentCompany,
   ),
   contacts: batchRouter(
     { tag: 'Contacts', plural: 'Contacts', schema: 'Contact', scope: 'contacts' },
-    { kind: 'contact', spec: contactSpec, create: ContactCreate, update: ContactUpdate },
+    batchResources.contacts,
     Contact,
     presentContact,
   ),
   deals: batchRouter(
     { tag: 'Deals', plural: 'Deals', schema: 'Deal', scope: 'deals' },
-    { kind: 'deal', spec: dealSpec, create: DealCreate, update: DealUpdate },
+    batchResources.deals,
     Deal,
     presentDeal,
   ),
   tasks: batchRouter(
     { tag: 'Tasks', plural: 'Tasks', schema: 'Task', scope: 'tasks' },
-    { kind: 'task', spec: taskSpec, create: TaskCreate, update: TaskUpdate },
+    batchResources.tasks,
     Task,
     presentTask,
   ),
