@@ -129,6 +129,7 @@ const documentConfig = (server: string) => ({
       name: 'Inbound webhooks',
       description: 'URLs that turn posted JSON into records, and their event logs',
     },
+    { name: 'Imports', description: 'CSV files imported in chunks through the batch writes' },
     { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
     {
       name: 'API keys',

@@ -24,7 +24,7 @@ async function afterFailure(
 ) {
   const [state] = await importState(db, m.import_id);
   if (!state || !['queued', 'running'].includes(state.status)) {
-    if (state?.status !== 'completed') await dropFile(env, m);
+    await dropFile(env, m);
     return 'done';
   }
   if (state.offset === m.offset) throw error;

@@ -8,7 +8,15 @@ import { allows, type Scope } from '../core/scopes';
 import { scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { bodyTooLarge } from '../http/body-limit';
-import { errorResponses, IdParam, jsonContent, router } from '../http/openapi';
+import {
+  bookmarkParam,
+  errorResponses,
+  IdParam,
+  idempotencyParam,
+  jsonContent,
+  router,
+  traceHeaders,
+} from '../http/openapi';
 import { ApiError } from '../http/problem';
 import { MAX_FILE_BYTES, startImport } from '../imports/create';
 import type { ImportResource } from '../imports/fields';
@@ -64,6 +72,7 @@ async function fileOf(c: Context<AppEnv>): Promise<{ body: ReadableStream | Blob
     if (!(file instanceof File)) {
       throw invalid([{ path: 'file', code: 'required', message: 'Send the CSV as the form part `file`.' }]);
     }
+    if (file.size === 0) throw invalid([{ path: 'file', code: 'required', message: 'The file is empty.' }]);
     return { body: file, size: file.size };
   }
   if (!/^text\/(csv|plain)/i.test(type)) {
@@ -102,13 +111,14 @@ function mappingOf(raw: string | undefined): Record<string, string | null> | und
   ]);
 }
 
-const createImport = createRoute({
+const startRoute = createRoute({
   method: 'post',
   path: '/',
-  operationId: 'createImport',
+  operationId: 'startImport',
   tags: ['Imports'],
   security: [{ bearerAuth: [] }],
   summary: 'Import a CSV file',
+  parameters: [idempotencyParam],
   description: `The file (a \`text/csv\` body, or multipart \`file\`, up to ${MAX_FILE_BYTES} bytes) is stored and read in chunks of 100 rows by a queue, each chunk written as one batch (\`POST /v1/{resource}/batch\`'s rules). 202 with the import; \`GET /v1/imports/{id}\` shows its progress. Needs the resource's scopes for the mode: \`:insert\` to create, \`:update\` to update (both for upserts). At most ${MAX_ACTIVE_IMPORTS} imports of an account queued or running at once.`,
   request: {
     query: ImportQuery,
@@ -132,6 +142,9 @@ const getImport = createRoute({
   tags: ['Imports'],
   security: [{ bearerAuth: [] }],
   summary: 'An import and its progress',
+  description:
+    'Its status, its counts so far (rows read, created, updated, failed), each column and the field it maps to, and the URL of its failed rows.',
+  parameters: [bookmarkParam],
   request: { params: IdParam },
   responses: { 200: jsonContent(one(Import, 'Import'), 'The import'), ...errorResponses(400, 403, 404, 429) },
 });
@@ -143,11 +156,12 @@ const cancelRoute = createRoute({
   tags: ['Imports'],
   security: [{ bearerAuth: [] }],
   summary: 'Cancel an import',
+  parameters: [idempotencyParam],
   description: 'Chunks written stay written; the chunk in flight writes nothing; the file is deleted.',
   request: { params: IdParam },
   responses: {
     200: jsonContent(one(Import, 'Import'), 'Cancelled (or already ended)'),
-    ...errorResponses(400, 403, 404, 429),
+    ...errorResponses(400, 403, 404, 409, 422, 429),
   },
 });
 
@@ -159,9 +173,10 @@ const errorsRoute = createRoute({
   security: [{ bearerAuth: [] }],
   summary: "An import's failed rows as CSV",
   description: "Each failed row in the file's own columns, with its line number and the reason.",
+  parameters: [bookmarkParam],
   request: { params: z.object({ id: IdParam.shape.id }) },
   responses: {
-    200: { description: 'The CSV', content: { 'text/csv': { schema: z.string() } } },
+    200: { description: 'The CSV', headers: traceHeaders, content: { 'text/csv': { schema: z.string() } } },
     ...errorResponses(400, 403, 404, 429),
   },
 });
@@ -176,7 +191,7 @@ async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
 }
 
 export const importsRouter = router()
-  .openapi(createImport, async (c) => {
+  .openapi(startRoute, async (c) => {
     const q = c.req.valid('query');
     const mode = q.mode ?? 'upsert';
     const mapping = mappingOf(q.mapping);
@@ -193,11 +208,18 @@ export const importsRouter = router()
     const file = await fileOf(c);
     if (file.size > MAX_FILE_BYTES) throw bodyTooLarge(MAX_FILE_BYTES);
     const key = `imports/${accountId}/${crypto.randomUUID()}.csv`;
-    await c.env.IMPORT_FILES.put(key, file.body, { httpMetadata: { contentType: 'text/csv' } });
+    const stored = await c.env.IMPORT_FILES.put(key, file.body, {
+      httpMetadata: { contentType: 'text/csv' },
+    });
+    // What R2 holds is the file's size, whatever a header said.
+    if (!stored?.size) {
+      await c.env.IMPORT_FILES.delete(key);
+      throw invalid([{ path: 'file', code: 'required', message: 'The file is empty.' }]);
+    }
     const { row } = await startImport(
       db,
       c.env,
-      { key, size: file.size, keyHash: c.get('apiKeyHash'), accountId },
+      { key, size: stored.size, keyHash: c.get('apiKeyHash'), accountId },
       { resource: q.resource, mode, mapping },
       Date.now(),
     );

@@ -1,5 +1,7 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import worker from '../../../src/index';
 import { BASE, type Json, json } from '../../helpers';
 
 /** Windows-1252 bytes of `text` (every character of it within Latin-1). */
@@ -55,4 +57,18 @@ export async function runImport(key: string, query: string, file: Uint8Array | s
 /** Whether R2 still holds a file under the account's prefix. */
 export async function storedFiles(accountId: number): Promise<number> {
   return (await env.IMPORT_FILES.list({ prefix: `imports/${accountId}/` })).objects.length;
+}
+
+/** The import's stored row, as the queue reads it (its file's key, its first chunk's offset). */
+export const importRow = (id: number) =>
+  env.DB.prepare('SELECT * FROM imports WHERE id = ?').bind(id).first<Json>();
+
+/** Delivers one chunk message to the Worker's queue handler, as a redelivery would. */
+export async function deliverChunk(body: Json) {
+  const batch = createMessageBatch('crm-imports', [
+    { id: 'redelivered', timestamp: new Date(), attempts: 2, body },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
 }

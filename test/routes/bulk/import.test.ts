@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mask, withCheckDigits } from '../../cnpj';
-import { call, create, json, newAccount } from '../../helpers';
+import { call, create, type Json, json, newAccount } from '../../helpers';
 import { cp1252, runImport, storedFiles } from './import-support';
 
 let serial = 0;
@@ -36,5 +36,47 @@ describe('POST /v1/imports', () => {
     expect(task.name).toBe('Ligar para João');
     expect(task.due_date.startsWith('2027-03-0')).toBe(true);
     expect(await storedFiles(accountId)).toBe(0);
+  });
+});
+
+describe('imports at size, and back from an export', () => {
+  it('a file with 1 bad row in 10,000 imports 9,999; errors.csv names the bad one', async () => {
+    const { id, key } = await newAccount();
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      i === 4321 ? `Ruim ${i},não-é-email` : `Pessoa ${i},p${i}@big.example`,
+    );
+    const done = await runImport(key, 'resource=contacts&mode=create', `Nome,E-mail\n${rows.join('\n')}\n`);
+    expect(done).toMatchObject({ status: 'completed', counts: { rows: 10_000, created: 9_999, failed: 1 } });
+    const errors = (await (await call(`/v1/imports/${done.id}/errors.csv`, { key })).text()).split('\r\n');
+    expect(errors[0]).toBe('line,Nome,E-mail,error');
+    expect(errors[1]).toMatch(/^4323,Ruim 4321,não-é-email,email: /);
+    expect(errors).toHaveLength(3);
+    expect(await storedFiles(id)).toBe(0);
+  });
+
+  it('import, export, re-import with upsert: the same records, none added', async () => {
+    const { key } = await newAccount();
+    const owner = await create(key, '/v1/users', { name: 'Dona', email: 'dona@x.example' });
+    const c = cnpj();
+    await runImport(
+      key,
+      'resource=companies',
+      `Razão social,CNPJ,Responsável\n"Auto, Lima",${mask(c)},dona@x.example\n`,
+    );
+    const contacts = `Nome;Telefone;E-mail;CNPJ\nAna;(11) 98765-4321;ana@x.example;${c}\n"Bia ""B""";;bia@x.example;\n`;
+    const first = await runImport(key, 'resource=contacts', contacts);
+    expect(first.counts).toMatchObject({ created: 2, failed: 0 });
+    const before = (await json(await call('/v1/contacts?sort=name', { key }))).data;
+    expect(before[0]).toMatchObject({ name: 'Ana', phone: '+5511987654321', company_id: expect.any(Number) });
+    for (const resource of ['companies', 'contacts']) {
+      const exported = await (await call(`/v1/${resource}/export?format=excel`, { key })).text();
+      const again = await runImport(key, `resource=${resource}`, exported);
+      expect(again, resource).toMatchObject({ status: 'completed', counts: { created: 0, failed: 0 } });
+    }
+    const after = (await json(await call('/v1/contacts?sort=name', { key }))).data;
+    const stable = (rows: Json[]) => rows.map(({ updated_at: _, ...rest }) => rest);
+    expect(stable(after)).toEqual(stable(before));
+    const [company] = (await json(await call('/v1/companies', { key }))).data;
+    expect(company).toMatchObject({ name: 'Auto, Lima', owner_id: owner.id });
   });
 });

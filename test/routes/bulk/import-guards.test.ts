@@ -1,0 +1,91 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { mask, withCheckDigits } from '../../cnpj';
+import { call, create, expectProblem, json, keyWith, newAccount } from '../../helpers';
+import { deliverChunk, importRow, postImport, runImport, storedFiles } from './import-support';
+
+let serial = 0;
+const cnpj = () => withCheckDigits(`${43_000_000 + ++serial}0001`);
+
+describe('imports: tenants, scopes, redelivery, attacks', () => {
+  it("an import of account A is a 404 to account B; B's natural keys never resolve for A", async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    const theirs = cnpj();
+    await create(b.key, '/v1/companies', { name: 'De B', cnpj: theirs });
+    const done = await runImport(
+      a.key,
+      'resource=contacts',
+      `name,email,company_cnpj\nAna,ana@a.example,${mask(theirs)}\n`,
+    );
+    expect(done.counts).toMatchObject({ rows: 1, created: 0, failed: 1 });
+    const errors = await (await call(`/v1/imports/${done.id}/errors.csv`, { key: a.key })).text();
+    expect(errors).toContain('company.cnpj: No company of this account has this cnpj.');
+    for (const [method, path] of [
+      ['GET', `/v1/imports/${done.id}`],
+      ['GET', `/v1/imports/${done.id}/errors.csv`],
+      ['POST', `/v1/imports/${done.id}/cancel`],
+    ] as const) {
+      await expectProblem(await call(path, { method, key: b.key }), 404, 'not_found');
+    }
+  });
+
+  it("needs the resource's scopes for the mode, and answers 415 for a body that is not CSV", async () => {
+    const { id } = await newAccount();
+    const insertOnly = await keyWith(id, ['companies:insert']);
+    const res = await postImport(insertOnly, 'resource=companies', `name,cnpj\nX,${cnpj()}\n`);
+    const problem = await expectProblem(res, 403, 'insufficient_scope');
+    expect(problem.required_scope).toBe('companies:update');
+    expect(
+      (await postImport(insertOnly, 'resource=companies&mode=create', `name,cnpj\nX,${cnpj()}\n`)).status,
+    ).toBe(202);
+    await expectProblem(
+      await postImport(insertOnly, 'resource=companies&mode=create', '{}', 'application/json'),
+      415,
+    );
+    const empty = await postImport(insertOnly, 'resource=companies&mode=create', '');
+    expect(empty.status, await empty.clone().text()).toBe(422);
+  });
+
+  it('a redelivered chunk writes nothing twice', async () => {
+    const { key } = await newAccount();
+    const file = `name,email\nAna,ana@x.example\nBia,bia@x.example\n`;
+    const done = await runImport(key, 'resource=contacts&mode=create', file);
+    expect(done.counts).toMatchObject({ rows: 2, created: 2 });
+    const row = await importRow(done.id);
+    // The file as it was, and the first chunk's message again.
+    await env.IMPORT_FILES.put(row.file_key, file);
+    const result = await deliverChunk({
+      kind: 'import_chunk',
+      import_id: done.id,
+      key_hash: row.key_hash,
+      resource: 'contacts',
+      mode: 'create',
+      file_key: row.file_key,
+      delimiter: ',',
+      mapping: JSON.parse(row.mapping),
+      offset: 'name,email\n'.length,
+      line: 2,
+    });
+    expect(result.explicitAcks).toEqual(['redelivered']);
+    expect((await json(await call('/v1/contacts', { key }))).data).toHaveLength(2);
+    expect((await json(await call(`/v1/imports/${done.id}`, { key }))).data.counts).toMatchObject({
+      rows: 2,
+      created: 2,
+    });
+    expect(await env.IMPORT_FILES.head(row.file_key)).toBeNull();
+  });
+
+  it('__proto__ and constructor headers are ignored; formula cells come back escaped in errors.csv', async () => {
+    const { id, key } = await newAccount();
+    const file = `__proto__,constructor,name,email\n{"x":1},y,=HYPERLINK("http://evil"),not-an-email\n`;
+    const done = await runImport(key, 'resource=contacts', file);
+    expect(done.ignored_columns).toEqual(['__proto__', 'constructor']);
+    expect(done.counts).toMatchObject({ rows: 1, failed: 1 });
+    const errors = await (await call(`/v1/imports/${done.id}/errors.csv`, { key })).text();
+    expect(errors.split('\r\n')[1]).toMatch(
+      /^2,"\{""x"":1\}",y,"'=HYPERLINK\(""http:\/\/evil""\)",not-an-email,email: /,
+    );
+    expect(await storedFiles(id)).toBe(0);
+  });
+});
