@@ -46,8 +46,18 @@ export const Import = z
   })
   .openapi('Import');
 
-export const DryRunRow = z.object({
-  line: z.number().int(),
-  action: z.enum(['create', 'update', 'fail']),
-  reason: z.string().optional(),
-});
+export const DryRun = z
+  .object({
+    resource: z.string(),
+    mode: z.string(),
+    columns: z.array(z.object({ header: z.string(), field: z.string().nullable() })),
+    ignored_columns: z.array(z.string()),
+    rows: z.array(
+      z.object({
+        line: z.number().int(),
+        action: z.enum(['create', 'update', 'fail']),
+        reason: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('ImportDryRun');

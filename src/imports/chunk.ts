@@ -75,15 +75,21 @@ function itemOf(m: ImportMessage, row: Row): BatchInput['items'][number] {
   return { op, id, data };
 }
 
+/** The chunk's rows as batch items (the readable ones), and the rows that failed before any batch. */
+export function itemsOf(m: ImportMessage, rows: Row[]) {
+  const readable = rows.filter((row) => !row.problem);
+  const input: BatchInput = { atomic: false, items: readable.map((row) => itemOf(m, row)) };
+  const failedBefore: RowError[] = rows
+    .filter((row) => row.problem)
+    .map((row) => ({ line: row.line, cells: row.cells, reason: row.problem ?? '' }));
+  return { readable, input, failedBefore };
+}
+
 /** Writes the chunk; answers where the next one starts, or done. */
 export async function runChunk(db: Db, bucket: R2Bucket, m: ImportMessage, now: number) {
   const chunk = await readChunk(bucket, m);
   const resource = batchResources[m.resource as ImportResource];
-  const readable = chunk.rows.filter((row) => !row.problem);
-  const input: BatchInput = { atomic: false, items: readable.map((row) => itemOf(m, row)) };
-  const failedBefore: RowError[] = chunk.rows
-    .filter((row) => row.problem)
-    .map((row) => ({ line: row.line, cells: row.cells, reason: row.problem ?? '' }));
+  const { readable, input, failedBefore } = itemsOf(m, chunk.rows);
   await runBatch(db, m.key_hash, resource as never, input, [], (planned, failed) => {
     const errors = [
       ...failedBefore,

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { one } from '../contracts/common';
-import { Import, ImportQuery } from '../contracts/imports';
+import { DryRun, Import, ImportQuery } from '../contracts/imports';
 import { csvLine } from '../core/csv';
 import { insufficientScope, invalid, notFound } from '../core/errors';
 import { allows, type Scope } from '../core/scopes';
@@ -18,8 +18,9 @@ import {
   traceHeaders,
 } from '../http/openapi';
 import { ApiError } from '../http/problem';
-import { MAX_FILE_BYTES, startImport } from '../imports/create';
-import type { ImportResource } from '../imports/fields';
+import { MAX_FILE_BYTES, readHeader, startImport } from '../imports/create';
+import { dryRun } from '../imports/dry-run';
+import { type ImportResource, mapHeader } from '../imports/fields';
 import {
   activeImports,
   cancelImport,
@@ -29,6 +30,7 @@ import {
   MAX_ACTIVE_IMPORTS,
   type RowError,
 } from '../imports/store';
+import type { ImportMessage } from '../model/import-messages';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -130,6 +132,7 @@ const startRoute = createRoute({
     },
   },
   responses: {
+    200: jsonContent(one(DryRun, 'ImportDryRun'), '`dry_run=true`: how the first 100 rows would be written'),
     202: jsonContent(one(Import, 'Import'), 'Queued'),
     ...errorResponses(400, 403, 409, 413, 415, 422, 429),
   },
@@ -181,6 +184,36 @@ const errorsRoute = createRoute({
   },
 });
 
+/** A dry run on the stored file, which is deleted after it. */
+async function tryFile(
+  c: Context<AppEnv>,
+  key: string,
+  size: number,
+  resource: ImportResource,
+  mode: 'create' | 'upsert' | 'update',
+  given: Record<string, string | null> | undefined,
+) {
+  try {
+    const head = await readHeader(c.env.IMPORT_FILES, key);
+    const mapping = mapHeader(resource, head.header, given);
+    const message: ImportMessage = {
+      ...{ kind: 'import_chunk', import_id: 0, key_hash: '', resource, mode, file_key: key },
+      ...{ delimiter: head.delimiter, mapping, offset: head.offset, line: head.line },
+    };
+    const rows =
+      head.offset >= size ? [] : await dryRun(c.get('db'), c.env.IMPORT_FILES, c.get('keyHash'), message);
+    return {
+      resource,
+      mode,
+      columns: head.header.map((header, i) => ({ header, field: mapping[i] ?? null })),
+      ignored_columns: head.header.filter((_, i) => mapping[i] === null),
+      rows,
+    };
+  } finally {
+    await c.env.IMPORT_FILES.delete(key);
+  }
+}
+
 /** The import, read with the key; 404 for another account's; 403 without its scopes. */
 async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
   const [, rows] = await scoped(c.get('db'), c.get('keyHash'), importById(c.get('db'), c.get('keyHash'), id));
@@ -216,6 +249,8 @@ export const importsRouter = router()
       await c.env.IMPORT_FILES.delete(key);
       throw invalid([{ path: 'file', code: 'required', message: 'The file is empty.' }]);
     }
+    if (q.dry_run === 'true')
+      return c.json({ data: await tryFile(c, key, stored.size, q.resource, mode, mapping) }, 200);
     const { row } = await startImport(
       db,
       c.env,

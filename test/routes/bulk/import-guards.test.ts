@@ -89,3 +89,52 @@ describe('imports: tenants, scopes, redelivery, attacks', () => {
     expect(await storedFiles(id)).toBe(0);
   });
 });
+
+describe('dry_run=true', () => {
+  it('answers 200 with how the first 100 rows would be written, and writes nothing', async () => {
+    const { id, key } = await newAccount();
+    const known = cnpj();
+    await create(key, '/v1/companies', { name: 'Já existe', cnpj: known });
+    const rows = Array.from({ length: 150 }, (_, i) => `Nova ${i};${cnpj()}`);
+    const file = `Razão social;CNPJ;Extra\nNovo nome;${mask(known)};x\n;${cnpj()}\n${rows.join('\n')}\n`;
+    const res = await postImport(key, 'resource=companies&dry_run=true', file);
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.ignored_columns).toEqual(['Extra']);
+    expect(data.rows).toHaveLength(100);
+    expect(data.rows.slice(0, 3)).toEqual([
+      { line: 2, action: 'update' },
+      { line: 3, action: 'fail', reason: expect.stringMatching(/^name: /) },
+      { line: 4, action: 'create' },
+    ]);
+    const companies = (await json(await call('/v1/companies', { key }))).data;
+    expect(companies.map((c: { name: string }) => c.name)).toEqual(['Já existe']);
+    const imports = await env.DB.prepare('SELECT count(*) AS n FROM imports WHERE account_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    expect(imports?.n).toBe(0);
+    expect(await storedFiles(id)).toBe(0);
+  });
+});
+
+describe('POST /v1/imports/{id}/cancel', () => {
+  it('stops the import: its file deleted, every row written counted, nothing after', async () => {
+    const { id, key } = await newAccount();
+    const rows = Array.from({ length: 5_000 }, (_, i) => `P ${i},c${i}@cancel.example`);
+    const res = await postImport(key, 'resource=contacts&mode=create', `name,email\n${rows.join('\n')}\n`);
+    const started = (await json(res)).data;
+    const cancelled = await json(await call(`/v1/imports/${started.id}/cancel`, { method: 'POST', key }));
+    expect(cancelled.data).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
+    expect(await storedFiles(id)).toBe(0);
+    const now = (await json(await call(`/v1/imports/${started.id}`, { key }))).data;
+    expect(now.status).toBe('cancelled');
+    expect(now.counts.rows).toBeLessThan(5_000);
+    const written = await env.DB.prepare('SELECT count(*) AS n FROM contacts WHERE account_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    expect(written?.n).toBe(now.counts.created);
+    // Cancelling again answers the import as it ended.
+    const again = await call(`/v1/imports/${started.id}/cancel`, { method: 'POST', key });
+    expect((await json(again)).data.status).toBe('cancelled');
+  });
+});
