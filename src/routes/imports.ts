@@ -90,6 +90,9 @@ async function fileOf(c: Context<AppEnv>): Promise<{ body: ReadableStream | Blob
       { path: 'file', code: 'required', message: 'Send the file as the body, with its Content-Length.' },
     ]);
   }
+  // With an Idempotency-Key the gate has read the body (to hash it, 1 MiB at most): its copy.
+  if (c.req.header('Idempotency-Key') !== undefined)
+    return { body: new Blob([await c.req.arrayBuffer()]), size };
   return { body: c.req.raw.body, size };
 }
 
