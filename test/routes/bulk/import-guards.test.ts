@@ -90,6 +90,28 @@ describe('imports: tenants, scopes, redelivery, attacks', () => {
   });
 });
 
+describe('Idempotency-Key on an import', () => {
+  it('a retry answers the first import and starts no second one', async () => {
+    const { id, key } = await newAccount();
+    const file = `name,email\nAna,ana@idem.example\n`;
+    const send = () => postImport(key, 'resource=contacts', file, 'text/csv', { 'Idempotency-Key': 'imp-1' });
+    const first = await send();
+    expect(first.status, await first.clone().text()).toBe(202);
+    // A 409 while the first answer is being stored (off the response's path); then its replay.
+    let again = await send();
+    for (let i = 0; again.status === 409 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      again = await send();
+    }
+    const ids = [(await json(first)).data.id, (await json(again)).data.id];
+    expect([...ids, again.headers.get('Idempotent-Replayed')]).toEqual([ids[0], ids[0], 'true']);
+    const n = await env.DB.prepare('SELECT count(*) AS n FROM imports WHERE account_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
+    expect(n?.n).toBe(1);
+  });
+});
+
 describe('dry_run=true', () => {
   it('answers 200 with how the first 100 rows would be written, and writes nothing', async () => {
     const { id, key } = await newAccount();

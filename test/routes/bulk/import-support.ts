@@ -16,12 +16,19 @@ export function cp1252(text: string): Uint8Array {
 }
 
 /** POST /v1/imports with `file` as a text/csv body (its bytes, its Content-Length). */
-export function postImport(key: string, query: string, file: Uint8Array | string, type = 'text/csv') {
+export function postImport(
+  key: string,
+  query: string,
+  file: Uint8Array | string,
+  type = 'text/csv',
+  headers: Record<string, string> = {},
+) {
   const body = typeof file === 'string' ? new TextEncoder().encode(file) : file;
   return exports.default.fetch(
     new Request(`${BASE}/v1/imports?${query}`, {
       method: 'POST',
       headers: {
+        ...headers,
         Authorization: `Bearer ${key}`,
         'Content-Type': type,
         'Content-Length': String(body.length),
