@@ -23,7 +23,7 @@ const webhooks = [
   'webhooks/resource',
 ];
 // The layers every outer part (queue/, panel/, routes/, index.ts) stands on.
-const lower = ['core', 'contracts', 'db', 'journal', 'model', ...webhooks];
+const lower = ['core', 'contracts', 'db', 'journal', 'model', ...webhooks, 'imports'];
 /**
  * What each part of src/ (a top-level folder, a sub-folder of webhooks/, or a file at the top) may
  * import besides itself: core -> contracts, db -> model -> webhooks/* -> routes/queue/panel, with
@@ -83,6 +83,9 @@ const allowed = {
   // Outbound webhooks: endpoints, the URL policy's inputs, Standard Webhooks signing, one attempt's
   // send, deliveries and their log. Below the outer parts, beside webhooks/ (it reads no inbound part).
   outbound: ['core', 'contracts', 'db', 'model', 'auth', 'env.ts'],
+  // CSV imports: the file read in chunks from R2 (bytes decoded as webhook ingest decodes them),
+  // each chunk written as one batch of model/batch.
+  imports: ['core', 'contracts', 'db', 'model', 'webhooks/ingest', 'env.ts'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request, and the queue's message (type-only imports, but a type is a dependency).
   'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound'],

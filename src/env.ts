@@ -1,6 +1,7 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { IdempotencyClaim } from './http/idempotency-claim';
+import type { ImportMessage } from './model/import-messages';
 import type { DeliveryMessage } from './outbound/messages';
 import type { EventMessage } from './webhooks/log/event-messages';
 
@@ -11,6 +12,10 @@ export type Bindings = {
   EVENTS: Queue<EventMessage>;
   /** Outbound webhook deliveries (src/outbound/): one message per attempt due. */
   OUTBOUND: Queue<DeliveryMessage>;
+  /** CSV import files while their import runs (docs/import-export.md#csv-import). */
+  IMPORT_FILES: R2Bucket;
+  /** One message per chunk of an import to read: src/queue/imports.ts. */
+  IMPORTS: Queue<ImportMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;

@@ -31,11 +31,14 @@ import { fanOutOnce, purgeDeliveries, requeueStrandedDeliveries } from './queue/
 import { accountRouter } from './routes/account';
 import { adminRouter } from './routes/admin';
 import { apiKeysRouter, meRouter } from './routes/api-keys';
+import { batchRouters } from './routes/batch';
 import { companiesRouter } from './routes/companies';
 import { contactsRouter } from './routes/contacts';
 import { dealsRouter } from './routes/deals';
 import { eventsRouter, historyRouter } from './routes/events';
+import { exportRouters } from './routes/export';
 import { hooksRouter } from './routes/hooks';
+import { importsRouter } from './routes/imports';
 import { inboundWebhooksRouter } from './routes/inbound-webhooks';
 import { taskCategoriesRouter } from './routes/task-categories';
 import { tasksRouter } from './routes/tasks';
@@ -74,6 +77,16 @@ const health = createRoute({
 
 const routes = app
   .openapi(health, (c) => c.json(HEALTHY, 200))
+  .route('/v1/users', exportRouters.users)
+  .route('/v1/companies', exportRouters.companies)
+  .route('/v1/contacts', exportRouters.contacts)
+  .route('/v1/deals', exportRouters.deals)
+  .route('/v1/tasks', exportRouters.tasks)
+  .route('/v1/users', batchRouters.users)
+  .route('/v1/companies', batchRouters.companies)
+  .route('/v1/contacts', batchRouters.contacts)
+  .route('/v1/deals', batchRouters.deals)
+  .route('/v1/tasks', batchRouters.tasks)
   .route('/v1/users', usersRouter)
   .route('/v1/companies', companiesRouter)
   .route('/v1/contacts', contactsRouter)
@@ -93,6 +106,7 @@ const routes = app
   .route('/v1/api-keys', apiKeysRouter)
   .route('/v1/me', meRouter)
   .route('/v1/account', accountRouter)
+  .route('/v1/imports', importsRouter)
   .route('/hooks', hooksRouter)
   .route('/admin', adminRouter);
 
@@ -140,6 +154,7 @@ const documentConfig = (server: string) => ({
       name: 'Inbound webhooks',
       description: 'URLs that turn posted JSON into records, and their event logs',
     },
+    { name: 'Imports', description: 'CSV files imported in chunks through the batch writes' },
     { name: 'Webhook ingest', description: 'Where senders post events; the URL is the credential' },
     {
       name: 'Webhook endpoints',

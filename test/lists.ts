@@ -114,6 +114,7 @@ export const lists: List[] = [
     filters: () => ({
       deleted: 'true',
       email: 'ana@example.com',
+      external_id: 'erp-user-1',
       name__contains: 'souza',
       ...dates('created_at'),
     }),
@@ -128,6 +129,7 @@ export const lists: List[] = [
       name__contains: 'lima',
       cnpj: '11222333000181',
       owner_id: String(ids.user),
+      external_id: 'erp-company-1',
       segment: 'varejo',
       segment__contains: 'arej',
       ...dates('created_at'),
@@ -143,6 +145,7 @@ export const lists: List[] = [
       owner_id: String(ids.user),
       email: 'bruno@example.com',
       phone: '+5511987654321',
+      external_id: 'erp-contact-1',
       name__contains: 'bruno',
       ...dates('created_at'),
     }),
@@ -157,6 +160,7 @@ export const lists: List[] = [
       contact_id: String(ids.contact),
       owner_id: String(ids.user),
       status: 'open,won',
+      external_id: 'erp-deal-1',
       ...dates('created_at'),
     }),
   },
@@ -170,6 +174,7 @@ export const lists: List[] = [
       category: 'ligação',
       owner_id: String(ids.user),
       is_completed: 'false',
+      external_id: 'erp-task-1',
       ...dates('due_date'),
     }),
   },
@@ -219,12 +224,15 @@ export function eachFilter(list: List, ids: Seeded['ids']): Record<string, strin
 /** Each sort of `list`, both directions (none for a list with one fixed order). */
 export const eachSort = (list: List): string[] => list.sorts.flatMap((sort) => [sort, `-${sort}`]);
 
-/** Every `*_id` query parameter of every list in the OpenAPI document: the id filters. */
+/**
+ * Every `*_id` query parameter of every list in the OpenAPI document: the id filters
+ * (`external_id` is text, the record's id in another system, not one of ours).
+ */
 export async function idFilters(): Promise<{ path: string; name: string }[]> {
   const doc = await json(await call('/openapi.json'));
   return Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
     (item.get?.parameters ?? [])
-      .filter((p: Json) => p.in === 'query' && p.name.endsWith('_id'))
+      .filter((p: Json) => p.in === 'query' && p.name.endsWith('_id') && p.name !== 'external_id')
       .map((p: Json) => ({ path, name: p.name })),
   );
 }

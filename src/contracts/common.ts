@@ -56,6 +56,16 @@ export const OptionalText = (max: number) =>
     .optional()
     .openapi({ description: 'Trimmed; blank or null clears it' });
 
+/** The record's id in the system it came from (see `external` in src/db/schema.ts). */
+export const ExternalId = OptionalText(255).openapi({
+  example: 'ERP-1042',
+  description:
+    "The record's id in the system it came from; unique in the account among this resource's records (a 409 names `external_id`). Trimmed; blank or null clears it",
+});
+
+/** `external_id` as every resource shows it. */
+export const ExternalIdOut = z.string().nullable().openapi({ example: 'ERP-1042' });
+
 export const Email = z
   .string()
   .trim()

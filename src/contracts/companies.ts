@@ -2,8 +2,18 @@ import { z } from '@hono/zod-openapi';
 import { BARE, canonicalCnpj, MASKED, reservedCnpj } from '../core/cnpj';
 import { inner } from '../core/filters';
 import { expectedWords } from '../core/said';
-import { DeletedAt, Id, Name, OptionalText, Timestamp, trashQuery, writeBodies } from './common';
-import { exactFilter, idList, textFilter, timeRange } from './filters';
+import {
+  DeletedAt,
+  ExternalId,
+  ExternalIdOut,
+  Id,
+  Name,
+  OptionalText,
+  Timestamp,
+  trashQuery,
+  writeBodies,
+} from './common';
+import { exactFilter, externalIdFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 export const Cnpj = z
@@ -42,6 +52,7 @@ const fields = {
     .max(100)
     .optional()
     .openapi({ description: 'Users of the account; replaces the whole set when sent' }),
+  external_id: ExternalId,
 };
 
 const bodies = writeBodies(fields, {
@@ -62,6 +73,7 @@ export const Company = z
     follower_ids: z.array(Id).openapi({ description: 'Ascending; `[]` when none' }),
     deal_count: z.number().int().openapi({ readOnly: true, description: 'Open deals of the company' }),
     lead_count: z.number().int().openapi({ readOnly: true, description: 'Contacts of the company' }),
+    external_id: ExternalIdOut,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: DeletedAt,
@@ -80,6 +92,7 @@ export const CompanyQuery = z.strictObject({
   }),
   cnpj: z.string().max(40).optional().openapi({ description: 'Exact match, with or without the mask' }),
   owner_id: idList,
+  external_id: externalIdFilter,
   segment: exactFilter.openapi({ description: 'Exact match, case-insensitive' }),
   segment__contains: textFilter.openapi({
     description: 'Partial match, ignoring case and accents (`joao` finds "João")',

@@ -3,6 +3,8 @@ import {
   CustomFields,
   DeletedAt,
   Email,
+  ExternalId,
+  ExternalIdOut,
   Id,
   Name,
   Phone,
@@ -12,7 +14,7 @@ import {
   trashQuery,
   writeBodies,
 } from './common';
-import { emailFilter, idList, textFilter, timeRange } from './filters';
+import { emailFilter, externalIdFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 const fields = {
@@ -22,6 +24,7 @@ const fields = {
   company_id: Id.nullable().optional().openapi({ description: 'A company of the account' }),
   owner_id: Id.nullable().optional().openapi({ description: 'A user of the account' }),
   custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
+  external_id: ExternalId,
 };
 
 const bodies = writeBodies(fields);
@@ -37,6 +40,7 @@ export const Contact = z
     company_id: Id.nullable(),
     owner_id: Id.nullable(),
     custom_fields: CustomFields,
+    external_id: ExternalIdOut,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: DeletedAt,
@@ -51,6 +55,7 @@ export const ContactQuery = z.strictObject({
   ...pageQuery(contactSorts),
   company_id: idList,
   owner_id: idList,
+  external_id: externalIdFilter,
   email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   phone: Phone.optional().openapi({ description: 'Exact match after normalising to E.164' }),
   name__contains: textFilter.openapi({

@@ -1,7 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { dealStatuses } from '../core/statuses';
-import { CustomFields, DeletedAt, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
-import { idList, timeRange } from './filters';
+import {
+  CustomFields,
+  DeletedAt,
+  ExternalId,
+  ExternalIdOut,
+  Id,
+  Name,
+  Timestamp,
+  trashQuery,
+  writeBodies,
+} from './common';
+import { externalIdFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
@@ -14,6 +24,7 @@ const fields = {
   status: DealStatus.optional().openapi({ description: '`open` when created without it' }),
   value: z.number().finite().min(-1e15).max(1e15).nullable().optional(),
   custom_fields: CustomFields.optional().openapi({ description: 'Replaces the whole object when sent' }),
+  external_id: ExternalId,
 };
 
 const bodies = writeBodies(fields);
@@ -30,6 +41,7 @@ export const Deal = z
     status: DealStatus,
     value: z.number().nullable(),
     custom_fields: CustomFields,
+    external_id: ExternalIdOut,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: DeletedAt,
@@ -72,5 +84,6 @@ export const DealQuery = z.strictObject({
   contact_id: idList,
   owner_id: idList,
   status: statusList,
+  external_id: externalIdFilter,
   ...timeRange('created_at'),
 });

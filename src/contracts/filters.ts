@@ -85,5 +85,8 @@ export const exactFilter = z
   .optional()
   .openapi({ pattern: NOT_BLANK });
 
+/** `external_id=`: exact and case-sensitive, trimmed as the stored ids are. */
+export const externalIdFilter = exactFilter.openapi({ description: 'Exact match (case-sensitive)' });
+
 /** An email filter: trimmed like the stored emails are. */
 export const emailFilter = z.string().trim().min(1, BLANK).max(254).optional();

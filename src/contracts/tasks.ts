@@ -2,6 +2,8 @@ import { z } from '@hono/zod-openapi';
 import {
   DateTimeIn,
   DeletedAt,
+  ExternalId,
+  ExternalIdOut,
   Id,
   Name,
   OptionalText,
@@ -10,7 +12,7 @@ import {
   trashQuery,
   writeBodies,
 } from './common';
-import { exactFilter, idList, timeRange } from './filters';
+import { exactFilter, externalIdFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
 const DueDate = DateTimeIn('2026-12-01T10:00:00-03:00');
@@ -31,6 +33,7 @@ export const taskFields = {
     description: 'Replaces all owners with this user of the account; null removes them all',
   }),
   is_completed: z.boolean().optional().openapi({ description: '`true` completes, `false` reopens' }),
+  external_id: ExternalId,
 };
 
 const bodies = writeBodies(taskFields, {
@@ -51,6 +54,7 @@ export const Task = z
     owner_ids: z.array(Id).openapi({ readOnly: true, description: 'Ascending; `[]` when none' }),
     is_completed: z.boolean(),
     completed_at: Timestamp.nullable().openapi({ description: 'When last completed; null while open' }),
+    external_id: ExternalIdOut,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: DeletedAt,
@@ -73,6 +77,7 @@ export const TaskQuery = z.strictObject({
   owner_id: idList.openapi({ description: 'Tasks with ANY of these owners' }),
   ...timeRange('due_date'),
   is_completed: queryFlag(),
+  external_id: externalIdFilter,
 });
 
 export const TaskCategory = z

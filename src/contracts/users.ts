@@ -1,9 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { DeletedAt, Email, Id, Name, Timestamp, trashQuery, writeBodies } from './common';
-import { emailFilter, textFilter, timeRange } from './filters';
+import {
+  DeletedAt,
+  Email,
+  ExternalId,
+  ExternalIdOut,
+  Id,
+  Name,
+  Timestamp,
+  trashQuery,
+  writeBodies,
+} from './common';
+import { emailFilter, externalIdFilter, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
 
-const fields = { name: Name, email: Email };
+const fields = { name: Name, email: Email, external_id: ExternalId };
 
 const bodies = writeBodies(fields);
 export const UserCreate = bodies.create.openapi('UserCreate');
@@ -14,6 +24,7 @@ export const User = z
     id: Id,
     name: z.string(),
     email: z.string(),
+    external_id: ExternalIdOut,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: DeletedAt,
@@ -26,6 +37,7 @@ export const userSorts = { name: 'nameNorm', created_at: 'createdAt' } as const 
 export const UserQuery = z.strictObject({
   ...trashQuery,
   ...pageQuery(userSorts),
+  external_id: externalIdFilter,
   email: emailFilter.openapi({ description: 'Exact match, case-insensitive' }),
   name__contains: textFilter.openapi({
     description: 'Partial match, ignoring case and accents (`joao` finds "João")',

@@ -85,6 +85,9 @@ const ROUTE_RESOURCES: Record<string, ScopeResource | null> = {
   // The change feed (src/journal/): `events:read`; a record's history is a read of the record.
   events: 'events',
   me: null,
+  // An import writes one resource: its route checks that resource's scopes for the import's mode
+  // (src/routes/imports.ts), on creating, reading and cancelling it.
+  imports: null,
 };
 
 const METHOD_OPERATIONS: Record<string, Operation> = {

@@ -71,7 +71,7 @@ export class KeyGrant implements SQLWrapper {
     /** The key: its SHA-256, or a scalar subquery yielding it. */
     readonly key: string | SQL<string>,
     /** What the operation needs; null: any valid key may (GET /v1/me). */
-    readonly scope: Scope | null,
+    public scope: Scope | null,
     now: number,
     /** Where a read's last-used update goes, off the response's path; none: not recorded. */
     readonly deferred?: (touch: Promise<unknown>) => void,
@@ -99,6 +99,15 @@ export class KeyGrant implements SQLWrapper {
   getSQL(): SQL {
     this.#sql ??= filled(grantPieces(this.scope), this.key, new StringChunk(String(this.now)));
     return this.#sql;
+  }
+
+  /**
+   * Another scope for an operation known only from its body (a batch's items): before any statement
+   * has used the grant, so every one of them checks the same scope.
+   */
+  rescope(scope: Scope): void {
+    if (this.#sql) throw new Error('a grant is rescoped before its first statement');
+    this.scope = scope;
   }
 
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */

@@ -26,7 +26,7 @@ import { conflict, invalid, notFound, rootMessage } from '../core/errors';
 import type { Refs } from '../core/refs';
 import type { Db } from './client';
 import { guardedWrite } from './errors';
-import type { Journaling } from './journaling';
+import type { Actor, Journaling } from './journaling';
 import type { PagePlan } from './keyset';
 import { live, restorable } from './live';
 import { assertRefs, refsQuery } from './refs';
@@ -356,6 +356,30 @@ const readBack = (db: Db, t: ResourceTable, extras: Extras | undefined, mine: SQ
     view(db, t, extras, mine),
   );
 
+/**
+ * A create's statements, in this order: what the row needs, the row, its children, then the answer
+ * read back (last), so the answer is what was stored. Also what a batch writes per created item.
+ */
+export function createStatements<T extends ResourceTable, C, U, X extends Extras>(
+  db: Db,
+  spec: WriteSpec<T, C, U, X>,
+  body: NoInfer<C>,
+  accountId: number,
+  actor: Actor,
+): Statements {
+  const t: ResourceTable = spec.table;
+  const id = insertedId(t);
+  const mine = and(eq(t.accountId, accountId), eq(t.id, id));
+  const now = Date.now();
+  return [
+    ...(spec.before?.(db, body, accountId) ?? []),
+    insertRow(db, spec.table, newRow(spec, body, accountId, now)),
+    ...(spec.children?.(db, body, accountId, id) ?? []),
+    ...(spec.journal?.after(db, mine, actor, now) ?? []),
+    readBack(db, t, spec.extras, mine),
+  ];
+}
+
 /** Two round trips: the key and the references in one batch, then one atomic batch of writes. */
 export async function createOwn<T extends ResourceTable, C, U, X extends Extras>(
   db: Db,
@@ -366,21 +390,8 @@ export async function createOwn<T extends ResourceTable, C, U, X extends Extras>
   const refs = spec.refs?.(body) ?? {};
   const [accountId, found] = await scoped(db, keyHash, refsQuery(db, accountOf(keyHash), refs));
   assertRefs(found, refs);
-  const t: ResourceTable = spec.table;
-  const before = spec.before?.(db, body, accountId) ?? [];
-  const id = insertedId(t);
-  // In this order: what the row needs, the row, its children, then the answer read back, so the
-  // answer is what was stored.
-  const mine = and(eq(t.accountId, accountId), eq(t.id, id));
-  const now = Date.now();
-  const batch: Statements = [
-    ...before,
-    insertRow(db, spec.table, newRow(spec, body, accountId, now)),
-    ...(spec.children?.(db, body, accountId, id) ?? []),
-    ...(spec.journal?.after(db, mine, { key: keyHash }, now) ?? []),
-    readBack(db, t, spec.extras, mine),
-  ];
-  const results = (await guardedWrite(db.batch(batch as Batch), t)) as unknown[][];
+  const batch = createStatements(db, spec, body, accountId, { key: keyHash });
+  const results = (await guardedWrite(db.batch(batch as Batch), spec.table)) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -412,6 +423,60 @@ function assertUnchanged(
 }
 
 /**
+ * An update's statements for `current` (the row as read, its rules checked), in the order of a
+ * create's; the read back last. Also what a batch writes per updated item.
+ */
+export function updateStatements<T extends ResourceTable, C, U, X extends Extras>(
+  db: Db,
+  spec: WriteSpec<T, C, U, X>,
+  current: Select<T>,
+  body: NoInfer<U>,
+  accountId: number,
+  actor: Actor,
+): Statements {
+  const t: ResourceTable = spec.table;
+  const id = current.id;
+  // Live: a row trashed since it was read is not written, and the read back finds nothing (404).
+  const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
+  const now = Date.now();
+  return [
+    ...(spec.before?.(db, body, accountId) ?? []),
+    ...(spec.journal ? [spec.journal.before(db, mine, 'updated', actor, now)] : []),
+    updateRow(
+      db,
+      spec.table,
+      {
+        ...changedColumns(spec, body, accountId),
+        ...(spec.validate && { updatedAt: unchangedSince(t, current.updatedAt) }),
+      } as SQLiteUpdateSetSource<T>,
+      mine,
+    ),
+    ...(spec.children?.(db, body, accountId, id) ?? []),
+    ...(spec.journal?.after(db, mine, actor, now) ?? []),
+    readBack(db, t, spec.extras, mine),
+  ];
+}
+
+/** The rules an update of `current` must keep: immutable fields, and the spec's own. */
+export function checkUpdate<T extends ResourceTable, C, U, X extends Extras>(
+  spec: WriteSpec<T, C, U, X>,
+  current: Select<T>,
+  body: NoInfer<U>,
+  accountId: number,
+): void {
+  assertUnchanged(spec.immutable, spec.update(body, accountId), current);
+  spec.validate?.(body, current);
+}
+
+/** A write batch's failure as the API answers it: a concurrent change checked by `validate`, a 409. */
+export const changedMeanwhile = (spec: { validate?: unknown }) => (err: unknown) => {
+  if (spec.validate && /NOT NULL constraint failed: \w+\.updated_at/.test(rootMessage(err))) {
+    throw conflict('It changed while this request was checked against it; read it again and retry.');
+  }
+  throw err;
+};
+
+/**
  * Two round trips: the key, the row and the references in one batch, then one atomic batch that
  * writes the row and its children and reads the result back.
  */
@@ -431,37 +496,14 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
     shapes.statement(db, `current ${getTableName(t)}`, [own], () => db.select().from(t).where(own)),
     refsQuery(db, accountOf(keyHash), refs),
   );
-  const current = existing[0];
+  const current = existing[0] as Select<T> | undefined;
   if (!current) throw notFound();
-  assertUnchanged(spec.immutable, spec.update(body, accountId), current);
-  spec.validate?.(body, current as Select<T>);
+  checkUpdate(spec, current, body, accountId);
   assertRefs(found, refs);
-  // Live: a row trashed since it was read is not written, and the read back finds nothing (404).
-  const mine = and(eq(t.accountId, accountId), eq(t.id, id), live(t));
-  const now = Date.now();
-  const actor = { key: keyHash };
-  const batch: Statements = [
-    ...(spec.before?.(db, body, accountId) ?? []),
-    ...(spec.journal ? [spec.journal.before(db, mine, 'updated', actor, now)] : []),
-    updateRow(
-      db,
-      spec.table,
-      {
-        ...changedColumns(spec, body, accountId),
-        ...(spec.validate && { updatedAt: unchangedSince(t, current.updatedAt) }),
-      } as SQLiteUpdateSetSource<T>,
-      mine,
-    ),
-    ...(spec.children?.(db, body, accountId, id) ?? []),
-    ...(spec.journal?.after(db, mine, actor, now) ?? []),
-    readBack(db, t, spec.extras, mine),
-  ];
-  const results = (await guardedWrite(db.batch(batch as Batch), t).catch((err: unknown) => {
-    if (spec.validate && /NOT NULL constraint failed: \w+\.updated_at/.test(rootMessage(err))) {
-      throw conflict('It changed while this request was checked against it; read it again and retry.');
-    }
-    throw err;
-  })) as unknown[][];
+  const batch = updateStatements(db, spec, current, body, accountId, { key: keyHash });
+  const results = (await guardedWrite(db.batch(batch as Batch), t).catch(
+    changedMeanwhile(spec),
+  )) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;
   if (!row) throw notFound();
   return row;

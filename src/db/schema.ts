@@ -62,6 +62,14 @@ const trashable = () => ({ deletedAt: integer('deleted_at') });
 const versioned = () => ({ version: integer('version').notNull().default(0) });
 
 /**
+ * The record's id in the system it came from (an ERP's, a spreadsheet's): optional, unique per
+ * account and resource (`<table>_external_id_uq`, so a duplicate is a 409 naming `external_id`),
+ * the key a batch upsert and an import find it by (docs/import-export.md). A row in the trash keeps
+ * it until purged, as a company keeps its CNPJ.
+ */
+const external = () => ({ externalId: text('external_id') });
+
+/**
  * The indexes of the trash: `columns` of the trashed rows only, so a trash list walks its sort
  * without reading live rows, and they cost live writes nothing. Plus one across accounts, by
  * deletion time, for the purge.
@@ -120,12 +128,14 @@ export const users = sqliteTable(
     ...folded(),
     email: text('email').notNull(),
     emailNorm: text('email_norm').notNull(),
+    ...external(),
     ...timestamps,
     ...trashable(),
     ...versioned(),
   },
   (t) => [
     uniqueIndex('users_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('users_external_id_uq').on(t.accountId, t.externalId),
     // Named `<table>_<field>_uq`: a duplicate is a 409 naming `<field>` (uniqueField in db/errors.ts).
     uniqueIndex('users_email_uq').on(t.accountId, t.emailNorm),
     index('users_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -146,12 +156,14 @@ export const companies = sqliteTable(
     segmentNorm: text('segment_norm'),
     segmentFold: text('segment_fold'),
     observations: text('observations'),
+    ...external(),
     ...timestamps,
     ...trashable(),
     ...versioned(),
   },
   (t) => [
     uniqueIndex('companies_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('companies_external_id_uq').on(t.accountId, t.externalId),
     uniqueIndex('companies_cnpj_uq').on(t.accountId, t.cnpj),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
     index('companies_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -190,12 +202,14 @@ export const contacts = sqliteTable(
     companyId: integer('company_id'),
     ownerId: integer('owner_id'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
+    ...external(),
     ...timestamps,
     ...trashable(),
     ...versioned(),
   },
   (t) => [
     uniqueIndex('contacts_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('contacts_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
     index('contacts_created_idx').on(t.accountId, t.createdAt, t.id),
@@ -220,12 +234,14 @@ export const deals = sqliteTable(
     status: text('status', { enum: dealStatuses }).notNull().default('open'),
     value: real('value'),
     customFields: text('custom_fields', { mode: 'json' }).$type<CustomFields>().notNull().default(sql`'{}'`),
+    ...external(),
     ...timestamps,
     ...trashable(),
     ...versioned(),
   },
   (t) => [
     uniqueIndex('deals_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('deals_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.companyId], foreignColumns: [companies.accountId, companies.id] }),
     foreignKey({ columns: [t.accountId, t.contactId], foreignColumns: [contacts.accountId, contacts.id] }),
     foreignKey({ columns: [t.accountId, t.ownerId], foreignColumns: [users.accountId, users.id] }),
@@ -269,12 +285,14 @@ export const tasks = sqliteTable(
     dueDate: integer('due_date'),
     // A task is completed exactly when this is set.
     completedAt: integer('completed_at'),
+    ...external(),
     ...timestamps,
     ...trashable(),
     ...versioned(),
   },
   (t) => [
     uniqueIndex('tasks_account_id_uq').on(t.accountId, t.id),
+    uniqueIndex('tasks_external_id_uq').on(t.accountId, t.externalId),
     foreignKey({ columns: [t.accountId, t.dealId], foreignColumns: [deals.accountId, deals.id] }),
     foreignKey({
       columns: [t.accountId, t.categoryId],
@@ -697,3 +715,56 @@ export type TrashTable =
   | typeof deals
   | typeof tasks
   | typeof webhookEndpoints;
+
+/**
+ * A CSV import (docs/import-export.md#csv-import): its file in R2 (`file_key`), read from `offset`
+ * (bytes) in chunks by the `crm-imports` queue, with the key that started it, whose account and
+ * live state every chunk's writes are scoped by.
+ */
+export const imports = sqliteTable(
+  'imports',
+  {
+    ...owned(),
+    keyHash: text('key_hash').notNull(),
+    resource: text('resource').notNull(),
+    mode: text('mode').notNull(),
+    status: text('status').notNull(),
+    fileKey: text('file_key').notNull(),
+    fileBytes: integer('file_bytes').notNull(),
+    /** The header's cells, the delimiter, the field each column maps to (null: ignored). */
+    header: text('header', { mode: 'json' }).$type<string[]>().notNull(),
+    delimiter: text('delimiter').notNull(),
+    mapping: text('mapping', { mode: 'json' }).$type<(string | null)[]>().notNull(),
+    offset: integer('offset').notNull(),
+    /** The line the next chunk starts at (1-based, the header being line 1). */
+    line: integer('line').notNull(),
+    rows: integer('rows').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('imports_account_id_uq').on(t.accountId, t.id),
+    index('imports_account_status_idx').on(t.accountId, t.status),
+  ],
+);
+
+/**
+ * One row per chunk written, keyed by its starting byte: a redelivered chunk's insert breaks this
+ * key, so its write batch (which holds this insert) writes nothing. Holds the chunk's failed rows.
+ */
+export const importChunks = sqliteTable(
+  'import_chunks',
+  {
+    importId: integer('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    offset: integer('offset').notNull(),
+    /** Each failed row: its line, its cells as read, and why. */
+    errors: text('errors', { mode: 'json' }).$type<{ line: number; cells: string[]; reason: string }[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.offset] })],
+);

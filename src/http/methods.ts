@@ -16,7 +16,22 @@ function methodTable(routes: readonly RouterRoute[]) {
   for (const route of routes) if (route.method !== 'ALL') table.add(route.method, route.path, true);
   const serves = (method: string, path: string) =>
     table.match(method === 'HEAD' ? 'GET' : method, path)[0].length > 0;
-  return { serves, allowedAt: (path: string) => METHODS.filter((method) => serves(method, path)) };
+  // A path registered as it is (`/v1/users/batch`) is that route's, though `/v1/users/{id}` would
+  // match it under other methods: GET of it is a 405, not a read of the user "batch".
+  const exact = new Map<string, Set<string>>();
+  for (const route of routes) {
+    if (route.method === 'ALL' || /[:*]/.test(route.path)) continue;
+    exact.set(route.path, (exact.get(route.path) ?? new Set()).add(route.method));
+  }
+  const exactAt = (path: string) => {
+    const methods = exact.get(path);
+    return methods ? METHODS.filter((m) => methods.has(m === 'HEAD' ? 'GET' : m)) : [];
+  };
+  return {
+    serves,
+    exactAt,
+    allowedAt: (path: string) => METHODS.filter((method) => serves(method, path)),
+  };
 }
 
 /**
@@ -31,8 +46,11 @@ export function methodNotAllowed(app: { readonly routes: readonly RouterRoute[] 
     // No lookup of our own on a request a route serves: Hono's router has already matched the
     // request's routes for its method (HEAD as GET), and any but middleware (`ALL`) serves it.
     // Every method's lookup only on the way to a 405 or a 404.
-    const served = matchedRoutes(c).some((route) => route.method !== 'ALL');
-    const allowed = served ? [] : table.allowedAt(c.req.path);
+    const exact = table.exactAt(c.req.path);
+    const served =
+      matchedRoutes(c).some((route) => route.method !== 'ALL') &&
+      (exact.length === 0 || exact.includes(c.req.method as (typeof METHODS)[number]));
+    const allowed = served ? [] : exact.length ? exact : table.allowedAt(c.req.path);
     if (allowed.length > 0) {
       throw new ApiError(
         405,

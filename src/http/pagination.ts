@@ -127,3 +127,20 @@ export function keyset<R extends { id: number }>(
     },
   };
 }
+
+/**
+ * Every page of a walk, for an export: the first, then each after the last row of the one before
+ * (the cursor's values, never encoded), in the list's sort.
+ */
+export function keysetWalk<R extends { id: number }>(
+  table: SQLiteTable,
+  sorts: Readonly<Record<string, keyof R & string>>,
+  sort: string | undefined,
+  limit: number,
+  defaultSort = '-created_at',
+) {
+  const chosen = sort ?? defaultSort;
+  const descending = chosen.startsWith('-');
+  const key = sorts[descending ? chosen.slice(1) : chosen] as keyof R & string;
+  return (last?: R) => keysetPlan(table, key, descending, limit, last && [last[key] as SortValue, last.id]);
+}

@@ -38,6 +38,7 @@ export const presentCompany = (row: CompanyRow): z.infer<typeof Company> => {
     follower_ids: row.followerIds,
     deal_count: row.dealCount,
     lead_count: row.leadCount,
+    external_id: row.externalId,
     created_at: created,
     updated_at: isoAfter(row.updatedAt, row.createdAt, created),
     deleted_at: isoOrNull(row.deletedAt),
@@ -56,6 +57,7 @@ function columns(body: Update): Partial<typeof companies.$inferInsert> {
       segmentFold: body.segment && foldText(body.segment),
     }),
     ...(body.observations !== undefined && { observations: body.observations }),
+    ...(body.external_id !== undefined && { externalId: body.external_id }),
   };
 }
 
@@ -88,6 +90,7 @@ export const companyFilters = (q: Query, sortColumn: AnySQLiteColumn) => [
   // Only canonical CNPJs are stored, so a value that is not one matches nothing.
   q.cnpj ? eq(companies.cnpj, canonicalCnpj(q.cnpj) ?? q.cnpj) : undefined,
   q.owner_id ? inIds(companies.ownerId, q.owner_id) : undefined,
+  q.external_id ? eq(companies.externalId, q.external_id) : undefined,
   q.segment ? eq(companies.segmentNorm, normalizeText(q.segment)) : undefined,
   ...rangeConditions(companies.createdAt, q, 'created_at', sortColumn),
 ];

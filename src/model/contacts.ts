@@ -23,6 +23,7 @@ export const presentContact = (row: ContactRow): z.infer<typeof Contact> => ({
   company_id: row.companyId,
   owner_id: row.ownerId,
   custom_fields: row.customFields,
+  external_id: row.externalId,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
   deleted_at: isoOrNull(row.deletedAt),
@@ -40,6 +41,7 @@ function columns(body: Update): Partial<typeof contacts.$inferInsert> {
     ...(body.company_id !== undefined && { companyId: body.company_id }),
     ...(body.owner_id !== undefined && { ownerId: body.owner_id }),
     ...(body.custom_fields !== undefined && { customFields: body.custom_fields }),
+    ...(body.external_id !== undefined && { externalId: body.external_id }),
   };
 }
 
@@ -66,6 +68,7 @@ type Query = z.infer<typeof ContactQuery>;
 export const contactFilters = (q: Query, sortColumn: AnySQLiteColumn) => [
   q.company_id ? inIds(contacts.companyId, q.company_id) : undefined,
   q.owner_id ? inIds(contacts.ownerId, q.owner_id) : undefined,
+  q.external_id ? eq(contacts.externalId, q.external_id) : undefined,
   q.email ? eq(contacts.emailNorm, normalizeText(q.email)) : undefined,
   q.phone ? eq(contacts.phone, q.phone) : undefined,
   ...rangeConditions(contacts.createdAt, q, 'created_at', sortColumn),

@@ -28,6 +28,7 @@ export const presentDeal = (row: DealRow): z.infer<typeof Deal> => {
     status: row.status,
     value: row.value,
     custom_fields: row.customFields,
+    external_id: row.externalId,
     created_at: created,
     updated_at: isoAfter(row.updatedAt, row.createdAt, created),
     deleted_at: isoOrNull(row.deletedAt),
@@ -44,6 +45,7 @@ function columns(body: Update): Partial<typeof deals.$inferInsert> {
     ...(body.status !== undefined && { status: body.status }),
     ...(body.value !== undefined && { value: body.value }),
     ...(body.custom_fields !== undefined && { customFields: body.custom_fields }),
+    ...(body.external_id !== undefined && { externalId: body.external_id }),
   };
 }
 
@@ -112,5 +114,6 @@ export const dealFilters = (q: Query, sortColumn: AnySQLiteColumn) => [
   q.contact_id ? inIds(deals.contactId, q.contact_id) : undefined,
   q.owner_id ? inIds(deals.ownerId, q.owner_id) : undefined,
   q.status ? inArray(deals.status, q.status) : undefined,
+  q.external_id ? eq(deals.externalId, q.external_id) : undefined,
   ...rangeConditions(deals.createdAt, q, 'created_at', sortColumn),
 ];

@@ -45,6 +45,7 @@ export const presentTask = (row: TaskRow): z.infer<typeof Task> => {
     owner_ids: row.ownerIds,
     is_completed: row.completedAt !== null,
     completed_at: isoOrNull(row.completedAt),
+    external_id: row.externalId,
     created_at: created,
     updated_at: isoAfter(row.updatedAt, row.createdAt, created),
     deleted_at: isoOrNull(row.deletedAt),
@@ -61,6 +62,7 @@ function columns(body: Update, accountId: number, write: 'create' | 'update'): C
     ...(body.name !== undefined && { name: body.name }),
     ...(body.description !== undefined && { description: body.description }),
     ...(body.due_date !== undefined && { dueDate: body.due_date }),
+    ...(body.external_id !== undefined && { externalId: body.external_id }),
     ...(body.category !== undefined && { categoryId: categoryId(accountId, body.category) }),
     // Completing a completed task keeps its time. Decided in the write itself, not from the row
     // read before it, so a concurrent reopen is never undone with a stale time.
@@ -121,6 +123,7 @@ export const taskFilters = (q: Query, account: SQLWrapper, sortColumn: AnySQLite
   q.deal_id ? inIds(tasks.dealId, q.deal_id) : undefined,
   q.category ? eq(tasks.categoryId, categoryId(account, q.category)) : undefined,
   q.owner_id ? linkedToAny('owners', q.owner_id) : undefined,
+  q.external_id ? eq(tasks.externalId, q.external_id) : undefined,
   q.is_completed === undefined
     ? undefined
     : q.is_completed

@@ -16,6 +16,7 @@ export const presentUser = (row: UserRow): z.infer<typeof User> => ({
   id: row.id,
   name: row.name,
   email: row.email,
+  external_id: row.externalId,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
   deleted_at: isoOrNull(row.deletedAt),
@@ -29,6 +30,7 @@ function columns(body: Update): Partial<typeof users.$inferInsert> {
   return {
     ...(body.name !== undefined && searchableName(body.name)),
     ...(body.email !== undefined && { email: body.email, emailNorm: normalizeText(body.email) }),
+    ...(body.external_id !== undefined && { externalId: body.external_id }),
   };
 }
 
@@ -46,6 +48,7 @@ type Query = z.infer<typeof UserQuery>;
 /** The list's filters as conditions; a range on the sort column also bounds its walk. */
 export const userFilters = (q: Query, sortColumn: AnySQLiteColumn) => [
   q.email ? eq(users.emailNorm, normalizeText(q.email)) : undefined,
+  q.external_id ? eq(users.externalId, q.external_id) : undefined,
   ...rangeConditions(users.createdAt, q, 'created_at', sortColumn),
 ];
 

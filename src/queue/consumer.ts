@@ -8,6 +8,7 @@ import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../we
 import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
 import { processEvent } from '../webhooks/processing/process';
 import { strandedAfterMs } from '../webhooks/rules/faults';
+import { consumeImports } from './imports';
 import { consumeOutbound, OUTBOUND_QUEUE } from './outbound';
 
 /** Delay before retry n (1-based): 10 s, 20 s, 40 s, … capped well below the cron's window. */
@@ -72,6 +73,7 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
  */
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
   if (batch.queue === OUTBOUND_QUEUE) return consumeOutbound(batch, env);
+  if (batch.queue === 'crm-imports') return consumeImports(batch, env);
   const db = primaryDb(env.DB);
   if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
   await Promise.all(batch.messages.map((message) => handle(db, env, message)));

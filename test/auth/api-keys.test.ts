@@ -52,6 +52,12 @@ const CREATES: Record<string, Json> = {
   'post /v1/inbound-webhooks': { name: 'Site' },
   'post /v1/webhook-endpoints': { url: 'https://hooks.example.com/x', event_types: ['*'] },
   'post /v1/webhook-endpoints/{id}/recover': { since: '2026-01-01T00:00:00Z' },
+  ...Object.fromEntries(
+    ['users', 'companies', 'contacts', 'deals', 'tasks'].map((r) => [
+      `post /v1/${r}/batch`,
+      { items: [{ op: 'create', data: {} }] },
+    ]),
+  ),
 };
 
 describe('/v1 authentication', () => {
@@ -110,10 +116,19 @@ describe('/v1 authentication', () => {
       for (const method of ['get', 'post', 'put', 'delete', 'patch'].filter((m) => item[m])) {
         const url = path.replace(/\{[^}]+\}/g, '1') + requiredQuery(item[method]);
         for (const authorization of [null, 'Bearer crm_short', `Bearer crm_${'A'.repeat(43)}`]) {
+          // An import takes a CSV file, not JSON: the body it is sent as.
+          const csv = path === '/v1/imports';
           const res = await call(url, {
             method: method.toUpperCase(),
-            headers: authorization ? { Authorization: authorization } : {},
-            body: method === 'post' || method === 'put' ? (CREATES[`${method} ${path}`] ?? {}) : undefined,
+            headers: {
+              ...(authorization ? { Authorization: authorization } : {}),
+              ...(csv ? { 'Content-Type': 'text/csv' } : {}),
+            },
+            body: csv
+              ? 'name\r\nAcme\r\n'
+              : method === 'post' || method === 'put'
+                ? (CREATES[`${method} ${path}`] ?? {})
+                : undefined,
           });
           expect(res.status, `${method.toUpperCase()} ${url} ${authorization}`).toBe(401);
           await expectUnauthorized(res);

@@ -86,6 +86,21 @@ const crud = (
   }),
 });
 
+/** A batch that creates one record: it needs `<resource>:insert` (an update or upsert needs more). */
+const batched = (resource: string, post: (a: Account) => Json) => ({
+  [`GET /v1/${resource}/export`]: async (): Promise<Req> => ({
+    method: 'GET',
+    path: `/v1/${resource}/export`,
+    status: 200,
+  }),
+  [`POST /v1/${resource}/batch`]: async (a: Account): Promise<Req> => ({
+    method: 'POST',
+    path: `/v1/${resource}/batch`,
+    body: { items: [{ op: 'create', data: await post(a) }] },
+    status: 200,
+  }),
+});
+
 const trash = (resource: string, make: (a: Account) => Promise<Json>) => ({
   [`DELETE /v1/${resource}/{id}`]: async (a: Account): Promise<Req> => ({
     method: 'DELETE',
@@ -102,17 +117,25 @@ const trash = (resource: string, make: (a: Account) => Promise<Json>) => ({
 /** How to make a request to every `/v1` operation that succeeds with a key allowed to. */
 const operations: Record<string, (a: Account) => Promise<Req>> = {
   ...crud('users', user, () => ({ name: 'Caio', email: `caio${next()}@example.com` })),
+  ...batched('users', () => ({ name: 'Caio', email: `caio${next()}@example.com` })),
   ...trash('users', user),
   ...crud('companies', company, () => ({
     name: 'Delta',
     cnpj: withCheckDigits(`${String(next()).padStart(8, '0')}0002`),
   })),
+  ...batched('companies', () => ({
+    name: 'Delta',
+    cnpj: withCheckDigits(`${String(next()).padStart(8, '0')}0003`),
+  })),
   ...trash('companies', company),
   ...crud('contacts', contact, () => ({ name: 'Duda' })),
+  ...batched('contacts', () => ({ name: 'Duda' })),
   ...trash('contacts', contact),
   ...crud('deals', deal, () => ({ name: 'Cruze' })),
+  ...batched('deals', () => ({ name: 'Cruze' })),
   ...trash('deals', deal),
   ...crud('tasks', task, async (a) => ({ deal_id: (await deal(a)).id, name: 'Visit', category: 'Visita' })),
+  ...batched('tasks', async (a) => ({ deal_id: (await deal(a)).id, name: 'Visit', category: 'Visita' })),
   ...trash('tasks', task),
   'GET /v1/task-categories': async () => ({ method: 'GET', path: '/v1/task-categories', status: 200 }),
   ...crud('webhook-endpoints', endpoint, endpointBody, { description: 'ERP' }),

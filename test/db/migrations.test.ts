@@ -51,13 +51,18 @@ const NEW_ROWS: Record<string, string> = {
  * A new row of each table made after 0010, which `LATER_SEED` gives rows first: its delivery points
  * at the lower of its two endpoints, so deleting the highest endpoint breaks no key.
  */
+const IMPORT_COLUMNS =
+  'account_id, key_hash, resource, mode, status, file_key, file_bytes, header, delimiter, mapping, offset, line, created_at';
+const IMPORT_VALUES = "3, 'h', 'companies', 'upsert', 'queued', 'f', 1, '[]', ';', '[]', 0, 2, 5";
 const LATER_ROWS: Record<string, string> = {
+  imports: `insert into imports (${IMPORT_COLUMNS}) values (${IMPORT_VALUES})`,
   webhook_deliveries:
     "insert into webhook_deliveries (account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (3, 1, 'evt_n', 'ping', '{}', 5, 5)",
   webhook_endpoints:
     "insert into webhook_endpoints (account_id, url, event_types, secret, created_at, updated_at) values (3, 'https://n.example', '[]', 's', 5, 5)",
 };
 const LATER_SEED = [
+  `insert into imports (id, ${IMPORT_COLUMNS}) values (1, ${IMPORT_VALUES}), (2, ${IMPORT_VALUES})`,
   "insert into webhook_endpoints (id, account_id, url, event_types, secret, created_at, updated_at) values (1, 3, 'https://a.example', '[]', 's', 5, 5), (2, 3, 'https://b.example', '[]', 's', 5, 5)",
   "insert into webhook_deliveries (id, account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (1, 3, 1, 'evt_a', 'ping', '{}', 5, 5)",
 ];

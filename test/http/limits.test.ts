@@ -103,13 +103,21 @@ describe('query lists', () => {
     const { key } = await newAccount();
     const filters = await idFilters();
     expect(filters.map(({ path, name }) => `${path}?${name}`).sort()).toEqual([
+      '/v1/companies/export?owner_id',
       '/v1/companies?owner_id',
+      '/v1/contacts/export?company_id',
+      '/v1/contacts/export?owner_id',
       '/v1/contacts?company_id',
       '/v1/contacts?owner_id',
+      '/v1/deals/export?company_id',
+      '/v1/deals/export?contact_id',
+      '/v1/deals/export?owner_id',
       '/v1/deals?company_id',
       '/v1/deals?contact_id',
       '/v1/deals?owner_id',
       '/v1/events?record_id',
+      '/v1/tasks/export?deal_id',
+      '/v1/tasks/export?owner_id',
       '/v1/tasks?deal_id',
       '/v1/tasks?owner_id',
     ]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withCheckDigits } from '../cnpj';
 import { call, type Json, json, qs, roundTrips } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, secondRows, seededAccount } from '../lists';
 
@@ -104,5 +105,39 @@ describe('D1 round trips (Server-Timing)', () => {
     }
     const badRef = { name: 'E', owner_id: 999999 };
     expect(await tripsOf('/v1/contacts', { method: 'POST', key, body: badRef }, 422)).toBe(1);
+  });
+
+  it('every batch: at most two for 100 items with relations by natural key; an export: one for its first page', async () => {
+    const { key, ids } = await seededAccount();
+    const items: Record<string, (i: number) => Json> = {
+      users: (i) => ({ op: 'upsert', data: { name: `U${i}`, email: `u${i}@example.com` } }),
+      companies: (i) => ({
+        op: 'upsert',
+        data: {
+          name: `C${i}`,
+          external_id: `C-${i}`,
+          cnpj: withCheckDigits(`${50_000_000 + i}0001`),
+          follower_ids: [ids.user],
+          owner: { email: 'ana@example.com' },
+        },
+      }),
+      contacts: (i) => ({
+        op: 'upsert',
+        data: { name: `P${i}`, email: `p${i}@example.com`, company: { cnpj: '11222333000181' } },
+      }),
+      deals: (i) => ({
+        op: 'upsert',
+        data: { name: `D${i}`, external_id: `D-${i}`, contact: { email: 'bruno@example.com' } },
+      }),
+      tasks: (i) => ({
+        op: 'create',
+        data: { name: `T${i}`, category: `K${i}`, deal_id: ids.deal, owner: { email: 'ana@example.com' } },
+      }),
+    };
+    for (const [resource, item] of Object.entries(items)) {
+      const body = { items: Array.from({ length: 100 }, (_, i) => item(i)) };
+      expect(await tripsOf(`/v1/${resource}/batch`, { method: 'POST', key, body }, 200), resource).toBe(2);
+      expect(await tripsOf(`/v1/${resource}/export`, { key }, 200), resource).toBe(1);
+    }
   });
 });

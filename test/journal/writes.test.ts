@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { withCheckDigits } from '../cnpj';
 import { call, create, newAccount, newWebhook } from '../helpers';
 import { runEvent } from '../queue/webhook-support';
+import { runImport } from '../routes/bulk/import-support';
 import { entriesOf, versionOf } from './helpers';
 
 describe('the change journal of /v1 writes', () => {
@@ -35,6 +37,60 @@ describe('the change journal of /v1 writes', () => {
     expect(res.status).toBe(200);
     expect((await entriesOf(accountId)).map((e) => e.type)).toEqual(['company.created']);
     expect(await versionOf('companies', company.id)).toBe(1);
+  });
+});
+
+describe('the change journal of batch writes and imports', () => {
+  it('a batch appends one entry per record it writes, none for an upsert that changes nothing', async () => {
+    const { id: accountId, key, keyId } = await newAccount();
+    const beta = withCheckDigits('990000010001');
+    const items = [
+      { op: 'create', data: { name: 'Acme', cnpj: '11222333000181' } },
+      { op: 'upsert', data: { name: 'Beta', cnpj: beta, external_id: 'B-1' } },
+    ];
+    const batch = (body: object) => call('/v1/companies/batch', { method: 'POST', key, body });
+    const first = await batch({ items });
+    expect(first.status, await first.clone().text()).toBe(200);
+    const res = await batch({
+      items: [
+        { op: 'upsert', data: { name: 'Beta SA', cnpj: beta, external_id: 'B-1' } },
+        { op: 'upsert', data: { name: 'Acme', cnpj: '11.222.333/0001-81' } },
+      ],
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const entries = await entriesOf(accountId, 'company');
+    expect(entries.map((e) => [e.type, e.version, e.data?.name])).toEqual([
+      ['company.created', 1, 'Acme'],
+      ['company.created', 1, 'Beta'],
+      ['company.updated', 2, 'Beta SA'],
+    ]);
+    expect(entries.every((e) => e.actor.type === 'api_key' && e.actor.id === keyId)).toBe(true);
+    // An atomic batch that fails leaves no entry.
+    const failed = await batch({
+      atomic: true,
+      items: [
+        { op: 'create', data: { name: 'Gama', cnpj: withCheckDigits('990000020001') } },
+        { op: 'update', id: 999999, data: { name: 'X' } },
+      ],
+    });
+    expect(failed.status).toBe(404);
+    expect(await entriesOf(accountId, 'company')).toHaveLength(3);
+  });
+
+  it('an import appends an entry per record its chunks write, the importing key as actor', async () => {
+    const { id: accountId, key, keyId } = await newAccount();
+    const done = await runImport(
+      key,
+      'resource=contacts',
+      'Nome;E-mail\r\nAna;ana@example.com\r\nBia;bia@example.com\r\n',
+    );
+    expect(done).toMatchObject({ status: 'completed', counts: { created: 2 } });
+    const entries = await entriesOf(accountId, 'contact');
+    expect(entries.map((e) => [e.type, e.version, e.data?.name])).toEqual([
+      ['contact.created', 1, 'Ana'],
+      ['contact.created', 1, 'Bia'],
+    ]);
+    expect(entries[0]?.actor).toEqual({ type: 'api_key', id: keyId });
   });
 });
 

@@ -97,6 +97,11 @@ export class Contract {
     const type = (res.headers.get('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
     expect(Object.keys(content), `${at}: Content-Type ${type}`).toContain(type);
     if (res.status >= 400) expect(type, at).toBe('application/problem+json');
+    // An export's CSV: its text, a header line first, for the caller to look into.
+    if (type === 'text/csv') {
+      expect(text, at).toMatch(/^\uFEFF?id[,;]/);
+      return text;
+    }
     const body = JSON.parse(text);
     const schema = content[type]?.schema;
     if (schema) expect(this.schemaErrors(body, schema), `${at}: ${text.slice(0, 2000)}`).toEqual([]);

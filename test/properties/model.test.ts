@@ -27,6 +27,8 @@ type Company = {
   follower_ids: number[];
   deal_count: number;
   lead_count: number;
+  // The model never writes one.
+  external_id: null;
   created_at: string;
   updated_at: string;
   deleted_at: null;
@@ -42,6 +44,7 @@ type Task = {
   owner_ids: number[];
   is_completed: boolean;
   completed_at: string | null;
+  external_id: null;
   created_at: string;
   updated_at: string;
   deleted_at: null;
@@ -232,6 +235,7 @@ const BLANK_COMPANY = {
   follower_ids: [],
   deal_count: 0,
   lead_count: 0,
+  external_id: null,
   // The model has no deletes: every row it knows is live.
   deleted_at: null,
 };
@@ -509,6 +513,7 @@ const BLANK_TASK = {
   owner_ids: [],
   is_completed: false,
   completed_at: null,
+  external_id: null,
   deleted_at: null,
 };
 

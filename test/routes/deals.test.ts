@@ -80,6 +80,7 @@ describe('deals: create and read', () => {
       custom_fields: { stage: 'closing', probability: 0.9, signed: true, lost_reason: null },
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(data.updated_at).toBe(data.created_at);

@@ -44,6 +44,7 @@ describe('companies: create and read', () => {
       lead_count: 0,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(Object.keys(data).sort()).toEqual(COMPANY_KEYS);
@@ -68,6 +69,7 @@ describe('companies: create and read', () => {
       lead_count: 0,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(Object.keys(await get(key, company.id)).sort()).toEqual(COMPANY_KEYS);

@@ -47,7 +47,7 @@ describe('companies: OpenAPI', () => {
     const doc = await document();
     const createBody = requestSchema(doc, '/v1/companies', 'post');
     const updateBody = requestSchema(doc, '/v1/companies/{id}', 'put');
-    const fields = ['cnpj', 'follower_ids', 'name', 'observations', 'owner_id', 'segment'];
+    const fields = ['cnpj', 'external_id', 'follower_ids', 'name', 'observations', 'owner_id', 'segment'];
     for (const [label, schema] of [
       ['create', createBody],
       ['update', updateBody],
@@ -76,6 +76,7 @@ describe('companies: OpenAPI', () => {
         'created_at__lte',
         'cursor',
         'deleted',
+        'external_id',
         'limit',
         'name',
         'name__contains',

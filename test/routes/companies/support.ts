@@ -21,6 +21,7 @@ export const COMPANY_KEYS = [
   'created_at',
   'deal_count',
   'deleted_at',
+  'external_id',
   'follower_ids',
   'id',
   'lead_count',

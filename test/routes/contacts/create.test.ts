@@ -43,6 +43,7 @@ describe('contacts: create and read', () => {
       custom_fields: { source: 'web', score: 7, vip: true, note: null },
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(data.updated_at).toBe(data.created_at);

@@ -43,6 +43,7 @@ describe('tasks: create and read', () => {
       completed_at: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(Object.keys(data).sort()).toEqual(TASK_KEYS);
@@ -70,6 +71,7 @@ describe('tasks: create and read', () => {
       completed_at: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
+      external_id: null,
       deleted_at: null,
     });
     expect(await get(key, task.id)).toEqual(task);

@@ -85,6 +85,7 @@ describe('tasks: OpenAPI', () => {
         'due_date__gte',
         'due_date__lt',
         'due_date__lte',
+        'external_id',
         'is_completed',
         'limit',
         'owner_id',

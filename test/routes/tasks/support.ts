@@ -82,6 +82,7 @@ export const TASK_KEYS = [
   'deleted_at',
   'description',
   'due_date',
+  'external_id',
   'id',
   'is_completed',
   'name',

@@ -1,0 +1,96 @@
+/** The imports table's statements: its one writer and reader (docs/import-export.md#csv-import). */
+import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { importChunks, imports } from '../db/schema';
+import { accountOf, type KeyRef } from '../db/tenant';
+
+export type ImportRow = typeof imports.$inferSelect;
+export const ACTIVE = ['queued', 'running'] as const;
+
+/** At most this many imports of an account queued or running at once. */
+export const MAX_ACTIVE_IMPORTS = 3;
+
+export const activeImports = (db: Db, keyHash: KeyRef) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(imports)
+    .where(and(sql`${imports.accountId} = ${accountOf(keyHash)}`, inArray(imports.status, [...ACTIVE])));
+
+export const insertImport = (db: Db, values: typeof imports.$inferInsert) =>
+  db.insert(imports).values(values).returning();
+
+const mine = (keyHash: KeyRef, id: number): SQL | undefined =>
+  and(eq(imports.id, id), sql`${imports.accountId} = ${accountOf(keyHash)}`);
+
+export const importById = (db: Db, keyHash: KeyRef, id: number) =>
+  db.select().from(imports).where(mine(keyHash, id));
+
+/** Cancels it while queued or running; the chunk in flight then writes nothing (see `chunkGuard`). */
+export const cancelImport = (db: Db, keyHash: KeyRef, id: number, now: number) =>
+  db
+    .update(imports)
+    .set({ status: 'cancelled', finishedAt: now })
+    .where(and(mine(keyHash, id), inArray(imports.status, [...ACTIVE])))
+    .returning();
+
+/** Every failed row's chunk, in file order. */
+export const importErrors = (db: Db, id: number) =>
+  db
+    .select({ errors: importChunks.errors })
+    .from(importChunks)
+    .where(and(eq(importChunks.importId, id), isNotNull(importChunks.errors)))
+    .orderBy(importChunks.offset);
+
+export type RowError = { line: number; cells: string[]; reason: string };
+
+/**
+ * The chunk's mark, first in its write batch: its offset must be the import's own while the
+ * import is queued or running, or `offset` is null and the NOT NULL constraint fails the whole
+ * batch (cancelled meanwhile: nothing written); a redelivered chunk breaks the primary key.
+ */
+export const chunkGuard = (db: Db, importId: number, offset: number, errors: RowError[]) =>
+  db.insert(importChunks).values({
+    importId,
+    offset: sql`(select ${imports.offset} from ${imports} where ${imports.id} = ${importId} and ${imports.offset} = ${offset} and ${imports.status} in ('queued', 'running'))`,
+    errors: errors.length ? errors : null,
+  });
+
+export type Progress = {
+  next: number;
+  line: number;
+  rows: number;
+  created: number;
+  updated: number;
+  failed: number;
+  done: boolean;
+  now: number;
+};
+
+/** The import moved past the chunk, its counts added; completed at the file's end. */
+export const advance = (db: Db, importId: number, p: Progress) =>
+  db
+    .update(imports)
+    .set({
+      offset: p.next,
+      line: p.line,
+      rows: sql`${imports.rows} + ${p.rows}`,
+      created: sql`${imports.created} + ${p.created}`,
+      updated: sql`${imports.updated} + ${p.updated}`,
+      failed: sql`${imports.failed} + ${p.failed}`,
+      status: p.done ? 'completed' : 'running',
+      finishedAt: p.done ? p.now : null,
+    })
+    .where(eq(imports.id, importId));
+
+/** The import failed as a whole (its key revoked, its file gone): why, in words. */
+export const failImport = (db: Db, importId: number, error: string, now: number) =>
+  db
+    .update(imports)
+    .set({ status: 'failed', error, finishedAt: now })
+    .where(and(eq(imports.id, importId), inArray(imports.status, [...ACTIVE])));
+
+export const importState = (db: Db, importId: number) =>
+  db
+    .select({ offset: imports.offset, line: imports.line, status: imports.status })
+    .from(imports)
+    .where(eq(imports.id, importId));
