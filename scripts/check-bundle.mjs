@@ -11,7 +11,9 @@
 // the target suggestions, the lead search and names), from 1082. Issue 39 raised it by what the
 // change journal and outbound webhooks cost, 44 KiB (1097.73 -> 1142.14 KiB: src/journal, the feed
 // and history routes, src/outbound, the endpoints' and deliveries' routes and contracts, the
-// OpenAPI `webhooks` object's schemas), from 1108.
+// OpenAPI `webhooks` object's schemas), from 1108. Issue 40 raised it by what batch writes, export
+// and CSV import cost, 37 KiB (1142.14 -> 1178.89 KiB: src/imports, model/batch*, natural keys,
+// core/csv and csv-read, the routes and contracts), from 1152.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1152;
+const BUDGET_KIB = 1189;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
