@@ -242,6 +242,10 @@ export function registerOutboundWebhooks(registry: { registerWebhook: (route: Ro
       path: type,
       tags: [names.tag],
       summary: `\`${type}\`, posted to every endpoint subscribed to it`,
+      // `company.created` -> `onCompanyCreated`: a name a generated receiver's handler can take.
+      operationId: `on${type.replace(/(?:^|[._])(\w)/g, (_, c: string) => c.toUpperCase())}`,
+      // The receiver checks the signature headers below, not an HTTP scheme: no security scheme.
+      security: [],
       request: { headers: signatureHeaders, body: jsonBody(WebhookMessage) },
       responses: {
         200: { description: 'Any 2xx acknowledges it; anything else (or no answer within 15 s) is retried' },
