@@ -7,8 +7,15 @@ import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel 
 // Each param is plain text from outside (a sender's key, a configured target): read through Args
 // (own properties only) and escaped by the view, never turned into markup here.
 
-/** What a message is worded with: the page's language and the account's users it may name. */
-export type Said = { lang: Lang; users?: ReadonlyMap<number, string> | undefined };
+/**
+ * What a message is worded with: the page's language, the account's users it may name, and which
+ * of those are in the trash (a refused owner is one, most often).
+ */
+export type Said = {
+  lang: Lang;
+  users?: ReadonlyMap<number, string> | undefined;
+  trashed?: ReadonlySet<number> | undefined;
+};
 type Say = (a: Args, c: Said) => string;
 type Words = { readonly 'pt-BR': Say; readonly en: Say };
 
@@ -36,12 +43,35 @@ export const actionName = (c: Said, a: Args) => {
   return Number.isInteger(n) ? `${pt(c) ? 'Ação' : 'Action'} ${n + 1} · ${label}` : q(label);
 };
 
-/** A user by name when the page knows it, else by id. */
+/** A user by name when the page knows it; by id only when no name is left to say. */
 const user = (c: Said, id: string) => {
   const name = c.users?.get(Number(id));
-  if (name !== undefined) return `${name} (#${id})`;
+  if (name !== undefined) return name;
   return pt(c) ? `o usuário #${id}` : `user #${id}`;
 };
+const inTrash = (c: Said, id: string) =>
+  c.users?.has(Number(id)) === true && c.trashed?.has(Number(id)) === true;
+
+/** Users who are gone, in one clause each way: those in the trash, then those not in the account. */
+function goneUsers(c: Said, ids: string[]): string {
+  const trashed = ids.filter((id) => inTrash(c, id)).map((id) => user(c, id));
+  const gone = ids.filter((id) => !inTrash(c, id)).map((id) => user(c, id));
+  const and = (list: string[]) =>
+    list.length < 2
+      ? (list[0] ?? '')
+      : `${list.slice(0, -1).join(', ')} ${pt(c) ? 'e' : 'and'} ${list.at(-1)}`;
+  const one = (list: string[]) => list.length === 1;
+  const clauses = pt(c)
+    ? [
+        trashed.length ? `${and(trashed)} ${one(trashed) ? 'está' : 'estão'} na lixeira` : '',
+        gone.length ? `${and(gone)} ${one(gone) ? 'não está mais' : 'não estão mais'} na conta` : '',
+      ]
+    : [
+        trashed.length ? `${and(trashed)} ${one(trashed) ? 'is' : 'are'} in the trash` : '',
+        gone.length ? `${and(gone)} ${one(gone) ? 'is' : 'are'} no longer in the account` : '',
+      ];
+  return clauses.filter(Boolean).join('; ');
+}
 
 /** The API's own English words of an expectation (src/core/said.ts): written there only. */
 const api =
@@ -329,9 +359,14 @@ const said: { readonly [C in SaidCode]: Words } = {
   not_found: {
     'pt-BR': (a, c) =>
       a.text('record') === 'user'
-        ? `Nenhum usuário ${a.text('id')} nesta conta.`
+        ? c.users?.has(a.num('id'))
+          ? `${goneUsers(c, [a.text('id')])}: escolha outro responsável.`
+          : `Nenhum usuário ${a.text('id')} nesta conta.`
         : `Nenhum registro (${record(c, a.text('record'))}) ${a.text('id')} nesta conta.`,
-    en: (a) => `No ${a.text('record')} ${a.text('id')} in this account.`,
+    en: (a, c) =>
+      a.text('record') === 'user' && c.users?.has(a.num('id'))
+        ? `${goneUsers(c, [a.text('id')])}: pick another owner.`
+        : `No ${a.text('record')} ${a.text('id')} in this account.`,
   },
   reserved_key: {
     'pt-BR': (a) =>
@@ -395,14 +430,10 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `it has ${a.text('max')} custom fields already, the most it may have.`,
   },
   owner_unavailable: {
-    'pt-BR': (a, c) => {
-      const who = a.list('user_ids').map((id) => user(c, id));
-      return `${who.join(', ')} ${who.length === 1 ? 'não está mais' : 'não estão mais'} na conta: ${a.num('left') > 0 ? 'o rodízio seguiu sem eles' : `${actionName(c, a)} rodou sem responsável`}.`;
-    },
-    en: (a, c) => {
-      const who = a.list('user_ids').map((id) => user(c, id));
-      return `${who.join(', ')} ${who.length === 1 ? 'is' : 'are'} no longer in the account: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`;
-    },
+    'pt-BR': (a, c) =>
+      `${goneUsers(c, a.list('user_ids'))}: ${a.num('left') > 0 ? 'o rodízio seguiu sem eles' : `${actionName(c, a)} rodou sem responsável`}.`,
+    en: (a, c) =>
+      `${goneUsers(c, a.list('user_ids'))}: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`,
   },
   mapping_changed: {
     'pt-BR': (a, c) => `O mapeamento mudou e o evento não se encaixa mais nele: ${fieldErrorsText(a, c)}`,
@@ -463,6 +494,22 @@ export function saidText(
   if (m.params === undefined || m.params === null || typeof m.params !== 'object' || !m.code)
     return m.message;
   return the(words, m.code, new Args(m.params), c) ?? m.message;
+}
+
+/**
+ * A refused configuration's error led by the action it is in, as the flow editor shows it ("Ação 2
+ * · Criar negócio: …"), read from its path (`flows.<n>…`) against the flows that were sent.
+ */
+export function configErrorText(
+  c: Said,
+  e: { path: string; code?: string | undefined; params?: unknown; message: string },
+  flows: readonly { action?: unknown }[],
+): string {
+  const text = saidText(c, e);
+  const at = /^flows\.(\d+)(?:\.|$)/.exec(e.path);
+  const index = Number(at?.[1]);
+  const action = at ? flows[index]?.action : undefined;
+  return typeof action === 'string' ? `${actionName(c, new Args({ action, index }))}: ${text}` : text;
 }
 
 /**

@@ -126,11 +126,21 @@ describe('saving the edit page', () => {
       cookie,
       form: { ...form, 'flows.1.name': ['Lead novo'] },
     });
-    expect(await page(changed, 422)).toMatch(
-      new RegExp(
-        `aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Nenhum usuário ${bia.id} nesta conta`,
-      ),
+    // She is named as the page knows her, never by her id.
+    const refusedPage = await page(changed, 422);
+    expect(refusedPage).toMatch(
+      /aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Bia está na lixeira: escolha outro responsável\.</,
     );
+    expect(refusedPage).toContain(
+      '<span class="error" id="err-flows-1-round_robin">Bia está na lixeira: escolha outro responsável.',
+    );
+    expect(refusedPage).not.toMatch(new RegExp(`usuário #?${bia.id}\\b`));
+    const refusedEn = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      headers: { 'Accept-Language': 'en' },
+      form: { ...form, 'flows.1.name': ['Lead novo'] },
+    });
+    expect(await page(refusedEn, 422)).toContain('Bia is in the trash: pick another owner.');
     expect((await configOf(key, hook.id)).flows).toEqual(flows);
   });
 

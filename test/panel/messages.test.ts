@@ -248,7 +248,15 @@ describe('codes on /v1 and their words on the panel', () => {
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
     expect(html).toContain(
-      `Ana Souza (#${ana.id}), o usuário #${stranger.id} não estão mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
+      `Ana Souza e o usuário #${stranger.id} não estão mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
+    );
+    // The action by its name, not its path; Ana by hers, not her id.
+    expect(html).not.toContain('flows.1');
+    expect(html).not.toContain(`#${ana.id}`);
+    expect((await call(`/v1/users/${ana.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const trashed = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
+    expect(trashed).toContain(
+      `Ana Souza está na lixeira; o usuário #${stranger.id} não está mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
     );
     expect(html).not.toContain('Estranho');
     expect(html).toContain('Left out: Expected a valid email address.');

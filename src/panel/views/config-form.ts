@@ -234,12 +234,19 @@ export function configForm(
   };
   const general = errors.get('');
   const name = problems(p, errors, 'name');
+  // A refused owner is named as the page knows them ("Ana Souza está na lixeira"), not by id.
+  const named = [...owners.named.values()];
+  const said = {
+    ...p,
+    users: new Map(named.map((u) => [u.id, u.name])),
+    trashed: new Set(named.filter((u) => u.trashed).map((u) => u.id)),
+  };
   const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
   // A key that may not save sees the configuration with every control disabled, and no save button.
   // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
   const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
   return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(p, e)}</li>`)}</ul>` : ''}
+${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(said, e)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
   draft.name.includes('\n')
@@ -252,7 +259,7 @@ ${fieldsTable(p, fields, errors, users.examples ?? new Map())}
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 <p class="hint">${p.t.templateHint}</p>
-<div class="flows">${flows.map((a, i) => flowRow(p, a, i, owners, errors))}</div>
+<div class="flows">${flows.map((a, i) => flowRow(said, a, i, owners, errors))}</div>
 ${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
 </form>`;
 }
