@@ -1,4 +1,5 @@
 import { Args, expectationCodes, expectedWords, type Params, reasonCodes, type SaidCode } from '../core/said';
+import { shownFormat } from './format-words';
 import type { Lang } from './i18n';
 import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from './labels';
 
@@ -97,7 +98,7 @@ const expectations: Readonly<Record<string, Words>> = {
     en: () => 'a number',
   },
   no_thousands: {
-    'pt-BR': () => 'nenhum separador de milhar: 1.500 e 1,500 são ambíguos',
+    'pt-BR': () => 'um número sem separador de milhar: 1.500 e 1,500 são ambíguos',
     en: () => 'no thousands separator',
   },
   brazilian_boolean: {
@@ -114,7 +115,7 @@ const expectations: Readonly<Record<string, Words>> = {
   },
   scalar: { 'pt-BR': () => 'texto, número ou sim/não', en: () => 'text, a number or yes/no' },
   max_characters: {
-    'pt-BR': (a) => `no máximo ${a.text('max')} caracteres`,
+    'pt-BR': (a) => `um texto de no máximo ${a.text('max')} caracteres`,
     en: api('max_characters'),
   },
   unicode: { 'pt-BR': () => 'texto Unicode válido', en: api('unicode') },
@@ -122,10 +123,10 @@ const expectations: Readonly<Record<string, Words>> = {
   phone: { 'pt-BR': () => 'um telefone brasileiro ou internacional (+DDI)', en: () => 'a phone number' },
   date_text: { 'pt-BR': () => 'uma data como texto', en: () => 'a date as text' },
   date: {
-    'pt-BR': (a) =>
-      `uma data real como YYYY-MM-DD, data e hora RFC 3339${a
+    'pt-BR': (a, c) =>
+      `uma data real como AAAA-MM-DD, data e hora RFC 3339${a
         .list('formats')
-        .map((f) => `, ${f}`)
+        .map((f) => `, ${shownFormat(c.lang, f)}`)
         .join('')}`,
     en: api('date'),
   },
@@ -225,7 +226,8 @@ function causeText(a: Args, c: Said): string {
 }
 
 const formatHelp = {
-  'pt-BR': 'use YYYY, MM, DD, HH, mm, ss e os separadores / - . : , T ou um espaço',
+  'pt-BR':
+    'use AAAA (ano), MM (mês), DD (dia), HH (hora), mm (minuto), ss (segundo) e os separadores / - . : , T ou um espaço',
   en: 'use YYYY, MM, DD, HH, mm, ss and the separators / - . : , T or a space',
 };
 
@@ -233,7 +235,7 @@ const formatHelp = {
 /** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
   invalid: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
+    'pt-BR': (a, c) => `Deve ser ${expected(a, c)}.`,
     en: (a, c) => `Expected ${expected(a, c)}.`,
   },
   too_big: {
@@ -247,8 +249,8 @@ const generic = {
   invalid_value: {
     'pt-BR': (a) =>
       a.has('values')
-        ? `Esperado um destes: ${a.list('values').join(', ')}.`
-        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Esperado um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
+        ? `Deve ser um destes: ${a.list('values').join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Deve ser um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
     en: (a) =>
       a.has('values')
         ? `Expected one of: ${a.list('values').join(', ')}.`
@@ -333,7 +335,7 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a, c) => `No field is mapped to ${target(c, a.text('target'))}.`,
   },
   not_dot_path: {
-    'pt-BR': () => 'Esperado um caminho com pontos, como `lead.telefone`.',
+    'pt-BR': () => 'Deve ser um caminho com pontos, como `lead.telefone`.',
     en: () => 'Expected a dot path such as `lead.phone`.',
   },
   too_deep: {
@@ -341,7 +343,7 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `At most ${a.text('max')} levels: deeper bodies are refused.`,
   },
   format_token_twice: {
-    'pt-BR': (a) => `${a.text('token')} aparece duas vezes.`,
+    'pt-BR': (a, c) => `${shownFormat(c.lang, a.text('token'))} aparece duas vezes.`,
     en: (a) => `${a.text('token')} appears twice.`,
   },
   format_unknown_token: {
@@ -349,11 +351,12 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `Unknown part ${q(a.text('token'))}: ${formatHelp.en}.`,
   },
   format_part_missing: {
-    'pt-BR': (a) => `Um formato precisa de YYYY, MM e DD; falta ${a.text('part')}.`,
+    'pt-BR': (a, c) => `Um formato precisa de AAAA, MM e DD; falta ${shownFormat(c.lang, a.text('part'))}.`,
     en: (a) => `A format needs YYYY, MM and DD; ${a.text('part')} is missing.`,
   },
   format_part_needs: {
-    'pt-BR': (a) => `${a.text('token')} exige ${a.text('needs')}.`,
+    'pt-BR': (a, c) =>
+      `${shownFormat(c.lang, a.text('token'))} exige ${shownFormat(c.lang, a.text('needs'))}.`,
     en: (a) => `${a.text('token')} needs ${a.text('needs')}.`,
   },
   not_found: {
@@ -380,14 +383,14 @@ const said: { readonly [C in SaidCode]: Words } = {
   },
   required: { 'pt-BR': () => 'Este campo é obrigatório.', en: () => 'This field is required.' },
   invalid_type: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.${brazilianHint(a, c)}`,
+    'pt-BR': (a, c) => `Deve ser ${expected(a, c)}.${brazilianHint(a, c)}`,
     en: (a, c) => `Expected ${expected(a, c)}.${brazilianHint(a, c)}`,
   },
   dropped: {
     'pt-BR': (a, c) =>
       a.has('record')
         ? `Ignorado no registro (${record(c, a.text('record'))}): ${causeText(a, c)}`
-        : `Ignorado: esperado ${expected(a, c)}.`,
+        : `Ignorado: deveria ser ${expected(a, c)}.`,
     en: (a, c) =>
       a.has('record')
         ? `Left out of the ${a.text('record')}: ${causeText(a, c)}`

@@ -86,7 +86,10 @@ describe('the test send with an editable body', () => {
       422,
     );
     expect(html).toContain('O webhook recusou o evento:');
-    expect(html).toContain('tel: This field is required.');
+    // In the page's language, from the problem's codes.
+    expect(html).toContain(
+      'O webhook recusou o evento: Faltam campos obrigatórios ou algum é inválido; veja os erros. tel: Este campo é obrigatório.',
+    );
     expect(bodyOn(html, hook.id)).toBe('{"nome": "Ana"}');
   });
 

@@ -14,6 +14,7 @@ import {
   type FieldDraft,
   type FlowDraft,
 } from '../form';
+import { shownFormat } from '../format-words';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
 import { saidText } from '../said-words';
 import { option, type Page, problems } from './layout';
@@ -47,8 +48,8 @@ function fieldRow(p: Page, f: FieldDraft, i: number, errors: Errors, examples: M
 <td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${checked(f.required)}></td>
 <td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
 <td data-label="${p.t.fieldLocale}"><input type="checkbox" name="${n('locale')}" value="pt-BR" aria-label="${p.t.fieldLocale} ${i + 1}" aria-describedby="locale-hint"${checked(f.locale === 'pt-BR')}${e('locale').attrs}>${e('locale').note}</td>
-<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="DD/MM/YYYY"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
-${f.formats}</textarea>${e('formats').note}</td>
+<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="${shownFormat(p.lang, 'DD/MM/YYYY')}"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
+${shownFormat(p.lang, f.formats)}</textarea>${e('formats').note}</td>
 <td data-label="${p.t.examples}">${f.key ? examplesCell(p, examples.get(f.key)) : ''}</td>
 </tr>`;
 }
