@@ -1,4 +1,5 @@
 import { Args, expectationCodes, expectedWords, type Params, reasonCodes, type SaidCode } from '../core/said';
+import { fieldTypes } from '../webhooks/rules/fields';
 import { shownFormat } from './format-words';
 import type { Lang } from './i18n';
 import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from './labels';
@@ -231,6 +232,17 @@ const formatHelp = {
   en: 'use YYYY, MM, DD, HH, mm, ss and the separators / - . : , T or a space',
 };
 
+/** A size counted in characters or items: it is had ("Deve ter no máximo 255 caracteres"). */
+const counted = (a: Args) => Object.hasOwn(UNITS, a.text('origin'));
+
+/** An enum's values: the field types by the names the type select shows ("Texto", "Data"). */
+const allowed = (a: Args, c: Said) => {
+  const values = a.list('values');
+  return values.every((v) => (fieldTypes as readonly string[]).includes(v))
+    ? values.map((v) => typeLabel(c, v))
+    : values;
+};
+
 /** A `/v1` custom check's code with params: the CNPJ of a company, refused as ingest refuses it. */
 /** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
@@ -239,21 +251,21 @@ const generic = {
     en: (a, c) => `Expected ${expected(a, c)}.`,
   },
   too_big: {
-    'pt-BR': (a, c) => `Deve ser ${limit(a, c, true)}.`,
+    'pt-BR': (a, c) => `${counted(a) ? 'Deve ter' : 'Deve ser'} ${limit(a, c, true)}.`,
     en: (a, c) => `Must be ${limit(a, c, true)}.`,
   },
   too_small: {
-    'pt-BR': (a, c) => `Deve ser ${limit(a, c, false)}.`,
+    'pt-BR': (a, c) => `${counted(a) ? 'Deve ter' : 'Deve ser'} ${limit(a, c, false)}.`,
     en: (a, c) => `Must be ${limit(a, c, false)}.`,
   },
   invalid_value: {
-    'pt-BR': (a) =>
+    'pt-BR': (a, c) =>
       a.has('values')
-        ? `Deve ser um destes: ${a.list('values').join(', ')}.`
+        ? `Deve ser um destes: ${allowed(a, c).join(', ')}.`
         : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Deve ser um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
-    en: (a) =>
+    en: (a, c) =>
       a.has('values')
-        ? `Expected one of: ${a.list('values').join(', ')}.`
+        ? `Expected one of: ${allowed(a, c).join(', ')}.`
         : `${a.has('sent') ? `${q(a.text('sent'))} is not one of the ${a.text('count')} allowed values` : `Expected one of ${a.text('count')} values`}; the nearest are ${a.list('nearest').join(', ')}.`,
   },
   unknown_field: {
