@@ -146,8 +146,9 @@ describe('saving the edit page', () => {
     expect(refusedPage).toMatch(
       /aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Bia está na lixeira: escolha outro responsável\.</,
     );
+    // Named twice in the rotation, said once.
     expect(refusedPage).toContain(
-      '<span class="error" id="err-flows-1-round_robin">Bia está na lixeira: escolha outro responsável.',
+      '<span class="error" id="err-flows-1-round_robin">Bia está na lixeira: escolha outro responsável.</span>',
     );
     expect(refusedPage).not.toMatch(new RegExp(`usuário #?${bia.id}\\b`));
     const refusedEn = await panel(`/panel/webhooks/${hook.id}`, {

@@ -16,7 +16,7 @@ import {
 } from '../form';
 import { shownFormat } from '../format-words';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
-import { saidText } from '../said-words';
+import { type Said, saidText } from '../said-words';
 import { option, type Page, problems } from './layout';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
@@ -128,7 +128,7 @@ const optionBox = (p: Page, a: FlowDraft, o: Option, body: unknown) => {
 const moveButtons = (p: Page, i: number) =>
   html`<span class="move" hidden><button type="button" class="js-move" data-step="-1" aria-label="${p.t.moveUp} ${i + 1}">↑</button><button type="button" class="js-move" data-step="1" aria-label="${p.t.moveDown} ${i + 1}">↓</button></span>`;
 
-function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Errors) {
+function flowRow(p: Page & Omit<Said, 'lang'>, a: FlowDraft, i: number, owners: Owners, errors: Errors) {
   const n = (c: string) => `flows.${i}.${c}`;
   const e = (c: string) => problems(p, errors, n(c));
   const input = (c: string, label: string, value: string) =>
