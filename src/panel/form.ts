@@ -6,6 +6,7 @@ import { MATCH_KEYS, MAX_ROUND_ROBIN } from '../webhooks/config/schema';
 import { MAX_FIELDS, MAX_FLOWS } from '../webhooks/contract/schemas';
 import type { Action, FieldMapping } from '../webhooks/rules/config';
 import type { TargetGuess } from '../webhooks/rules/target-guess';
+import { typedFormat } from './format-words';
 
 /**
  * A row of the fields table as the form holds it: text, so a refused value is shown back as typed.
@@ -210,7 +211,8 @@ export function draftFromForm(form: Form): Draft {
       type: text(form, `fields.${i}.type`),
       required: text(form, `fields.${i}.required`) !== '',
       target: text(form, `fields.${i}.target`),
-      formats: text(form, `fields.${i}.formats`),
+      // Typed as the page shows it (DD/MM/AAAA in Portuguese), stored as DD/MM/YYYY.
+      formats: typedFormat(text(form, `fields.${i}.formats`)),
       locale: text(form, `fields.${i}.locale`),
     })),
     flows: rows('flows')

@@ -273,7 +273,7 @@ const ptBR = {
   fieldLocaleHint:
     'Formato brasileiro (só para número e sim/não): aceita 89.900,00, R$ 120.000 e 1.234 (= mil duzentos e trinta e quatro; 1.5 é recusado, escreva 1,5) e as respostas sim, não, s e n.',
   formatsHint:
-    'Formatos de data (só em campos do tipo Data, onde a caixa aparece): um por linha, tentados em ordem depois de 2024-03-05 e 2024-03-05T14:30:00-03:00. Use DD (dia), MM (mês), YYYY (ano), HH (hora), mm (minuto), ss (segundo) com / - . : , ou espaço; por exemplo DD/MM/YYYY ou DD/MM/YYYY HH:mm. A hora é lida em UTC.',
+    'Formatos de data (só em campos do tipo Data, onde a caixa aparece): um por linha, tentados em ordem depois de 2024-03-05 e 2024-03-05T14:30:00-03:00. Use DD (dia), MM (mês), AAAA (ano), HH (hora), mm (minuto), ss (segundo) com / - . : , ou espaço; por exemplo DD/MM/AAAA ou DD/MM/AAAA HH:mm. A hora é lida em UTC.',
   examples: 'Exemplos',
   moveUp: 'Subir a ação',
   moveDown: 'Descer a ação',
@@ -297,7 +297,7 @@ const ptBR = {
   findLeadHint: 'Nome, telefone (em qualquer formato) ou e-mail; ao menos 3 caracteres.',
   dateFrom: 'Recebido de',
   dateTo: 'até',
-  daysInZone: 'Dias inteiros no fuso {zone}.',
+  daysInZone: 'Dias inteiros no fuso: {zone}.',
   withWarnings: 'Com avisos',
   clearFilter: 'Limpar filtro',
   noMatches: 'Nenhum evento encontrado com este filtro.',
@@ -728,7 +728,7 @@ const en: Messages = {
   findLeadHint: 'A name, a phone number in any format or an email; at least 3 characters.',
   dateFrom: 'Received from',
   dateTo: 'to',
-  daysInZone: 'Whole days in the {zone} time zone.',
+  daysInZone: 'Whole days in this time zone: {zone}.',
   withWarnings: 'With warnings',
   clearFilter: 'Clear filter',
   noMatches: 'No event matches this filter.',

@@ -1,4 +1,6 @@
 import { Args, expectationCodes, expectedWords, type Params, reasonCodes, type SaidCode } from '../core/said';
+import { fieldTypes } from '../webhooks/rules/fields';
+import { shownFormat } from './format-words';
 import type { Lang } from './i18n';
 import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from './labels';
 
@@ -7,8 +9,15 @@ import { actionLabel, kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel 
 // Each param is plain text from outside (a sender's key, a configured target): read through Args
 // (own properties only) and escaped by the view, never turned into markup here.
 
-/** What a message is worded with: the page's language and the account's users it may name. */
-export type Said = { lang: Lang; users?: ReadonlyMap<number, string> | undefined };
+/**
+ * What a message is worded with: the page's language, the account's users it may name, and which
+ * of those are in the trash (a refused owner is one, most often).
+ */
+export type Said = {
+  lang: Lang;
+  users?: ReadonlyMap<number, string> | undefined;
+  trashed?: ReadonlySet<number> | undefined;
+};
 type Say = (a: Args, c: Said) => string;
 type Words = { readonly 'pt-BR': Say; readonly en: Say };
 
@@ -36,12 +45,35 @@ export const actionName = (c: Said, a: Args) => {
   return Number.isInteger(n) ? `${pt(c) ? 'Ação' : 'Action'} ${n + 1} · ${label}` : q(label);
 };
 
-/** A user by name when the page knows it, else by id. */
+/** A user by name when the page knows it; by id only when no name is left to say. */
 const user = (c: Said, id: string) => {
   const name = c.users?.get(Number(id));
-  if (name !== undefined) return `${name} (#${id})`;
+  if (name !== undefined) return name;
   return pt(c) ? `o usuário #${id}` : `user #${id}`;
 };
+const inTrash = (c: Said, id: string) =>
+  c.users?.has(Number(id)) === true && c.trashed?.has(Number(id)) === true;
+
+/** Users who are gone, in one clause each way: those in the trash, then those not in the account. */
+function goneUsers(c: Said, ids: string[]): string {
+  const trashed = ids.filter((id) => inTrash(c, id)).map((id) => user(c, id));
+  const gone = ids.filter((id) => !inTrash(c, id)).map((id) => user(c, id));
+  const and = (list: string[]) =>
+    list.length < 2
+      ? (list[0] ?? '')
+      : `${list.slice(0, -1).join(', ')} ${pt(c) ? 'e' : 'and'} ${list.at(-1)}`;
+  const one = (list: string[]) => list.length === 1;
+  const clauses = pt(c)
+    ? [
+        trashed.length ? `${and(trashed)} ${one(trashed) ? 'está' : 'estão'} na lixeira` : '',
+        gone.length ? `${and(gone)} ${one(gone) ? 'não está mais' : 'não estão mais'} na conta` : '',
+      ]
+    : [
+        trashed.length ? `${and(trashed)} ${one(trashed) ? 'is' : 'are'} in the trash` : '',
+        gone.length ? `${and(gone)} ${one(gone) ? 'is' : 'are'} no longer in the account` : '',
+      ];
+  return clauses.filter(Boolean).join('; ');
+}
 
 /** The API's own English words of an expectation (src/core/said.ts): written there only. */
 const api =
@@ -67,7 +99,7 @@ const expectations: Readonly<Record<string, Words>> = {
     en: () => 'a number',
   },
   no_thousands: {
-    'pt-BR': () => 'nenhum separador de milhar: 1.500 e 1,500 são ambíguos',
+    'pt-BR': () => 'um número sem separador de milhar: 1.500 e 1,500 são ambíguos',
     en: () => 'no thousands separator',
   },
   brazilian_boolean: {
@@ -84,7 +116,7 @@ const expectations: Readonly<Record<string, Words>> = {
   },
   scalar: { 'pt-BR': () => 'texto, número ou sim/não', en: () => 'text, a number or yes/no' },
   max_characters: {
-    'pt-BR': (a) => `no máximo ${a.text('max')} caracteres`,
+    'pt-BR': (a) => `um texto de no máximo ${a.text('max')} caracteres`,
     en: api('max_characters'),
   },
   unicode: { 'pt-BR': () => 'texto Unicode válido', en: api('unicode') },
@@ -92,10 +124,10 @@ const expectations: Readonly<Record<string, Words>> = {
   phone: { 'pt-BR': () => 'um telefone brasileiro ou internacional (+DDI)', en: () => 'a phone number' },
   date_text: { 'pt-BR': () => 'uma data como texto', en: () => 'a date as text' },
   date: {
-    'pt-BR': (a) =>
-      `uma data real como YYYY-MM-DD, data e hora RFC 3339${a
+    'pt-BR': (a, c) =>
+      `uma data real como AAAA-MM-DD, data e hora RFC 3339${a
         .list('formats')
-        .map((f) => `, ${f}`)
+        .map((f) => `, ${shownFormat(c.lang, f)}`)
         .join('')}`,
     en: api('date'),
   },
@@ -195,33 +227,45 @@ function causeText(a: Args, c: Said): string {
 }
 
 const formatHelp = {
-  'pt-BR': 'use YYYY, MM, DD, HH, mm, ss e os separadores / - . : , T ou um espaço',
+  'pt-BR':
+    'use AAAA (ano), MM (mês), DD (dia), HH (hora), mm (minuto), ss (segundo) e os separadores / - . : , T ou um espaço',
   en: 'use YYYY, MM, DD, HH, mm, ss and the separators / - . : , T or a space',
+};
+
+/** A size counted in characters or items: it is had ("Deve ter no máximo 255 caracteres"). */
+const counted = (a: Args) => Object.hasOwn(UNITS, a.text('origin'));
+
+/** An enum's values: the field types by the names the type select shows ("Texto", "Data"). */
+const allowed = (a: Args, c: Said) => {
+  const values = a.list('values');
+  return values.every((v) => (fieldTypes as readonly string[]).includes(v))
+    ? values.map((v) => typeLabel(c, v))
+    : values;
 };
 
 /** A `/v1` custom check's code with params: the CNPJ of a company, refused as ingest refuses it. */
 /** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
   invalid: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.`,
+    'pt-BR': (a, c) => `Deve ser ${expected(a, c)}.`,
     en: (a, c) => `Expected ${expected(a, c)}.`,
   },
   too_big: {
-    'pt-BR': (a, c) => `Deve ser ${limit(a, c, true)}.`,
+    'pt-BR': (a, c) => `${counted(a) ? 'Deve ter' : 'Deve ser'} ${limit(a, c, true)}.`,
     en: (a, c) => `Must be ${limit(a, c, true)}.`,
   },
   too_small: {
-    'pt-BR': (a, c) => `Deve ser ${limit(a, c, false)}.`,
+    'pt-BR': (a, c) => `${counted(a) ? 'Deve ter' : 'Deve ser'} ${limit(a, c, false)}.`,
     en: (a, c) => `Must be ${limit(a, c, false)}.`,
   },
   invalid_value: {
-    'pt-BR': (a) =>
+    'pt-BR': (a, c) =>
       a.has('values')
-        ? `Esperado um destes: ${a.list('values').join(', ')}.`
-        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Esperado um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
-    en: (a) =>
+        ? `Deve ser um destes: ${allowed(a, c).join(', ')}.`
+        : `${a.has('sent') ? `${q(a.text('sent'))} não é um dos ${a.text('count')} valores aceitos` : `Deve ser um de ${a.text('count')} valores`}; os mais próximos são ${a.list('nearest').join(', ')}.`,
+    en: (a, c) =>
       a.has('values')
-        ? `Expected one of: ${a.list('values').join(', ')}.`
+        ? `Expected one of: ${allowed(a, c).join(', ')}.`
         : `${a.has('sent') ? `${q(a.text('sent'))} is not one of the ${a.text('count')} allowed values` : `Expected one of ${a.text('count')} values`}; the nearest are ${a.list('nearest').join(', ')}.`,
   },
   unknown_field: {
@@ -303,7 +347,7 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a, c) => `No field is mapped to ${target(c, a.text('target'))}.`,
   },
   not_dot_path: {
-    'pt-BR': () => 'Esperado um caminho com pontos, como `lead.telefone`.',
+    'pt-BR': () => 'Deve ser um caminho com pontos, como `lead.telefone`.',
     en: () => 'Expected a dot path such as `lead.phone`.',
   },
   too_deep: {
@@ -311,7 +355,7 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `At most ${a.text('max')} levels: deeper bodies are refused.`,
   },
   format_token_twice: {
-    'pt-BR': (a) => `${a.text('token')} aparece duas vezes.`,
+    'pt-BR': (a, c) => `${shownFormat(c.lang, a.text('token'))} aparece duas vezes.`,
     en: (a) => `${a.text('token')} appears twice.`,
   },
   format_unknown_token: {
@@ -319,19 +363,25 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `Unknown part ${q(a.text('token'))}: ${formatHelp.en}.`,
   },
   format_part_missing: {
-    'pt-BR': (a) => `Um formato precisa de YYYY, MM e DD; falta ${a.text('part')}.`,
+    'pt-BR': (a, c) => `Um formato precisa de AAAA, MM e DD; falta ${shownFormat(c.lang, a.text('part'))}.`,
     en: (a) => `A format needs YYYY, MM and DD; ${a.text('part')} is missing.`,
   },
   format_part_needs: {
-    'pt-BR': (a) => `${a.text('token')} exige ${a.text('needs')}.`,
+    'pt-BR': (a, c) =>
+      `${shownFormat(c.lang, a.text('token'))} exige ${shownFormat(c.lang, a.text('needs'))}.`,
     en: (a) => `${a.text('token')} needs ${a.text('needs')}.`,
   },
   not_found: {
     'pt-BR': (a, c) =>
       a.text('record') === 'user'
-        ? `Nenhum usuário ${a.text('id')} nesta conta.`
+        ? c.users?.has(a.num('id'))
+          ? `${goneUsers(c, [a.text('id')])}: escolha outro responsável.`
+          : `Nenhum usuário ${a.text('id')} nesta conta.`
         : `Nenhum registro (${record(c, a.text('record'))}) ${a.text('id')} nesta conta.`,
-    en: (a) => `No ${a.text('record')} ${a.text('id')} in this account.`,
+    en: (a, c) =>
+      a.text('record') === 'user' && c.users?.has(a.num('id'))
+        ? `${goneUsers(c, [a.text('id')])}: pick another owner.`
+        : `No ${a.text('record')} ${a.text('id')} in this account.`,
   },
   reserved_key: {
     'pt-BR': (a) =>
@@ -345,14 +395,14 @@ const said: { readonly [C in SaidCode]: Words } = {
   },
   required: { 'pt-BR': () => 'Este campo é obrigatório.', en: () => 'This field is required.' },
   invalid_type: {
-    'pt-BR': (a, c) => `Esperado ${expected(a, c)}.${brazilianHint(a, c)}`,
+    'pt-BR': (a, c) => `Deve ser ${expected(a, c)}.${brazilianHint(a, c)}`,
     en: (a, c) => `Expected ${expected(a, c)}.${brazilianHint(a, c)}`,
   },
   dropped: {
     'pt-BR': (a, c) =>
       a.has('record')
         ? `Ignorado no registro (${record(c, a.text('record'))}): ${causeText(a, c)}`
-        : `Ignorado: esperado ${expected(a, c)}.`,
+        : `Ignorado: deveria ser ${expected(a, c)}.`,
     en: (a, c) =>
       a.has('record')
         ? `Left out of the ${a.text('record')}: ${causeText(a, c)}`
@@ -395,14 +445,10 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a) => `it has ${a.text('max')} custom fields already, the most it may have.`,
   },
   owner_unavailable: {
-    'pt-BR': (a, c) => {
-      const who = a.list('user_ids').map((id) => user(c, id));
-      return `${who.join(', ')} ${who.length === 1 ? 'não está mais' : 'não estão mais'} na conta: ${a.num('left') > 0 ? 'o rodízio seguiu sem eles' : `${actionName(c, a)} rodou sem responsável`}.`;
-    },
-    en: (a, c) => {
-      const who = a.list('user_ids').map((id) => user(c, id));
-      return `${who.join(', ')} ${who.length === 1 ? 'is' : 'are'} no longer in the account: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`;
-    },
+    'pt-BR': (a, c) =>
+      `${goneUsers(c, a.list('user_ids'))}: ${a.num('left') > 0 ? 'o rodízio seguiu sem eles' : `${actionName(c, a)} rodou sem responsável`}.`,
+    en: (a, c) =>
+      `${goneUsers(c, a.list('user_ids'))}: ${a.num('left') > 0 ? 'the round robin went on without them' : `${actionName(c, a)} ran without an owner`}.`,
   },
   mapping_changed: {
     'pt-BR': (a, c) => `O mapeamento mudou e o evento não se encaixa mais nele: ${fieldErrorsText(a, c)}`,
@@ -463,6 +509,22 @@ export function saidText(
   if (m.params === undefined || m.params === null || typeof m.params !== 'object' || !m.code)
     return m.message;
   return the(words, m.code, new Args(m.params), c) ?? m.message;
+}
+
+/**
+ * A refused configuration's error led by the action it is in, as the flow editor shows it ("Ação 2
+ * · Criar negócio: …"), read from its path (`flows.<n>…`) against the flows that were sent.
+ */
+export function configErrorText(
+  c: Said,
+  e: { path: string; code?: string | undefined; params?: unknown; message: string },
+  flows: readonly { action?: unknown }[],
+): string {
+  const text = saidText(c, e);
+  const at = /^flows\.(\d+)(?:\.|$)/.exec(e.path);
+  const index = Number(at?.[1]);
+  const action = at ? flows[index]?.action : undefined;
+  return typeof action === 'string' ? `${actionName(c, new Args({ action, index }))}: ${text}` : text;
 }
 
 /**

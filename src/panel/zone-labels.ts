@@ -68,3 +68,16 @@ export function zoneGroups(t: Messages, all: readonly string[]): ZoneGroup[] {
   if (others.length) groups.push({ label: t.zoneOthers, options: others });
   return groups;
 }
+
+/**
+ * A zone in words for a sentence ("Dias inteiros no fuso Horário de Brasília"): Brazil's by their
+ * usual names, another by its city and region, never the bare IANA name when it has words.
+ */
+export function zoneName(t: Messages, zone: string): string {
+  if (zone === 'America/Sao_Paulo') return t.zoneBrasilia;
+  const brazil = BRAZIL.find(([z]) => z === zone);
+  if (brazil) return brazil[1](t);
+  const region = REGIONS.find(([prefix]) => zone.startsWith(`${prefix}/`));
+  if (region) return `${cityLabel(zone.slice(region[0].length + 1))} · ${region[1](t)}`;
+  return zone.replaceAll('_', ' ');
+}

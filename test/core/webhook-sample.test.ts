@@ -40,9 +40,34 @@ describe('samplePayload', () => {
       new Date('2026-11-25T12:00:00Z'),
     );
     expect(JSON.parse(JSON.stringify(body))).toEqual({
-      lead: { name: 'Exemplo', phone: values.phone },
+      lead: { name: 'Ana Souza', phone: values.phone },
       doc: values.cnpj,
       when: '2026-11-25',
+    });
+  });
+
+  it('writes a date in the field’s first format and gives a dealership’s lead plausible values', () => {
+    const body = samplePayload(
+      [
+        { key: 'data_compra', type: 'date', formats: ['DD/MM/YYYY HH:mm', 'YYYY'] },
+        { key: 'Veículo', type: 'string' },
+        { key: 'cliente', type: 'string', target: 'contact.custom_fields.cliente' },
+        { key: 'loja', type: 'string', target: 'company.name' },
+        { key: 'preco', type: 'number' },
+        { key: 'ano', type: 'number' },
+        { key: 'interesse_x', type: 'string' },
+      ],
+      values,
+      new Date('2026-03-05T14:07:09Z'),
+    );
+    expect(JSON.parse(JSON.stringify(body))).toEqual({
+      data_compra: '05/03/2026 14:07',
+      Veículo: 'Onix LT 1.0',
+      cliente: 'Ana Souza',
+      loja: 'Auto Center Paulista',
+      preco: 89900,
+      ano: 2024,
+      interesse_x: 'Exemplo',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { bodyOf, changedOnly, draftFromForm } from '../../src/panel/form';
 import { call, create, json, newAccount } from '../helpers';
 import { deliver, eventLog, get } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
@@ -44,10 +45,22 @@ describe('saving the edit page', () => {
       fields: [{ key: 'visita', type: 'date', required: true, formats: ['DD/MM/YYYY', 'DD-MM-YYYY HH:mm'] }],
     });
     const cookie = await signIn(key);
+    // Shown as a Portuguese speaker writes it (AAAA, ano), stored as YYYY.
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie }));
     expect(edit).toMatch(
-      /<textarea name="fields\.0\.formats"[^>]*>\nDD\/MM\/YYYY\nDD-MM-YYYY HH:mm<\/textarea>/,
+      /<textarea name="fields\.0\.formats"[^>]*placeholder="DD\/MM\/AAAA"[^>]*>\nDD\/MM\/AAAA\nDD-MM-AAAA HH:mm<\/textarea>/,
     );
+    expect(edit).toContain('por exemplo DD/MM/AAAA ou DD/MM/AAAA HH:mm');
+    expect(edit).not.toContain('YYYY');
+    const english = await page(
+      await panel(`/panel/webhooks/${hook.id}`, { cookie, headers: { 'Accept-Language': 'en' } }),
+    );
+    expect(english).toMatch(/>\nDD\/MM\/YYYY\nDD-MM-YYYY HH:mm<\/textarea>/);
+    // An unchanged page matches its digest as shown: nothing is written.
+    const unchanged = await browserForm(cookie, hook.id);
+    expect(unchanged['fields.0.formats']).toEqual(['DD/MM/AAAA\r\nDD-MM-AAAA HH:mm']);
+    const { body } = bodyOf(draftFromForm(unchanged));
+    expect(await changedOnly(body, unchanged)).toEqual({ name: 'Agenda' });
     const form = await browserForm(cookie, hook.id, (f) => {
       // A page whose fields half changed elsewhere still sends the formats as shown.
       delete f['was.fields'];
@@ -70,7 +83,7 @@ describe('saving the edit page', () => {
       browserForm(cookie, hook.id, (f) => ({ ...f, 'fields.0.formats': [formats] }));
     const res = await panel(`/panel/webhooks/${hook.id}`, {
       cookie,
-      form: await typed('MM/DD/YYYY\r\n\r\nYYYY.MM.DD'),
+      form: await typed('MM/DD/AAAA\r\n\r\nYYYY.MM.DD'),
     });
     expect(res.status).toBe(303);
     expect((await configOf(key, hook.id)).fields).toEqual([
@@ -78,11 +91,13 @@ describe('saving the edit page', () => {
     ]);
     const bad = await panel(`/panel/webhooks/${hook.id}`, {
       cookie,
-      form: await typed('DD/MM/YYYY\r\nDD/MM/AAAA'),
+      form: await typed('DD/MM/AAAA\r\nDD/MM/QQQQ'),
     });
     expect(await page(bad, 422)).toMatch(
-      /aria-describedby="err-fields-0-formats">\nDD\/MM\/YYYY\nDD\/MM\/AAAA<\/textarea><span class="error" id="err-fields-0-formats">Parte desconhecida “AAAA”/,
+      /aria-describedby="err-fields-0-formats">\nDD\/MM\/AAAA\nDD\/MM\/QQQQ<\/textarea><span class="error" id="err-fields-0-formats">Parte desconhecida “QQQQ”: use AAAA \(ano\)/,
     );
+    const twice = await panel(`/panel/webhooks/${hook.id}`, { cookie, form: await typed('AAAA/MM/DD AAAA') });
+    expect(await page(twice, 422)).toContain('AAAA aparece duas vezes.');
   });
 
   it('shows an owner in the trash as such and keeps them on an unchanged save', async () => {
@@ -126,11 +141,22 @@ describe('saving the edit page', () => {
       cookie,
       form: { ...form, 'flows.1.name': ['Lead novo'] },
     });
-    expect(await page(changed, 422)).toMatch(
-      new RegExp(
-        `aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Nenhum usuário ${bia.id} nesta conta`,
-      ),
+    // She is named as the page knows her, never by her id.
+    const refusedPage = await page(changed, 422);
+    expect(refusedPage).toMatch(
+      /aria-describedby="err-flows-0-owner">.*<span class="error" id="err-flows-0-owner">Bia está na lixeira: escolha outro responsável\.</,
     );
+    // Named twice in the rotation, said once.
+    expect(refusedPage).toContain(
+      '<span class="error" id="err-flows-1-round_robin">Bia está na lixeira: escolha outro responsável.</span>',
+    );
+    expect(refusedPage).not.toMatch(new RegExp(`usuário #?${bia.id}\\b`));
+    const refusedEn = await panel(`/panel/webhooks/${hook.id}`, {
+      cookie,
+      headers: { 'Accept-Language': 'en' },
+      form: { ...form, 'flows.1.name': ['Lead novo'] },
+    });
+    expect(await page(refusedEn, 422)).toContain('Bia is in the trash: pick another owner.');
     expect((await configOf(key, hook.id)).flows).toEqual(flows);
   });
 

@@ -68,7 +68,8 @@ describe('the event list: find a lead', () => {
     await at(bia, '2026-03-06T02:59:59.999Z');
     const day = await list(s, 'from=2026-03-05&to=2026-03-05');
     expect(day.ids).toEqual([bia, ana]);
-    expect(day.html).toContain('Dias inteiros no fuso America/Sao_Paulo.');
+    expect(day.html).toContain('Dias inteiros no fuso: Horário de Brasília.');
+    expect(day.html).not.toContain('America/Sao_Paulo');
     expect((await list(s, 'to=2026-03-04')).ids).toEqual([joao]);
     expect((await list(s, 'from=2026-03-06')).ids).toEqual([]);
     expect((await list(s, 'from=2026-03-04&to=2026-03-05&q=Silva')).ids).toEqual([joao]);

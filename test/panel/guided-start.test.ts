@@ -192,6 +192,22 @@ describe('the guided start', () => {
     expect(await page(await panel(`${base}/6`, { cookie }))).toContain('Este webhook está em produção');
   });
 
+  it('names the action of a refused owner, never its path', async () => {
+    const { key, cookie, hook, base, id } = await started();
+    const ana = await newUser(key, 'Ana');
+    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    const map = await page(await panel(`${base}/3`, { cookie }));
+    await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
+    const step4 = await page(await panel(`${base}/4`, { cookie }));
+    // Picked on a page loaded before she was put in the trash.
+    expect((await call(`/v1/users/${ana.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const form = { ...asForm(submitForm(step4, `${base}/4`)), deal: ['on'], deal_owner: [String(ana.id)] };
+    const refused = await page(await panel(`${base}/4`, { cookie, form }), 422);
+    expect(refused).toMatch(/<li>Ação \d · Criar negócio: Nenhum usuário \d+ nesta conta\.<\/li>/);
+    expect(refused).not.toContain('flows.');
+    expect((await hookOf(key, id)).flows).toEqual([]);
+  });
+
   it('is another account’s webhook: not found at every step', async () => {
     const { id, cookie } = await started();
     const other = await signIn((await newAccount('B')).key);

@@ -224,7 +224,7 @@ describe('codes on /v1 and their words on the panel', () => {
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${id}`, { cookie }));
     expect(html).toContain(
-      'Ignorado: esperado um número, ou dígitos com no máximo um . ou , antes dos decimais.',
+      'Ignorado: deveria ser um número, ou dígitos com no máximo um . ou , antes dos decimais.',
     );
     expect(html).toContain('Ação 1 · Criar ou atualizar empresa não rodou: o evento não tem CNPJ.');
   });
@@ -248,7 +248,15 @@ describe('codes on /v1 and their words on the panel', () => {
     const cookie = await signIn(key);
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
     expect(html).toContain(
-      `Ana Souza (#${ana.id}), o usuário #${stranger.id} não estão mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
+      `Ana Souza e o usuário #${stranger.id} não estão mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
+    );
+    // The action by its name, not its path; Ana by hers, not her id.
+    expect(html).not.toContain('flows.1');
+    expect(html).not.toContain(`#${ana.id}`);
+    expect((await call(`/v1/users/${ana.id}`, { method: 'DELETE', key })).status).toBe(204);
+    const trashed = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
+    expect(trashed).toContain(
+      `Ana Souza está na lixeira; o usuário #${stranger.id} não está mais na conta: Ação 2 · Criar negócio rodou sem responsável.`,
     );
     expect(html).not.toContain('Estranho');
     expect(html).toContain('Left out: Expected a valid email address.');
@@ -269,7 +277,7 @@ describe('codes on /v1 and their words on the panel', () => {
     const html = await page(await panel(`/panel/webhooks/${hook.id}/events/${event}`, { cookie }));
     expect(html).not.toContain('<script>alert');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).toContain('Ignorado: esperado toString.');
+    expect(html).toContain('Ignorado: deveria ser toString.');
     expect(html).toContain('Ação 1 · constructor não rodou: __proto__.');
     expect(html).toContain('Ignorada: “__proto__” é um nome reservado: use outra chave.');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -21,14 +21,14 @@ describe('the Brazilian format’s messages, on the event page', () => {
   it('says in Portuguese what a number written the Brazilian way looks like', () => {
     const pt = saidText({ lang: 'pt-BR' }, warnings[0] ?? { code: '', message: '' });
     expect(pt).toBe(
-      'Ignorado: esperado um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5.',
+      'Ignorado: deveria ser um número no formato brasileiro: 89.900,00, R$ 120.000, 1.234 (mil duzentos e trinta e quatro) ou 1,5.',
     );
   });
 
   it('names sim and não among the answers a Brazilian yes/no field takes, in both languages', () => {
     const second = warnings[1] ?? { code: '', message: '' };
     expect(saidText({ lang: 'pt-BR' }, second)).toBe(
-      'Ignorado: esperado sim ou não: sim, não, s, n, true, false, 1 ou 0.',
+      'Ignorado: deveria ser sim ou não: sim, não, s, n, true, false, 1 ou 0.',
     );
     expect(saidText({ lang: 'en' }, second)).toContain('sim, não');
   });
@@ -173,7 +173,7 @@ describe('fields from test events, a day-first date among them', () => {
       /<tr>\s*<td[^>]*><input name="(fields\.\d+)\.key" value="data_visita"[\s\S]*?<\/tr>/.exec(html)?.[0] ??
       '';
     expect(row).toMatch(/<option value="date" selected>/);
-    expect(row).toMatch(/<textarea name="fields\.\d+\.formats"[^>]*>\s*DD\/MM\/YYYY<\/textarea>/);
+    expect(row).toMatch(/<textarea name="fields\.\d+\.formats"[^>]*>\s*DD\/MM\/AAAA<\/textarea>/);
   });
 });
 

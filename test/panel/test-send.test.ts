@@ -56,6 +56,35 @@ describe('the test send with an editable body', () => {
     expect(await eventsOf(key, hook.id)).toHaveLength(1);
   });
 
+  it('prefills a webhook without test events with a plausible lead, its date in the field’s format', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Concessionária',
+      mode: 'test',
+      fields: [
+        ...FIELDS,
+        { key: 'data_compra', type: 'date', formats: ['DD/MM/YYYY'] },
+        { key: 'email', type: 'email', target: 'contact.email' },
+      ],
+      flows: FLOWS,
+    });
+    const cookie = await signIn(key);
+    const html = await page(await panel(`/panel/webhooks/${hook.id}/sample`, { cookie }));
+    const body = JSON.parse(bodyOn(html, hook.id));
+    expect(body).toMatchObject({ nome: 'Ana Souza', veiculo: { modelo: 'Onix LT 1.0' }, valor: 89900 });
+    expect(body.data_compra).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    expect(body.tel).toMatch(/^\+55 11 9\d{4}-\d{4}$/);
+    expect(JSON.stringify(body)).not.toContain('Exemplo');
+    // As the sender's own would be, it is taken: its date read in the field's format.
+    const form = asForm(submitForm(html, `/panel/webhooks/${hook.id}/sample`));
+    expect((await panel(`/panel/webhooks/${hook.id}/sample`, { cookie, form })).status).toBe(303);
+    const [event] = await eventsOf(key, hook.id);
+    // A date ingest could not read would be left out with a warning.
+    expect(event.status).toBe('pending');
+    expect(event.warnings).toEqual([]);
+    expect(event.payload.data_compra).toBe(body.data_compra);
+  });
+
   it('sends the edited body as it is, and the webhook receives exactly that', async () => {
     const { key, hook, cookie, base } = await setUp('test');
     const edited = '{\r\n  "nome": "Bia",\r\n  "tel": "11912345678",\r\n  "valor": "R$ 120.000"\r\n}';
@@ -86,7 +115,10 @@ describe('the test send with an editable body', () => {
       422,
     );
     expect(html).toContain('O webhook recusou o evento:');
-    expect(html).toContain('tel: This field is required.');
+    // In the page's language, from the problem's codes.
+    expect(html).toContain(
+      'O webhook recusou o evento: Faltam campos obrigatórios ou algum é inválido; veja os erros. tel: Este campo é obrigatório.',
+    );
     expect(bodyOn(html, hook.id)).toBe('{"nome": "Ana"}');
   });
 

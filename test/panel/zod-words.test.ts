@@ -30,9 +30,10 @@ describe('zod’s field errors, worded in pt-BR', () => {
     const cookie = await signIn(key);
     const form = { ...FORM, name: 'x'.repeat(300), 'fields.2.key': 'x', 'fields.2.type': 'bogus' };
     const html = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie, form }), 422);
-    expect(html).toContain('id="err-name">Deve ser no máximo 255 caracteres.');
+    expect(html).toContain('id="err-name">Deve ter no máximo 255 caracteres.');
+    // The types by the names their select shows, not their stored values.
     expect(html).toContain(
-      'id="err-fields-2-type">Esperado um destes: string, number, boolean, date, phone, email, cnpj.',
+      'id="err-fields-2-type">Deve ser um destes: Texto, Número, Sim/não, Data, Telefone, E-mail, CNPJ.',
     );
     const en = await page(
       await panel(`/panel/webhooks/${hook.id}`, { cookie: `${cookie}; lang=en`, form }),
@@ -88,7 +89,7 @@ describe('zod’s field errors, worded in pt-BR', () => {
     const pt = errors.map((e) => saidText({ lang: 'pt-BR' }, e));
     expect(pt).toContain('Campo desconhecido “extra”.');
     expect(pt).toContain(
-      'Esperado um número (um número JSON como 89900.5, sem aspas). “89.900,00” está no formato brasileiro: envie 89900.00, com ponto antes dos decimais e sem separador de milhar.',
+      'Deve ser um número (um número JSON como 89900.5, sem aspas). “89.900,00” está no formato brasileiro: envie 89900.00, com ponto antes dos decimais e sem separador de milhar.',
     );
     // The English messages are the same with or without params.
     expect(errors.map((e) => e.message)).toEqual(fieldErrors(parsed.error, body).map((e) => e.message));

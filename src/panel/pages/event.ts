@@ -26,15 +26,16 @@ async function read(c: C, key: KeyRef) {
     row: read.event,
     event: presentEvent(read.event),
     owners: new Map(read.owners.map((u) => [u.id, u.name])),
+    trashed: new Set(read.owners.filter((u) => u.deletedAt !== null).map((u) => u.id)),
     names: read.names,
   };
 }
 
 /** One event of the webhook as a request inspector (`GET /v1/inbound-webhooks/{id}/events/{event_id}` and more). */
 export async function eventPage(c: C, key: KeyRef): Promise<Response> {
-  const { webhook, row, event, owners, names } = await read(c, key);
+  const { webhook, row, event, owners, trashed, names } = await read(c, key);
   const p = pageOf(c, true);
-  const extra = { mode: row.mode, headers: row.headers, owners, names, flash: flashOf(c, p) };
+  const extra = { mode: row.mode, headers: row.headers, owners, trashed, names, flash: flashOf(c, p) };
   return c.html(eventView(p, viewOf(webhook, c), event, extra));
 }
 

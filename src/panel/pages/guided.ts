@@ -14,7 +14,7 @@ import { fixedTargets } from '../../webhooks/rules/config';
 import { customName, declarableKey, readAs, suggestTargets } from '../../webhooks/rules/target-guess';
 import { usersOf } from '../owners';
 import { type C, idOf, pageOf, viewOf } from '../page';
-import { saidText } from '../said-words';
+import { configErrorText, saidText } from '../said-words';
 import {
   eventStep,
   type FlowChoices,
@@ -54,9 +54,15 @@ export async function startCreate(c: C, key: KeyRef): Promise<Response> {
 }
 
 /** Updates one half of the configuration as `PUT /v1/inbound-webhooks/{id}`; its errors in words. */
-async function updateHalf(c: C, key: KeyRef, id: number, body: unknown): Promise<string[] | undefined> {
+async function updateHalf(
+  c: C,
+  key: KeyRef,
+  id: number,
+  body: { flows?: unknown; fields?: unknown },
+): Promise<string[] | undefined> {
   const p = pageOf(c, true);
-  return (await update(c, key, id, body))?.map((e) => saidText(p, e));
+  const flows = Array.isArray(body.flows) ? (body.flows as { action?: unknown }[]) : [];
+  return (await update(c, key, id, body))?.map((e) => configErrorText(p, e, flows));
 }
 
 /** The webhook, its latest test events and the account's users: one round trip. */

@@ -5,6 +5,7 @@ import type { AppEnv } from '../../env';
 import { sampleEvent, senderHeaders } from '../../webhooks/resource/sample-event';
 import { hookPath, type WebhookRow, webhookQuery } from '../../webhooks/resource/store';
 import { type C, idOf, pageOf, type SessionPage, saved, viewOf } from '../page';
+import { detailText, saidText } from '../said-words';
 import { sampleConfirmPage } from '../views/layout';
 import { testConfirmPage, testSendPage } from '../views/test-send';
 import { renderWebhook } from './webhook';
@@ -29,15 +30,16 @@ export function post(c: C, deliver: Deliver, sample: Outgoing): Promise<Response
   return deliver(new Request(url, { method: 'POST', headers, body }), c.env);
 }
 
-/** Why the webhook's URL refused the sample, from its problem. */
+/** Why the webhook's URL refused the sample, from its problem, in the page's language. */
 async function refusal(c: C, webhook: WebhookRow, res: Response): Promise<string> {
+  const p = pageOf(c, true);
   // A disabled webhook's URL answers a bare 404, as if it did not exist: only a problem has a body.
-  const problem: { detail?: string; errors?: FieldError[] } = res.headers
-    .get('Content-Type')
-    ?.startsWith('application/problem+json')
-    ? await res.json()
-    : { detail: webhook.enabled ? `HTTP ${res.status}` : pageOf(c, true).t.disabledBanner };
-  return [problem.detail, ...(problem.errors ?? []).map((e) => `${e.path}: ${e.message}`)].join(' ');
+  if (!res.headers.get('Content-Type')?.startsWith('application/problem+json'))
+    return webhook.enabled ? `HTTP ${res.status}` : p.t.disabledBanner;
+  const problem: { code?: string; detail?: string; params?: unknown; errors?: FieldError[] } =
+    await res.json();
+  const detail = detailText(p, problem.code ?? '', problem.detail ?? '', problem.params);
+  return [detail, ...(problem.errors ?? []).map((e) => `${e.path}: ${saidText(p, e)}`)].join(' ');
 }
 
 /**

@@ -14,8 +14,9 @@ import {
   type FieldDraft,
   type FlowDraft,
 } from '../form';
+import { shownFormat } from '../format-words';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
-import { saidText } from '../said-words';
+import { type Said, saidText } from '../said-words';
 import { option, type Page, problems } from './layout';
 
 // The configuration form of a webhook: its fields table and its flow blocks (src/panel/form.ts
@@ -47,8 +48,8 @@ function fieldRow(p: Page, f: FieldDraft, i: number, errors: Errors, examples: M
 <td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${checked(f.required)}></td>
 <td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
 <td data-label="${p.t.fieldLocale}"><input type="checkbox" name="${n('locale')}" value="pt-BR" aria-label="${p.t.fieldLocale} ${i + 1}" aria-describedby="locale-hint"${checked(f.locale === 'pt-BR')}${e('locale').attrs}>${e('locale').note}</td>
-<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="DD/MM/YYYY"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
-${f.formats}</textarea>${e('formats').note}</td>
+<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="${shownFormat(p.lang, 'DD/MM/YYYY')}"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
+${shownFormat(p.lang, f.formats)}</textarea>${e('formats').note}</td>
 <td data-label="${p.t.examples}">${f.key ? examplesCell(p, examples.get(f.key)) : ''}</td>
 </tr>`;
 }
@@ -127,7 +128,7 @@ const optionBox = (p: Page, a: FlowDraft, o: Option, body: unknown) => {
 const moveButtons = (p: Page, i: number) =>
   html`<span class="move" hidden><button type="button" class="js-move" data-step="-1" aria-label="${p.t.moveUp} ${i + 1}">↑</button><button type="button" class="js-move" data-step="1" aria-label="${p.t.moveDown} ${i + 1}">↓</button></span>`;
 
-function flowRow(p: Page, a: FlowDraft, i: number, owners: Owners, errors: Errors) {
+function flowRow(p: Page & Omit<Said, 'lang'>, a: FlowDraft, i: number, owners: Owners, errors: Errors) {
   const n = (c: string) => `flows.${i}.${c}`;
   const e = (c: string) => problems(p, errors, n(c));
   const input = (c: string, label: string, value: string) =>
@@ -234,12 +235,19 @@ export function configForm(
   };
   const general = errors.get('');
   const name = problems(p, errors, 'name');
+  // A refused owner is named as the page knows them ("Ana Souza está na lixeira"), not by id.
+  const named = [...owners.named.values()];
+  const said = {
+    ...p,
+    users: new Map(named.map((u) => [u.id, u.name])),
+    trashed: new Set(named.filter((u) => u.trashed).map((u) => u.id)),
+  };
   const canSubmit = p.can(action === '/panel/webhooks' ? 'webhooks:insert' : 'webhooks:update');
   // A key that may not save sees the configuration with every control disabled, and no save button.
   // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
   const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
   return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
-${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(p, e)}</li>`)}</ul>` : ''}
+${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(said, e)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
   draft.name.includes('\n')
@@ -252,7 +260,7 @@ ${fieldsTable(p, fields, errors, users.examples ?? new Map())}
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 <p class="hint">${p.t.templateHint}</p>
-<div class="flows">${flows.map((a, i) => flowRow(p, a, i, owners, errors))}</div>
+<div class="flows">${flows.map((a, i) => flowRow(said, a, i, owners, errors))}</div>
 ${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
 </form>`;
 }

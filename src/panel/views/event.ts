@@ -113,12 +113,11 @@ const errorText = (p: Page, x: { code: string; params?: unknown; message: string
 
 /**
  * Where an error or warning is: an action's as the configurer knows it ("Ação 2 · Criar negócio")
- * when its params name one, with the path itself in <code>.
+ * when its params name one, never its path; else the sender's key, in <code>.
  */
 function fieldCell(p: Page, x: { path: string; params?: unknown }) {
   const a = new Args(x.params);
-  const path = html`<code>${x.path || '—'}</code>`;
-  return a.text('action') && a.has('index') ? html`${actionName(p, a)} ${path}` : path;
+  return a.text('action') && a.has('index') ? html`${actionName(p, a)}` : html`<code>${x.path || '—'}</code>`;
 }
 
 /** For a refused call: the answer its sender got, and each error's field and message. */
@@ -140,14 +139,19 @@ ${
 }</section>`;
 }
 
-export function warnings(p: Page, e: Event, users: ReadonlyMap<number, string>) {
+export function warnings(
+  p: Page,
+  e: Event,
+  users: ReadonlyMap<number, string>,
+  trashed?: ReadonlySet<number>,
+) {
   if (!e.warnings.length) return '';
   return html`<section class="card"><h2 id="warnings">${p.t.inspectWarnings}</h2>
 <p class="hint">${p.t.inspectWarningsHint}</p>
 ${table(
   p.t.inspectWarnings,
   [p.t.inspectField, p.t.inspectMessage],
-  e.warnings.map((w) => [fieldCell(p, w), html`${saidText({ ...p, users }, w)}`]),
+  e.warnings.map((w) => [fieldCell(p, w), html`${saidText({ ...p, users, trashed }, w)}`]),
 )}</section>`;
 }
 
@@ -217,6 +221,7 @@ export function eventPage(
     mode: WebhookView['mode'];
     headers: Record<string, string>;
     owners: ReadonlyMap<number, string>;
+    trashed?: ReadonlySet<number>;
     names: readonly ResultName[];
     flash?: Flash | undefined;
   },
@@ -243,7 +248,7 @@ ${e.error ? html`<dt>${p.t.error}</dt><dd class="error">${failureText(p, e)}</dd
 ${actions(p, h, e)}
 ${outcome(p, e, extra.owners, extra.names)}
 ${refusal(p, e)}
-${warnings(p, e, extra.owners)}
+${warnings(p, e, extra.owners, extra.trashed)}
 ${history(p, e)}
 ${request(p, e, extra.headers)}
 </div>`,

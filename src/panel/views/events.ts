@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
+import { zoneName } from '../zone-labels';
 import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
 /** Who a lead is, each part whole on its line when the cell is narrow (an email is not cut). */
@@ -49,7 +50,7 @@ function filterForm(p: Page, base: string, f: EventListForm, { zone }: Zone) {
 <span><label for="to">${p.t.dateTo}</label> <input id="to" name="to" type="date" value="${f.to}" aria-describedby="days-hint"></span>
 <span><label for="status">${p.t.status}</label>
 <select id="status" name="status">${option('', p.t.all, !f.status)}${eventStatuses.map((s) => option(s, statusLabel(p, s), f.status === s))}${option('warnings', p.t.withWarnings, f.status === 'warnings')}</select></span></p>
-<p class="hint" id="days-hint">${fill(p.t.daysInZone, { zone })}</p>
+<p class="hint" id="days-hint">${fill(p.t.daysInZone, { zone: zoneName(p.t, zone) })}</p>
 <p class="row"><button type="submit">${p.t.filter}</button>${filled(f).length ? html` <a href="${base}">${p.t.clearFilter}</a>` : ''}</p>
 </form>`;
 }

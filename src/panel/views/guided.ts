@@ -3,6 +3,7 @@ import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { WebhookEvent } from '../../webhooks/contract/schemas';
 import type { Action } from '../../webhooks/rules/config';
+import { shownFormat } from '../format-words';
 import { actionLabel, pickedTargetLabel } from '../labels';
 import { outcome, warnings } from './event';
 import { copyable, type FlashView, layout, modeBanner, option, type Page, type WebhookView } from './layout';
@@ -146,14 +147,10 @@ ${group(p.t.gDeal, [...FIXED.deal, ...customs('deal')])}
 </select>${chosenCustom ? html`<p class="hint" id="to-${i}-hint">${p.t.gCustomName} <code>${name}</code></p>` : ''}`;
 }
 
-/** A date format as the person's language writes it: `DD/MM/AAAA` in Portuguese. */
-const formatWords = (p: Page, format: string) =>
-  p.lang === 'pt-BR' ? format.replaceAll('YYYY', 'AAAA') : format;
-
 function mapRow(p: Page, row: MapRow, i: number) {
   return html`<tr>
 <td data-label="${p.t.gField}"><code class="key">${row.key}</code><input type="hidden" name="key.${i}" value="${row.key}"><input type="hidden" name="type.${i}" value="${row.type}"><input type="hidden" name="formats.${i}" value="${row.formats}"><input type="hidden" name="locale.${i}" value="${row.locale}"></td>
-<td data-label="${p.t.gExample}"><code>${exampleText(row.example)}</code>${row.type === 'date' && row.formats ? html`<p class="hint">${p.t.gReadAsDate} ${formatWords(p, row.formats)}</p>` : ''}</td>
+<td data-label="${p.t.gExample}"><code>${exampleText(row.example)}</code>${row.type === 'date' && row.formats ? html`<p class="hint">${p.t.gReadAsDate} ${shownFormat(p.lang, row.formats)}</p>` : ''}</td>
 <td data-label="${p.t.gGoesTo}">${targetSelect(p, row, i)}</td>
 </tr>`;
 }

@@ -5,7 +5,7 @@ import type { Scope } from '../../core/scopes';
 import { eventStatuses, type webhookModes } from '../../core/statuses';
 import type { Lang, Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
-import { saidText } from '../said-words';
+import { type Said, saidText } from '../said-words';
 import { localTime } from '../zone';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -140,9 +140,14 @@ ${next ? html`<p><a href="/panel/webhooks?cursor=${encodeURIComponent(next)}">${
   );
 }
 
-/** Error messages for a control, with the attributes that tie them to it. */
-export function problems(p: Page, errors: Map<string, FieldError[]>, name: string) {
-  const list = errors.get(name)?.map((e) => saidText(p, e));
+/**
+ * Error messages for a control, with the attributes that tie them to it; the users a page knows
+ * (`users`, `trashed`) name a refused owner.
+ */
+export function problems(p: Page & Omit<Said, 'lang'>, errors: Map<string, FieldError[]>, name: string) {
+  // Once each: a rotation naming a refused user twice says so once.
+  const words = errors.get(name)?.map((e) => saidText(p, e));
+  const list = words && [...new Set(words)];
   const id = `err-${name.replaceAll('.', '-')}`;
   return {
     attrs: list ? raw(` aria-invalid="true" aria-describedby="${id}"`) : '',

@@ -121,7 +121,7 @@ export async function listEvents(
  */
 const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
   db
-    .select({ id: users.id, name: users.name })
+    .select({ id: users.id, name: users.name, deletedAt: users.deletedAt })
     .from(users)
     .where(
       and(
@@ -130,8 +130,8 @@ const previewOwners = (db: Db, keyHash: KeyRef, eventId: number) =>
       ),
     );
 
-/** A user's id and name. */
-export type Named = { id: number; name: string };
+/** A user's id and name, and since when it is in the trash (null: live). */
+export type Named = { id: number; name: string; deletedAt: number | null };
 
 /** One event of the caller's webhook, with its extras: the where clause and its read. */
 export const ownEvent = (keyHash: KeyRef, id: number, eventId: number) =>

@@ -18,7 +18,7 @@ export type TargetGuess = {
 };
 
 /** The words of a key, as a sender may write them: `Razão Social`, `razao-social`, `lead.e-mail`. */
-const wordsOf = (key: string) =>
+export const wordsOf = (key: string) =>
   (key.split('.').at(-1) ?? '')
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
