@@ -684,6 +684,9 @@ export const journalEntries = sqliteTable(
     uniqueIndex('journal_entries_id_uq').on(t.id),
     index('journal_entries_feed_idx').on(t.accountId, t.seq),
     index('journal_entries_record_idx').on(t.accountId, t.recordType, t.recordId, t.seq),
+    // A record's entry of one version (a write's "has an entry of its next version"): by the record
+    // index alone, that check walked every entry of the record, a cost growing with its history.
+    index('journal_entries_version_idx').on(t.accountId, t.recordType, t.recordId, t.version),
     // The entries still without data: a batch's placeholders (src/journal/statements.ts) and
     // erased ones. A few rows, so finding a batch's changed records by them costs nothing.
     index('journal_entries_open_idx').on(t.recordType, t.accountId, t.recordId).where(sql`${t.data} is null`),

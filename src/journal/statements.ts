@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { dialectOf, preparedItem } from '../db/drizzle-internals';
 import type { Actor, Change, Journaling } from '../db/journaling';
 import { type JournalRecordType, journalEntries } from '../db/schema';
+import { shapes } from '../db/shapes';
 import { actorJson } from './actor';
 import { type SnapshotSpec, snapshotSql } from './snapshot';
 import type { JournalChange } from './types';
@@ -16,6 +17,18 @@ const e = journalEntries;
  */
 export const statement = (db: Db, query: SQL): BatchItem<'sqlite'> =>
   preparedItem(db, dialectOf(db).sqlToQuery(query), undefined, undefined) as unknown as BatchItem<'sqlite'>;
+
+/**
+ * `statement`, prebuilt per shape (see `shapes`): a journal statement is long (the snapshot, its
+ * extras' subqueries) and every write sends several, so Drizzle builds and renders each text once.
+ * `sources` are the request's pieces (the write's `where`, the actor, the time), each used in the
+ * query as it is; `shape` names the rest (the resource, the statement, the change).
+ */
+const shaped = (db: Db, shape: string, sources: readonly unknown[], query: () => SQL): BatchItem<'sqlite'> =>
+  shapes.statement(db, `journal ${shape}`, sources, () => {
+    const built = query();
+    return Object.assign(statement(db, built), { getSQL: () => built });
+  });
 
 /** A new entry's public id: `evt_` and 96 random bits, made by SQLite in the entry's statement. */
 export const newEntryId = sql<string>`'evt_' || lower(hex(randomblob(12)))`;
@@ -30,6 +43,49 @@ export type JournalSource = SnapshotSpec & {
 };
 
 /**
+ * The journal's statements of one resource, prebuilt per shape: `inserted` entries of a type for
+ * the rows `where` selects (and `also`), by `actor` at `now`; `about` a statement on those rows alone.
+ */
+function writersOf(source: JournalSource) {
+  const t = source.table;
+  const recordType = sql.raw(`'${source.recordType}'`);
+  const typeOf = (change: JournalChange) => sql.raw(`'${source.recordType}.${change}'`);
+  // `who` and `when` are the request's actor and time, each one SQL of its own: sources of the shape.
+  const insert = (
+    type: SQL,
+    data: SQL | null,
+    previous: SQL | null,
+    who: SQL,
+    when: SQL,
+    where: SQL | undefined,
+  ) =>
+    sql`insert into ${e} (id, account_id, type, record_type, record_id, version, occurred_at, actor, data, previous)
+      select ${newEntryId}, ${t.accountId}, ${type}, ${recordType}, ${t.id}, ${t.version} + 1, ${when}, ${who}, ${data ?? sql`null`}, ${previous ?? sql`null`}
+      from ${t} where ${where ?? sql`1`}`;
+  // An insert of entries of `type` for the rows `where` selects (and `also`), prebuilt per shape:
+  // `name` tells the call (whose data, previous and also are its constants).
+  const inserted = (
+    db: Db,
+    name: string,
+    [type, data, previous]: [JournalChange, SQL | null, SQL | null],
+    actor: Actor,
+    now: number,
+    where: SQL | undefined,
+    also?: SQL,
+  ) => {
+    const who = actorJson(actor);
+    const when = sql`${now}`;
+    return shaped(db, `${source.recordType} ${name} ${type}`, [where, who, when], () =>
+      insert(typeOf(type), data, previous, who, when, also ? and(where, also) : where),
+    );
+  };
+  // A statement about the rows `where` selects alone, prebuilt per shape.
+  const about = (db: Db, name: string, where: SQL | undefined, query: (where: SQL) => SQL) =>
+    shaped(db, `${source.recordType} ${name}`, [where], () => query(where ?? sql`1`));
+  return { inserted, about };
+}
+
+/**
  * The change journal of one resource (see `Journaling`). Every statement is set-based and keyed
  * by the record's next version, so several records (a deal's tasks, a flow's contact and company)
  * share a batch: a placeholder is the entry (account, type, record, row's version + 1) whose data
@@ -39,18 +95,7 @@ export function journalOf(source: JournalSource): Journaling {
   const t = source.table;
   const recordType = sql.raw(`'${source.recordType}'`);
   const snapshot = snapshotSql(source);
-  const typeOf = (change: JournalChange) => sql.raw(`'${source.recordType}.${change}'`);
-  const insert = (
-    type: SQL,
-    data: SQL | null,
-    previous: SQL | null,
-    actor: Actor,
-    now: number,
-    where: SQL | undefined,
-  ) =>
-    sql`insert into ${e} (id, account_id, type, record_type, record_id, version, occurred_at, actor, data, previous)
-      select ${newEntryId}, ${t.accountId}, ${type}, ${recordType}, ${t.id}, ${t.version} + 1, ${now}, ${actorJson(actor)}, ${data ?? sql`null`}, ${previous ?? sql`null`}
-      from ${t} where ${where ?? sql`1`}`;
+  const { inserted, about } = writersOf(source);
   // The entry of version `row's + step` of each row `where` selects.
   const at = (where: SQL | undefined, step: 0 | 1) =>
     sql`(${e.accountId}, ${e.recordType}, ${e.recordId}, ${e.version}) in (select ${t.accountId}, ${recordType}, ${t.id}, ${t.version} + ${sql.raw(String(step))} from ${t} where ${where ?? sql`1`})`;
@@ -68,49 +113,58 @@ export function journalOf(source: JournalSource): Journaling {
     // Only a journaled row (version > 0) keeps a placeholder: a row new to the journal, such as one
     // this batch inserted, gets its `created` entry from `after`.
     before: (db, where, change: Change, actor, now) =>
-      statement(db, insert(typeOf(change), null, snapshot, actor, now, and(where, sql`${t.version} > 0`))),
+      inserted(db, 'placeholder', [change, null, snapshot], actor, now, where, sql`${t.version} > 0`),
     opened: (account) =>
       // By id alone: ids are unique across accounts (AUTOINCREMENT), and the entry names its account's row.
       sql`${t.id} in (select ${e.recordId} from ${e} where ${e.recordType} = ${recordType} and ${e.data} is null${account === undefined ? sql`` : sql` and ${e.accountId} = ${account}`})`,
     erased: (db, where, actor, now) => [
-      statement(
+      about(
         db,
-        sql`update ${e} set ${sql.raw('data')} = null, ${sql.raw('previous')} = null
-          where (${e.accountId}, ${e.recordType}, ${e.recordId}) in (select ${t.accountId}, ${recordType}, ${t.id} from ${t} where ${where ?? sql`1`})`,
+        'erase',
+        where,
+        (mine) => sql`update ${e} set ${sql.raw('data')} = null, ${sql.raw('previous')} = null
+          where (${e.accountId}, ${e.recordType}, ${e.recordId}) in (select ${t.accountId}, ${recordType}, ${t.id} from ${t} where ${mine})`,
       ),
-      statement(db, insert(typeOf('erased'), null, null, actor, now, where)),
+      inserted(db, 'erased', ['erased', null, null], actor, now, where),
     ],
-    gone: (db, where, actor, now) =>
-      statement(db, insert(typeOf('deleted'), snapshot, null, actor, now, where)),
+    gone: (db, where, actor, now) => inserted(db, 'gone', ['deleted', snapshot, null], actor, now, where),
     after: (db, where, actor, now): BatchItem<'sqlite'>[] => [
-      statement(
+      // A row written without the journal (before it, or by a seed) has no version 1 yet: its
+      // first change is its first entry, not a creation.
+      inserted(
         db,
-        insert(
-          typeOf('created'),
-          snapshot,
-          null,
-          actor,
-          now,
-          // A row written without the journal (before it, or by a seed) has no version 1 yet: its
-          // first change is its first entry, not a creation.
-          and(where, sql`${t.version} = 0`, sql`not ${journaledNext}`),
-        ),
+        'created',
+        ['created', snapshot, null],
+        actor,
+        now,
+        where,
+        and(sql`${t.version} = 0`, sql`not ${journaledNext}`),
       ),
       // In this order, so that a placeholder keeps its null data (what `opened` finds it by) until
       // the last statement: drop those whose row did not change (or is gone), move each row with
       // an entry of its next version to it, then fill the placeholders with the row as it is.
-      statement(
+      about(
         db,
-        sql`delete from ${e} where ${at(where, 1)} and ${e.data} is null and (${current} is null or ${unchanged})`,
+        'drop',
+        where,
+        (mine) =>
+          sql`delete from ${e} where ${at(mine, 1)} and ${e.data} is null and (${current} is null or ${unchanged})`,
       ),
-      statement(
+      about(
         db,
-        sql`update ${t} set ${sql.raw('version')} = ${t.version} + 1 where ${where ?? sql`1`} and ${journaledNext}`,
+        'version',
+        where,
+        (mine) =>
+          sql`update ${t} set ${sql.raw('version')} = ${t.version} + 1 where ${mine} and ${journaledNext}`,
       ),
-      statement(
+      about(
         db,
-        sql`update ${e} set ${sql.raw('data')} = ${current}, ${sql.raw('type')} = case when ${e.type} = ${sql.raw(`'${source.recordType}.updated'`)} then ${updated} else ${e.type} end
-          where ${at(where, 0)} and ${e.data} is null`,
+        'fill',
+        where,
+        (
+          mine,
+        ) => sql`update ${e} set ${sql.raw('data')} = ${current}, ${sql.raw('type')} = case when ${e.type} = ${sql.raw(`'${source.recordType}.updated'`)} then ${updated} else ${e.type} end
+          where ${at(mine, 0)} and ${e.data} is null`,
       ),
     ],
   };

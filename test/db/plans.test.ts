@@ -228,6 +228,30 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
     }
   });
 
+  it("a write's journal finds a record's entry of one version by index, not by walking the record's history", async () => {
+    const d1 = recordingD1(env.DB);
+    const res = await callWithDb(d1.db, `/v1/companies/${seeded.ids.company}`, {
+      method: 'PUT',
+      key: seeded.key,
+      body: { observations: `Revisada ${Date.now()}` },
+    });
+    expect(res.status).toBe(200);
+    const versioned = d1.statements.filter((s) => /"journal_entries"\."version" = /.test(s.sql));
+    // The created entry's check and the version's move.
+    expect(versioned.length).toBeGreaterThanOrEqual(2);
+    for (const statement of versioned) {
+      const steps = await planOf(statement);
+      expect(
+        steps.map((step) => step.detail),
+        `${statement.sql}\n${render(steps)}`,
+      ).toContainEqual(
+        expect.stringMatching(
+          /^SEARCH journal_entries USING (COVERING )?INDEX journal_entries_version_idx \(account_id=\? AND record_type=\? AND record_id=\? AND version=\?\)$/,
+        ),
+      );
+    }
+  });
+
   it("a webhook's sample fields read its test events on their own index", async () => {
     await expectIndexed(`/v1/inbound-webhooks/${seeded.ids.webhook}/sample-fields`);
   });

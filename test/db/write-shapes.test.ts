@@ -110,7 +110,7 @@ const post = (s: Side, path: string, body: Json, headers = {}): [string, Json] =
 ];
 
 describe('write statements prebuilt per shape', () => {
-  it('POST /v1/companies with an owner and followers: key, its last use, references, insert, links, read back', async () => {
+  it('POST /v1/companies with an owner and followers: key, its last use, references, insert, links, its journal entry, read back', async () => {
     await expectPrebuiltAsDrizzle(
       (s) =>
         post(s, '/v1/companies', {
@@ -120,24 +120,26 @@ describe('write statements prebuilt per shape', () => {
           follower_ids: [s.users[1], s.users[0]],
           segment: 'Varejo',
         }),
-      7,
+      // 7, and the journal's 4 (issue 39: its entry and its version, in the batch).
+      11,
     );
   });
 
   it('POST /v1/companies with nothing but its name and CNPJ', async () => {
     await expectPrebuiltAsDrizzle(
       (s) => post(s, '/v1/companies', { name: 'Só Nome', cnpj: withCheckDigits('000000000003') }),
-      5,
+      9,
     );
   });
 
-  it('PUT /v1/companies/{id} with followers: key, its last use, the row, references, the update, links, read back', async () => {
+  it('PUT /v1/companies/{id} with followers: key, its last use, the row, references, the journal placeholder, the update, links, the journal entry, read back', async () => {
     await expectPrebuiltAsDrizzle(
       (s) => [
         `/v1/companies/${s.company}`,
         { method: 'PUT', key: s.key, body: { name: 'Base 2', follower_ids: [s.users[1]] } },
       ],
-      8,
+      // 8, and the journal's 5: its placeholder before the update, its 4 after.
+      13,
     );
   });
 

@@ -1,0 +1,1 @@
+CREATE INDEX `journal_entries_version_idx` ON `journal_entries` (`account_id`,`record_type`,`record_id`,`version`);
