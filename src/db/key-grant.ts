@@ -119,6 +119,15 @@ export class KeyGrant implements SQLWrapper {
     if (!allows(state.scopes, this.scope)) throw insufficientScope(this.scope ?? '');
   }
 
+  /**
+   * 403 naming the first of `scopes` the key does not hold, once the key was read (`check`): for an
+   * operation whose scopes are known only from its input (a batch's items, an import's resource).
+   */
+  requireAll(scopes: readonly Scope[]): void {
+    const missing = scopes.find((scope) => !allows(this.held ?? null, scope));
+    if (missing) throw insufficientScope(missing);
+  }
+
   get #minute(): number {
     return Math.floor(this.now / MINUTE_MS) * MINUTE_MS;
   }

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi';
 import type { BatchInput } from '../contracts/batch';
-import { conflict, type FieldError, insufficientScope, invalid, notFound } from '../core/errors';
+import { conflict, type FieldError, invalid, notFound } from '../core/errors';
 import type { Refs, RefTarget } from '../core/refs';
 import { said } from '../core/said';
-import { allows, type Scope } from '../core/scopes';
+import type { Scope } from '../core/scopes';
 import { rowsByKeys } from '../db/bulk';
 import type { Db } from '../db/client';
 import { guardedWrite } from '../db/errors';
@@ -100,13 +100,6 @@ async function readAll(db: Db, keyHash: KeyRef, table: TrashTable, w: ReturnType
     targets: new Map(targets.map(([t], i) => [t, rest[i] as Row[]])),
   };
   return { accountId, found };
-}
-
-/** 403 unless the key holds every scope the batch's operations need (read with the key). */
-function assertScopes(keyHash: KeyRef, scopes: Scope[]): void {
-  if (!(keyHash instanceof KeyGrant)) return;
-  const missing = scopes.find((scope) => !allows(keyHash.held ?? null, scope));
-  if (missing) throw insufficientScope(missing);
 }
 
 /** The oldest row whose `key` holds `value`. */
@@ -250,7 +243,8 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
   if (input.atomic && outcomes.length) return outcomes;
   const w = wantedOf(kind, spec as unknown as WriteSpec<TrashTable, C, U, Extras>, checked);
   const { accountId, found } = await readAll(db, keyHash, spec.table, w);
-  assertScopes(keyHash, scopes);
+  // 403 unless the key holds every scope the batch's operations need (read with the key).
+  if (keyHash instanceof KeyGrant) keyHash.requireAll(scopes);
   const claims: Claims = new Map();
   const plans: Plan[] = [];
   for (const each of checked) {

@@ -3,8 +3,8 @@ import type { Context } from 'hono';
 import { one } from '../contracts/common';
 import { DryRun, Import, ImportQuery } from '../contracts/imports';
 import { csvLine } from '../core/csv';
-import { insufficientScope, invalid, notFound } from '../core/errors';
-import { allows, type Scope } from '../core/scopes';
+import { invalid, notFound } from '../core/errors';
+import type { Scope } from '../core/scopes';
 import { scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { bodyTooLarge } from '../http/body-limit';
@@ -57,12 +57,6 @@ function scopesOf(resource: string, mode: string): Scope[] {
   if (mode === 'create') return [`${r}:insert`];
   if (mode === 'update') return [`${r}:update`];
   return [`${r}:insert`, `${r}:update`];
-}
-
-function assertScopes(c: Context<AppEnv>, scopes: Scope[]) {
-  const held = c.get('keyHash').held ?? null;
-  const missing = scopes.find((scope) => !allows(held, scope));
-  if (missing) throw insufficientScope(missing);
 }
 
 /** The file's bytes as R2 stores them: a `text/csv` body streamed, or a multipart `file` part. */
@@ -222,7 +216,7 @@ async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
   const [, rows] = await scoped(c.get('db'), c.get('keyHash'), importById(c.get('db'), c.get('keyHash'), id));
   const row = rows[0];
   if (!row) throw notFound();
-  assertScopes(c, scopesOf(row.resource, row.mode));
+  c.get('keyHash').requireAll(scopesOf(row.resource, row.mode));
   return row;
 }
 
@@ -233,7 +227,7 @@ export const importsRouter = router()
     const mapping = mappingOf(q.mapping);
     const db = c.get('db');
     const [accountId, [active]] = await scoped(db, c.get('keyHash'), activeImports(db, c.get('keyHash')));
-    assertScopes(c, scopesOf(q.resource, mode));
+    c.get('keyHash').requireAll(scopesOf(q.resource, mode));
     if ((active?.n ?? 0) >= MAX_ACTIVE_IMPORTS) {
       throw new ApiError(
         409,
