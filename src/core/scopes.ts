@@ -134,3 +134,14 @@ export function scopeOfRoute(method: string, path: string): Scope | null | undef
 /** Scopes as stored and shown: each once, in a stable order. */
 export const normalScopes = (scopes: readonly Scope[]): Scope[] =>
   ALL_SCOPES.filter((scope) => scopes.includes(scope));
+
+/** The scopes writes of `ops` need: `:insert` to create, `:update` to update, both to upsert. */
+export function writeScopes(resource: ScopeResource, ops: Iterable<'create' | 'update' | 'upsert'>): Scope[] {
+  const wanted = new Set(ops);
+  const insert = wanted.has('create') || wanted.has('upsert');
+  const update = wanted.has('update') || wanted.has('upsert');
+  return [
+    ...(insert ? [`${resource}:insert` as const] : []),
+    ...(update ? [`${resource}:update` as const] : []),
+  ];
+}

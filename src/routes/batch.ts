@@ -1,13 +1,13 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { BatchBody, type BatchInput, batchResult } from '../contracts/batch';
+import { BatchBody, batchResult } from '../contracts/batch';
 import type { Id } from '../contracts/common';
 import { Company } from '../contracts/companies';
 import { Contact } from '../contracts/contacts';
 import { Deal } from '../contracts/deals';
 import { Task } from '../contracts/tasks';
 import { User } from '../contracts/users';
-import type { Scope, ScopeResource } from '../core/scopes';
+import { type ScopeResource, writeScopes } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { Extras, Viewed } from '../db/own';
 import type { TrashTable } from '../db/schema';
@@ -25,17 +25,6 @@ import { presentTask } from '../model/tasks';
 import { presentUser } from '../model/users';
 
 type Names = { tag: string; plural: string; schema: string; scope: ScopeResource };
-
-/** The scopes a batch's operations need: `:insert` for creates, `:update` for updates, both for upserts. */
-function scopesOf(resource: ScopeResource, input: BatchInput): Scope[] {
-  const ops = new Set(input.items.map((item) => item.op));
-  const insert = ops.has('create') || ops.has('upsert');
-  const update = ops.has('update') || ops.has('upsert');
-  return [
-    ...(insert ? [`${resource}:insert` as const] : []),
-    ...(update ? [`${resource}:update` as const] : []),
-  ];
-}
 
 /** An item's failure as the single call's problem (an unexpected one is the request's 500). */
 function problemOf(error: unknown) {
@@ -70,7 +59,10 @@ export function batchRouter<T extends TrashTable, C, U, X extends Extras, P exte
   });
   return router().openapi(route, async (c) => {
     const input = c.req.valid('json');
-    const scopes = scopesOf(names.scope, input);
+    const scopes = writeScopes(
+      names.scope,
+      input.items.map((item) => item.op),
+    );
     const grant = c.get('keyHash');
     if (grant instanceof KeyGrant && scopes[0]) grant.rescope(scopes[0]);
     const outcomes = await runBatch(c.get('db'), grant, resource, input, scopes);

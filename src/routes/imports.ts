@@ -4,7 +4,7 @@ import { one } from '../contracts/common';
 import { DryRun, Import, ImportQuery } from '../contracts/imports';
 import { csvLine } from '../core/csv';
 import { invalid, notFound } from '../core/errors';
-import type { Scope } from '../core/scopes';
+import { writeScopes } from '../core/scopes';
 import { scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { bodyTooLarge } from '../http/body-limit';
@@ -52,12 +52,6 @@ export function presentImport(row: ImportRow, c: Context<AppEnv>) {
 }
 
 /** The scopes an import of `resource` in `mode` needs, to start it, read it or cancel it. */
-function scopesOf(resource: string, mode: string): Scope[] {
-  const r = resource as ImportResource;
-  if (mode === 'create') return [`${r}:insert`];
-  if (mode === 'update') return [`${r}:update`];
-  return [`${r}:insert`, `${r}:update`];
-}
 
 /** The file's bytes as R2 stores them: a `text/csv` body streamed, or a multipart `file` part. */
 async function fileOf(c: Context<AppEnv>): Promise<{ body: ReadableStream | Blob; size: number }> {
@@ -216,7 +210,9 @@ async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
   const [, rows] = await scoped(c.get('db'), c.get('keyHash'), importById(c.get('db'), c.get('keyHash'), id));
   const row = rows[0];
   if (!row) throw notFound();
-  c.get('keyHash').requireAll(scopesOf(row.resource, row.mode));
+  c.get('keyHash').requireAll(
+    writeScopes(row.resource as ImportResource, [row.mode as ImportMessage['mode']]),
+  );
   return row;
 }
 
@@ -227,7 +223,7 @@ export const importsRouter = router()
     const mapping = mappingOf(q.mapping);
     const db = c.get('db');
     const [accountId, [active]] = await scoped(db, c.get('keyHash'), activeImports(db, c.get('keyHash')));
-    c.get('keyHash').requireAll(scopesOf(q.resource, mode));
+    c.get('keyHash').requireAll(writeScopes(q.resource, [mode]));
     if ((active?.n ?? 0) >= MAX_ACTIVE_IMPORTS) {
       throw new ApiError(
         409,

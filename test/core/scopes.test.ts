@@ -6,6 +6,7 @@ import {
   grantingScopes,
   normalScopes,
   scopeOfRoute,
+  writeScopes,
 } from '../../src/core/scopes';
 
 describe('scopes', () => {
@@ -77,5 +78,15 @@ describe('scopes', () => {
       expect(scopeOfRoute('GET', path), path).toBeUndefined();
     }
     expect(scopeOfRoute('PATCH', '/v1/companies/1')).toBeUndefined();
+  });
+});
+
+describe('writeScopes', () => {
+  it('is :insert to create, :update to update, both to upsert, each once', () => {
+    expect(writeScopes('deals', ['create'])).toEqual(['deals:insert']);
+    expect(writeScopes('deals', ['update', 'update'])).toEqual(['deals:update']);
+    expect(writeScopes('tasks', ['upsert'])).toEqual(['tasks:insert', 'tasks:update']);
+    expect(writeScopes('tasks', ['create', 'update'])).toEqual(['tasks:insert', 'tasks:update']);
+    expect(writeScopes('users', [])).toEqual([]);
   });
 });
