@@ -15,6 +15,7 @@ import {
 } from './common';
 import { exactFilter, externalIdFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
+import { keyedBodies } from './relation-keys';
 
 export const Cnpj = z
   .string()
@@ -55,12 +56,18 @@ const fields = {
   external_id: ExternalId,
 };
 
-const bodies = writeBodies(fields, {
+const readOnly = {
   deal_count: 'The API counts the open deals of the company.',
   lead_count: 'The API counts the contacts of the company.',
-});
-export const CompanyCreate = bodies.create.openapi('CompanyCreate');
-export const CompanyUpdate = bodies.update.openapi('CompanyUpdate');
+};
+const bodies = writeBodies(fields, readOnly);
+// The fields alone (the model, the flows, a batch item's fields) and the routes' bodies, which add
+// relations by natural key.
+export const CompanyCreate = bodies.create;
+export const CompanyUpdate = bodies.update;
+const requests = keyedBodies('company', fields, readOnly);
+export const CompanyCreateRequest = requests.create.openapi('CompanyCreate');
+export const CompanyUpdateRequest = requests.update.openapi('CompanyUpdate');
 
 export const Company = z
   .object({

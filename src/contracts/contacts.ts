@@ -16,6 +16,7 @@ import {
 } from './common';
 import { emailFilter, externalIdFilter, idList, textFilter, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
+import { keyedBodies } from './relation-keys';
 
 const fields = {
   name: Name,
@@ -28,8 +29,13 @@ const fields = {
 };
 
 const bodies = writeBodies(fields);
-export const ContactCreate = bodies.create.openapi('ContactCreate');
-export const ContactUpdate = bodies.update.openapi('ContactUpdate');
+// The fields alone (the model, the flows, a batch item's fields) and the routes' bodies, which add
+// relations by natural key.
+export const ContactCreate = bodies.create;
+export const ContactUpdate = bodies.update;
+const requests = keyedBodies('contact', fields);
+export const ContactCreateRequest = requests.create.openapi('ContactCreate');
+export const ContactUpdateRequest = requests.update.openapi('ContactUpdate');
 
 export const Contact = z
   .object({

@@ -13,6 +13,7 @@ import {
 } from './common';
 import { externalIdFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
+import { keyedBodies } from './relation-keys';
 
 export const DealStatus = z.enum(dealStatuses).openapi('DealStatus');
 
@@ -28,8 +29,13 @@ const fields = {
 };
 
 const bodies = writeBodies(fields);
-export const DealCreate = bodies.create.openapi('DealCreate');
-export const DealUpdate = bodies.update.openapi('DealUpdate');
+// The fields alone (the model, the flows, a batch item's fields) and the routes' bodies, which add
+// relations by natural key.
+export const DealCreate = bodies.create;
+export const DealUpdate = bodies.update;
+const requests = keyedBodies('deal', fields);
+export const DealCreateRequest = requests.create.openapi('DealCreate');
+export const DealUpdateRequest = requests.update.openapi('DealUpdate');
 
 export const Deal = z
   .object({

@@ -14,6 +14,7 @@ import {
 } from './common';
 import { exactFilter, externalIdFilter, idList, timeRange } from './filters';
 import { pageQuery, type Sorts } from './page';
+import { keyedBodies } from './relation-keys';
 
 const DueDate = DateTimeIn('2026-12-01T10:00:00-03:00');
 
@@ -36,12 +37,42 @@ export const taskFields = {
   external_id: ExternalId,
 };
 
-const bodies = writeBodies(taskFields, {
+const readOnly = {
   owner_ids: 'Write owner_id: it replaces all owners with that user (null removes them).',
   completed_at: 'Write is_completed: true sets it, false clears it.',
-});
-export const TaskCreate = bodies.create.openapi('TaskCreate');
-export const TaskUpdate = bodies.update.openapi('TaskUpdate');
+};
+const bodies = writeBodies(taskFields, readOnly);
+// The fields alone (the model, the flows, a batch item's fields) and the routes' bodies, which add
+// relations by natural key: a new task's deal by `deal_id` or by `deal: { external_id }`.
+export const TaskCreate = bodies.create;
+export const TaskUpdate = bodies.update;
+const requests = keyedBodies(
+  'task',
+  {
+    ...taskFields,
+    deal_id: taskFields.deal_id.optional().openapi({
+      description: 'A deal of the account; cannot change once set. A new task needs it or `deal`',
+    }),
+  },
+  readOnly,
+);
+export const TaskCreateRequest = requests.create
+  .superRefine(
+    (body, ctx) => {
+      if (body?.deal_id === undefined && body?.deal === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['deal_id'],
+          message: 'This field is required (or name the deal by `deal: { external_id }`).',
+          params: { code: 'required' },
+        });
+      }
+    },
+    // Run even when the object already failed, so every missing field is named at once.
+    { when: () => true },
+  )
+  .openapi('TaskCreate');
+export const TaskUpdateRequest = requests.update.openapi('TaskUpdate');
 
 export const Task = z
   .object({

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
+import type { Db } from '../db/client';
 import { createOwn, type Extras, getOwn, updateOwn, type Viewed, type WriteSpec } from '../db/own';
 import type { ResourceTable, TrashTable } from '../db/schema';
+import type { KeyRef } from '../db/tenant';
 import { restoreOwn, type TrashSpec, trashOwn } from '../db/trash';
 import type { AppEnv } from '../env';
 
@@ -8,6 +10,21 @@ import { urlOf } from './urls';
 import { visibleAnswer } from './visible';
 
 type Valid<T> = { out: T };
+
+/**
+ * Writes that name a relation by natural key (model/keyed-write.ts): a body holding one of
+ * `fields` is written by `write`, the batch's path, instead of the spec's own.
+ */
+export type KeyedWrite<R> = {
+  fields: readonly string[];
+  write: (
+    db: Db,
+    key: KeyRef,
+    op: 'create' | 'update',
+    data: Record<string, unknown>,
+    id?: number,
+  ) => Promise<R>;
+};
 
 /**
  * The get, create and update handlers of a `/v1` resource: the typed wiring stays in each router
@@ -24,21 +41,36 @@ export function ownHandlers<
   spec: WriteSpec<T, C, U, X>,
   /** The row as the API shows it; `c` serves fields that depend on the request, such as URLs. */
   present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
+  keyed?: KeyedWrite<Viewed<T, X>>,
 ) {
+  // The body as sent (the validator's cache), when it names a relation by key: the item parses it.
+  const byKey = async (c: Context<AppEnv>, body: object) =>
+    keyed?.fields.some((field) => Object.hasOwn(body, field))
+      ? ((await c.req.json()) as Record<string, unknown>)
+      : undefined;
   return {
     get: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
       const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
       return c.json({ data: present(row, c) }, 200);
     },
-    create: async <P extends string>(c: Context<AppEnv, P, Valid<{ json: C }>>) => {
-      const row = await createOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('json'));
+    // A route's body may be wider than C (relations by key; a task's `deal_id` optional where
+    // `deal` may stand in): without a key, its contract made it C.
+    create: async <P extends string, B extends object>(c: Context<AppEnv, P, Valid<{ json: B }>>) => {
+      const body = c.req.valid('json');
+      const data = await byKey(c, body);
+      const row = data
+        ? await (keyed as KeyedWrite<Viewed<T, X>>).write(c.get('db'), c.get('keyHash'), 'create', data)
+        : await createOwn(c.get('db'), c.get('keyHash'), spec, body as unknown as C);
       c.header('Location', urlOf(c, `${path}/${row.id}`));
       return c.json({ data: present(row, c) }, 201);
     },
     update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: U }>>) => {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const row = await updateOwn(c.get('db'), c.get('keyHash'), spec, id, body);
+      const data = await byKey(c, body);
+      const row = data
+        ? await (keyed as KeyedWrite<Viewed<T, X>>).write(c.get('db'), c.get('keyHash'), 'update', data, id)
+        : await updateOwn(c.get('db'), c.get('keyHash'), spec, id, body);
       // A key without the resource's `:read` learns only what it just wrote.
       return c.json({ data: visibleAnswer(c, present(row, c), Object.keys(body)) }, 200);
     },

@@ -1,9 +1,10 @@
 import type { z } from '@hono/zod-openapi';
 import type { BatchInput } from '../contracts/batch';
 import { fieldErrors } from '../contracts/field-errors';
+import { type Relation, relations } from '../contracts/relation-keys';
 import { type FieldError, invalid } from '../core/errors';
 import type { RefTarget } from '../core/refs';
-import { type NaturalKey, naturalKeys, type Relation, relations } from './natural-keys';
+import { type NaturalKey, naturalKeys } from './natural-keys';
 
 export type Kind = RefTarget | 'task';
 export type Item = BatchInput['items'][number];
@@ -17,7 +18,7 @@ export type Checked = {
   item: Item;
   /** `data` less the relations by natural key. */
   fields: Record<string, unknown>;
-  /** The body as parsed for what the item is so far (an upsert: as an update). */
+  /** The fields as an update parses them (what the item is is known after the read). */
   parsed: Record<string, unknown>;
   keyRefs: KeyRef[];
 };
@@ -48,7 +49,7 @@ function keyRef(relation: Relation, given: unknown, errors: FieldError[]): KeyRe
 function split(kind: Kind, data: Record<string, unknown>, errors: FieldError[]) {
   const fields: Record<string, unknown> = { ...data };
   const keyRefs: KeyRef[] = [];
-  for (const relation of relations[kind] as Relation[]) {
+  for (const relation of relations[kind] as readonly Relation[]) {
     if (!Object.hasOwn(data, relation.field)) continue;
     delete fields[relation.field];
     if (Object.hasOwn(data, relation.idField)) {
@@ -62,13 +63,8 @@ function split(kind: Kind, data: Record<string, unknown>, errors: FieldError[]) 
   return { fields, keyRefs };
 }
 
-/** The item's own rules: its op and id, its relations, its body as the single call parses it. */
-export function checkItem(
-  kind: Kind,
-  schemas: { create: z.ZodType; update: z.ZodType },
-  item: Item,
-  index: number,
-): Checked {
+/** The item's own rules: its op and id, its relations, its fields as an update parses them. */
+export function checkItem(kind: Kind, schemas: { update: z.ZodType }, item: Item, index: number): Checked {
   const errors: FieldError[] = [];
   if (item.op === 'update' && item.id === undefined) {
     errors.push(failure('id', 'required', 'An update names the record to update by its id.'));
@@ -77,8 +73,9 @@ export function checkItem(
     errors.push(failure('id', 'read_only', 'id is read-only. The API assigns it.'));
   }
   const { fields, keyRefs } = split(kind, item.data, errors);
-  const schema = item.op === 'create' ? schemas.create : schemas.update;
-  const result = schema.safeParse(fields);
+  // As an update even for a create: a required field may still come from a relation by natural key
+  // (a task's `deal_id` from `deal: { external_id }`); finalBody checks the create once it has.
+  const result = schemas.update.safeParse(fields);
   if (!result.success) errors.push(...fieldErrors(result.error, fields));
   if (errors.length) throw invalid(errors);
   return { index, item, fields, parsed: result.data as Record<string, unknown>, keyRefs };

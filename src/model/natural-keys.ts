@@ -65,18 +65,3 @@ export const targetTables = {
   contact: contacts,
   deal: deals,
 } satisfies Record<RefTarget, TrashTable>;
-
-/** A relation given by natural key: `company: { cnpj }` fills `company_id`. */
-export type Relation = { field: string; idField: string; target: RefTarget };
-
-const owner: Relation = { field: 'owner', idField: 'owner_id', target: 'user' };
-const company: Relation = { field: 'company', idField: 'company_id', target: 'company' };
-
-/** The relations each resource's batch items may give by natural key. */
-export const relations = {
-  user: [],
-  company: [owner],
-  contact: [company, owner],
-  deal: [company, { field: 'contact', idField: 'contact_id', target: 'contact' }, owner],
-  task: [{ field: 'deal', idField: 'deal_id', target: 'deal' }, owner],
-} satisfies Record<RefTarget | 'task', Relation[]>;

@@ -1,10 +1,17 @@
-import { Company, CompanyCreate, CompanyQuery, CompanyUpdate, companySorts } from '../contracts/companies';
+import {
+  Company,
+  CompanyCreateRequest,
+  CompanyQuery,
+  CompanyUpdateRequest,
+  companySorts,
+} from '../contracts/companies';
 import { listOwn } from '../db/own';
 import { companies } from '../db/schema';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
+import { batchResources } from '../model/batch-resources';
 import {
   type CompanyRow,
   companyFilters,
@@ -12,13 +19,19 @@ import {
   companySpec,
   presentCompany,
 } from '../model/companies';
+import { keyedWrite } from '../model/keyed-write';
 
 const routes = resourceRoutes(
   { tag: 'Companies', one: 'company', conflicts: true, schema: 'Company', plural: 'Companies' },
-  { resource: Company, query: CompanyQuery, create: CompanyCreate, update: CompanyUpdate },
+  { resource: Company, query: CompanyQuery, create: CompanyCreateRequest, update: CompanyUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/companies', companySpec, presentCompany);
+const handlers = ownHandlers(
+  '/v1/companies',
+  companySpec,
+  presentCompany,
+  keyedWrite(batchResources.companies, 'companies'),
+);
 const trash = trashRoutes(
   {
     tag: 'Companies',

@@ -1,9 +1,9 @@
 import {
   Contact,
-  ContactCreate,
+  ContactCreateRequest,
   ContactQuery,
   ContactRemoveQuery,
-  ContactUpdate,
+  ContactUpdateRequest,
   contactSorts,
 } from '../contracts/contacts';
 import { eraseContact } from '../db/erasure';
@@ -13,6 +13,7 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
+import { batchResources } from '../model/batch-resources';
 import {
   type ContactRow,
   contactFilters,
@@ -21,13 +22,19 @@ import {
   presentContact,
 } from '../model/contacts';
 import { dealSpec } from '../model/deals';
+import { keyedWrite } from '../model/keyed-write';
 
 const routes = resourceRoutes(
   { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
-  { resource: Contact, query: ContactQuery, create: ContactCreate, update: ContactUpdate },
+  { resource: Contact, query: ContactQuery, create: ContactCreateRequest, update: ContactUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/contacts', contactSpec, presentContact);
+const handlers = ownHandlers(
+  '/v1/contacts',
+  contactSpec,
+  presentContact,
+  keyedWrite(batchResources.contacts, 'contacts'),
+);
 const trash = trashRoutes(
   {
     tag: 'Contacts',

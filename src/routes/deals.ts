@@ -1,18 +1,20 @@
-import { Deal, DealCreate, DealQuery, DealUpdate, dealSorts } from '../contracts/deals';
+import { Deal, DealCreateRequest, DealQuery, DealUpdateRequest, dealSorts } from '../contracts/deals';
 import { listOwn } from '../db/own';
 import { deals } from '../db/schema';
 import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
+import { batchResources } from '../model/batch-resources';
 import { type DealRow, dealFilters, dealSpec, dealTrash, presentDeal } from '../model/deals';
+import { keyedWrite } from '../model/keyed-write';
 
 const routes = resourceRoutes(
   { tag: 'Deals', one: 'deal', schema: 'Deal', plural: 'Deals' },
-  { resource: Deal, query: DealQuery, create: DealCreate, update: DealUpdate },
+  { resource: Deal, query: DealQuery, create: DealCreateRequest, update: DealUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/deals', dealSpec, presentDeal);
+const handlers = ownHandlers('/v1/deals', dealSpec, presentDeal, keyedWrite(batchResources.deals, 'deals'));
 
 const trash = trashRoutes(
   {

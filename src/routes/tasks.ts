@@ -1,4 +1,4 @@
-import { Task, TaskCreate, TaskQuery, TaskUpdate, taskSorts } from '../contracts/tasks';
+import { Task, TaskCreateRequest, TaskQuery, TaskUpdateRequest, taskSorts } from '../contracts/tasks';
 import { listOwn } from '../db/own';
 import { tasks } from '../db/schema';
 import { accountOf } from '../db/tenant';
@@ -6,14 +6,16 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
+import { batchResources } from '../model/batch-resources';
+import { keyedWrite } from '../model/keyed-write';
 import { presentTask, type TaskRow, taskFilters, taskSpec, taskTrash } from '../model/tasks';
 
 const routes = resourceRoutes(
   { tag: 'Tasks', one: 'task', schema: 'Task', plural: 'Tasks' },
-  { resource: Task, query: TaskQuery, create: TaskCreate, update: TaskUpdate },
+  { resource: Task, query: TaskQuery, create: TaskCreateRequest, update: TaskUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask);
+const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask, keyedWrite(batchResources.tasks, 'tasks'));
 
 const trash = trashRoutes(
   {

@@ -35,7 +35,7 @@ describe.each(REVISIONS)('MCP tools over $name', (revision) => {
     expect(Object.keys(properties).sort()).toEqual(params.map((p: Json) => p.name).sort());
     expect(properties.cnpj.description).toBe(params.find((p: Json) => p.name === 'cnpj').description);
     const createTask = tools.find((tool) => tool.name === 'create_task');
-    expect(createTask?.inputSchema.required).toEqual(['deal_id', 'name', 'category']);
+    expect(createTask?.inputSchema.required).toEqual(['name', 'category']);
     expect(Object.keys(createTask?.inputSchema.properties as Json)).toContain('idempotency_key');
     expect(createTask?.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
     const completion = tools.find((tool) => tool.name === 'set_task_completed');

@@ -47,7 +47,17 @@ describe('companies: OpenAPI', () => {
     const doc = await document();
     const createBody = requestSchema(doc, '/v1/companies', 'post');
     const updateBody = requestSchema(doc, '/v1/companies/{id}', 'put');
-    const fields = ['cnpj', 'external_id', 'follower_ids', 'name', 'observations', 'owner_id', 'segment'];
+    // `owner`: the owner by natural key instead of `owner_id`.
+    const fields = [
+      'cnpj',
+      'external_id',
+      'follower_ids',
+      'name',
+      'observations',
+      'owner',
+      'owner_id',
+      'segment',
+    ];
     for (const [label, schema] of [
       ['create', createBody],
       ['update', updateBody],
