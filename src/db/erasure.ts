@@ -9,6 +9,7 @@ import {
   idempotencyKeys,
   inboundEventResults,
   inboundEvents,
+  webhookAttempts,
   webhookDeliveries,
 } from './schema';
 import { accountOf, type KeyRef, scoped } from './tenant';
@@ -157,6 +158,17 @@ export async function eraseContact(
           present,
           eq(webhookDeliveries.accountId, account),
           eq(webhookDeliveries.recordKey, `contact:${id}`),
+        ),
+      ),
+    // And what their receivers answered to them, which may echo the person back.
+    db
+      .update(webhookAttempts)
+      .set({ response: '' })
+      .where(
+        and(
+          present,
+          eq(webhookAttempts.accountId, account),
+          sql`${webhookAttempts.deliveryId} in (select ${webhookDeliveries.id} from ${webhookDeliveries} where ${webhookDeliveries.accountId} = ${account} and ${webhookDeliveries.recordKey} = ${`contact:${id}`})`,
         ),
       ),
     db.delete(contacts).where(target).returning({ id: contacts.id }),

@@ -104,14 +104,25 @@ describe('a fan-out run', () => {
 });
 
 describe('LGPD erasure', () => {
-  it('takes the person out of the deliveries of their contact’s entries', async () => {
+  it('takes the person out of the deliveries of their contact’s entries, and of the answers to them', async () => {
     const { key } = await newAccount();
-    const { name, endpoint } = await endpointWithBox(key, [{ status: 204 }], ['contact.*']);
+    // A receiver that echoes the person back in its answer, which the delivery log keeps.
+    const echo = { status: 200, body: '{"saved":"Zenaide Erasmo"}' };
+    const { name, endpoint } = await endpointWithBox(key, [echo], ['contact.*']);
     const contact = await create(key, '/v1/contacts', {
       name: 'Zenaide Erasmo',
       email: 'zenaide@example.com',
     });
     await receivedN(name, 1);
+    const answers = () =>
+      env.DB.prepare(
+        'SELECT a.response FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?',
+      )
+        .bind(endpoint.id)
+        .all<{ response: string }>();
+    await vi.waitFor(async () => expect((await answers()).results[0]?.response).toMatch(/Zenaide/), {
+      timeout: 10_000,
+    });
     const res = await call(`/v1/contacts/${contact.id}?erase=true`, { method: 'DELETE', key });
     expect(res.status).toBe(204);
     const { results } = await env.DB.prepare('SELECT body FROM webhook_deliveries WHERE endpoint_id = ?')
@@ -119,5 +130,8 @@ describe('LGPD erasure', () => {
       .all<{ body: string }>();
     expect(results.length).toBeGreaterThanOrEqual(1);
     for (const { body } of results) expect(body).not.toMatch(/zenaide|Zenaide/);
+    const left = (await answers()).results;
+    expect(left.length).toBeGreaterThanOrEqual(1);
+    for (const { response } of left) expect(response).not.toMatch(/Zenaide/);
   });
 });
