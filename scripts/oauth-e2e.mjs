@@ -124,7 +124,7 @@ async function authorize(page, origin, key, clientId, challenge) {
     code_challenge: challenge,
     code_challenge_method: 'S256',
     resource: `${origin}/mcp`,
-    scope: 'companies:read companies:insert',
+    scope: 'companies:read companies:insert events:read',
   });
   await page.goto(`${origin}/panel/oauth/authorize?${query}`);
   check(new URL(page.url()).pathname === '/panel/sign-in', `not sent to sign in: ${page.url()}`);
@@ -177,13 +177,14 @@ async function run() {
   const access = tokens.body.access_token;
   const listed = await rpc(origin, access, { method: 'tools/list' });
   const names = listed.body.result.tools.map((/** @type {{ name: string }} */ t) => t.name).sort();
-  check(JSON.stringify(names) === '["create_company","get_record","list_companies"]', `tools: ${names}`);
-  const args = { name: 'Padaria Central', cnpj: '11.222.333/0001-81' };
+  const expected = ['create_record', 'get_record', 'get_record_history', 'list_changes', 'list_companies'];
+  check(JSON.stringify(names) === JSON.stringify(expected), `tools: ${names}`);
+  const args = { company: { name: 'Padaria Central', cnpj: '11.222.333/0001-81' } };
   const made = await rpc(origin, access, {
     method: 'tools/call',
-    params: { name: 'create_company', arguments: args },
+    params: { name: 'create_record', arguments: args },
   });
-  check(!made.body.result.isError, `create_company: ${JSON.stringify(made.body)}`);
+  check(!made.body.result.isError, `create_record: ${JSON.stringify(made.body)}`);
   const refreshed = await token(origin, {
     grant_type: 'refresh_token',
     refresh_token: tokens.body.refresh_token,

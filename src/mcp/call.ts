@@ -3,7 +3,7 @@ import type { Problem } from '../contracts/problem';
 import { type FieldError, invalid } from '../core/errors';
 import { asApiError } from '../http/problem';
 import type { Operation } from './operations';
-import type { Tool } from './tools';
+import { choiceOf, type Tool } from './tools';
 
 /** A `/v1` request a tool call stands for: path and query, method, headers and body. */
 export type V1Request = { path: string; method: string; headers: Record<string, string>; body?: string };
@@ -16,29 +16,43 @@ const asText = (value: unknown): string => {
   return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 };
 
-/** The operation the call names: the tool's only one, or the one of its `resource` argument. */
-function operationOf(tool: Tool, args: Args): Operation | FieldError {
-  const only = tool.operations[''];
-  if (only) return only;
-  const choice = args.resource;
-  if (typeof choice === 'string' && Object.hasOwn(tool.operations, choice)) {
-    return tool.operations[choice] as Operation;
+const isRecord = (value: unknown): value is Args =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The kind the call names: its `resource` argument, or the one kind whose fields it gives. */
+function kindOf(tool: Tool, args: Args): string | FieldError {
+  const kinds = Object.keys(tool.operations);
+  if (choiceOf(tool.spec) === 'resource') {
+    // An own argument only: never one a `__proto__` argument would lend.
+    const choice = Object.hasOwn(args, 'resource') ? args.resource : undefined;
+    if (typeof choice === 'string' && Object.hasOwn(tool.operations, choice)) return choice;
+    return {
+      path: 'resource',
+      code: 'invalid_value',
+      message: `resource must be one of: ${kinds.join(', ')}.`,
+    };
   }
-  const choices = Object.keys(tool.operations).join(', ');
-  return { path: 'resource', code: 'invalid_value', message: `resource must be one of: ${choices}.` };
+  const given = kinds.filter((kind) => Object.hasOwn(args, kind));
+  const [only] = given;
+  if (given.length === 1 && only !== undefined) return only;
+  const message = `Give the fields of exactly one of: ${kinds.join(', ')} (e.g. {"${kinds[0]}": {…}}).`;
+  return { path: given[1] ?? '', code: given.length ? 'invalid_value' : 'required', message };
 }
 
 /**
  * The `/v1` request of a call: each argument where its parameter goes, the tool's fixed query
  * values, and every other argument in the body (or, for a read, the query), so a field `/v1` does not
- * know meets `/v1`'s own answer to it (422 `unknown_field`, 400 for a parameter). Only what `/v1`
- * cannot answer itself is refused here: no operation, or no value for a path parameter.
+ * know meets `/v1`'s own answer to it (422 `unknown_field`, 400 for a parameter). A tool over unlike
+ * kinds sends the kind's object as the body, and refuses here any other argument beside it. Only
+ * what `/v1` cannot answer itself is refused here: no operation, no value for a path parameter.
  */
 export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
-  const operation = operationOf(tool, args);
-  if (!('method' in operation)) return [operation];
+  const only = tool.operations[''];
+  const kind = only ? '' : kindOf(tool, args);
+  if (typeof kind !== 'string') return [kind];
+  const operation = only ?? (tool.operations[kind] as Operation);
   const rest = new Map(Object.entries(args));
-  if (!tool.operations['']) rest.delete('resource');
+  rest.delete(choiceOf(tool.spec) === 'nested' ? kind : 'resource');
   const errors: FieldError[] = [];
   const query = new URLSearchParams(tool.spec.fixedQuery);
   const headers: Record<string, string> = {};
@@ -56,11 +70,21 @@ export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
       else if (param.header) headers[param.header] = asText(value);
     }
   }
+  let fields = Object.fromEntries(rest);
+  if (choiceOf(tool.spec) === 'nested') {
+    for (const name of rest.keys()) {
+      errors.push({ path: name, code: 'unknown_field', message: `Unknown field "${name}".` });
+    }
+    const given = args[kind];
+    if (isRecord(given)) fields = given;
+    else errors.push({ path: kind, code: 'invalid_type', message: `The ${kind}'s fields, as an object.` });
+  }
   if (errors.length > 0) return errors;
   let body: string | undefined;
   if (operation.body) {
-    // fromEntries keeps a `__proto__` argument an own key, which `/v1` then names as unknown.
-    body = JSON.stringify(Object.fromEntries(rest));
+    // Object.entries and fromEntries keep a `__proto__` argument an own key, and so does JSON.parse
+    // in a kind's object: `/v1` then names it as unknown.
+    body = JSON.stringify(fields);
     headers['Content-Type'] = 'application/json';
   } else {
     for (const [name, value] of rest) if (value !== undefined) query.append(name, asText(value));
@@ -85,8 +109,22 @@ function summary(tool: Tool, args: Args, body: Page, replayed: boolean): string 
     return `${count} ${count === 1 ? noun : plural}${more}.`;
   }
   const record = body.data as { id?: unknown } | undefined;
-  const kind = tool.operations[''] ? noun : String(args.resource);
+  const kind = tool.operations[''] ? noun : (kindOf(tool, args) as string);
   return `${kind} ${String(record?.id ?? '')}${replayed ? ' (a replay of the first answer to this idempotency_key)' : ''}.`;
+}
+
+/**
+ * A problem of a tool over unlike kinds with its body fields' paths as the call gave them
+ * (`deal.name`, not `/v1`'s `name`); a parameter's (`id`) stays as it is.
+ */
+function inKind(tool: Tool, args: Args, problem: Problem): Problem {
+  if (choiceOf(tool.spec) !== 'nested' || !problem.errors) return problem;
+  const kind = kindOf(tool, args) as string;
+  const params = new Set(tool.operations[kind]?.params.map((param) => param.name));
+  const errors = problem.errors.map((error) =>
+    params.has(error.path) ? error : { ...error, path: error.path ? `${kind}.${error.path}` : kind },
+  );
+  return { ...problem, errors };
 }
 
 /** A problem as the tool error's text: its message, code and each field's path. */
@@ -109,7 +147,7 @@ export const toolError = (problem: Problem): CallToolResult => ({
  */
 export async function resultOf(tool: Tool, args: Args, res: Response): Promise<CallToolResult> {
   const body = (await res.json()) as Page & Problem;
-  if (!res.ok) return toolError(body);
+  if (!res.ok) return toolError(inKind(tool, args, body));
   const replayed = res.headers.get('Idempotent-Replayed') === 'true';
   return {
     content: [

@@ -10,13 +10,18 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 export type ToolSpec = {
   name: string;
   description: string;
-  /** The operation, or one per value of the `resource` argument (get_record). */
+  /** The operation, or one per kind of record (get_record, create_record). */
   operation: string | Readonly<Record<string, string>>;
+  /**
+   * How a tool over several operations is told which one: by a `resource` argument when their
+   * inputs are the same (get_record), or by the record's fields under its kind's name when they
+   * differ (`{ "deal": { … } }`: create_record), so each kind keeps its precise schema without a
+   * top-level `oneOf` (which Anthropic's and OpenAI's tool APIs refuse).
+   */
+  choice?: 'resource' | 'nested';
   annotations: ToolAnnotations;
   /** Query values the tool sets itself (they leave its input). */
   fixedQuery?: Readonly<Record<string, string>>;
-  /** Only these body fields, all required (a narrower tool over a wider operation). */
-  fields?: readonly string[];
   /** What the path's `id` names, when the document does not say. */
   idNote?: string;
   /** The record's noun for the text summary (`company 12`), and its plural (`3 companies`). */
@@ -111,6 +116,36 @@ const get: ToolSpec = {
   plural: 'records',
 };
 
+/** The kinds of record the change journal keeps, by their history operations. */
+const HISTORIES = {
+  company: 'getCompanyHistory',
+  contact: 'getContactHistory',
+  deal: 'getDealHistory',
+  task: 'getTaskHistory',
+  user: 'getUserHistory',
+} as const;
+
+const history: ToolSpec = {
+  name: 'get_record_history',
+  description:
+    "One record's change history, oldest first: what changed, from what, and who changed it (30 days kept).",
+  operation: HISTORIES,
+  idNote: "The record's id (it may be in the trash or erased)",
+  annotations: READ,
+  noun: 'change',
+  plural: 'changes',
+};
+
+const feed: ToolSpec = {
+  name: 'list_changes',
+  description:
+    "The account's change feed: every change to companies, contacts, deals, tasks and users, newest first, by type, record and time.",
+  operation: 'listEvents',
+  annotations: READ,
+  noun: 'change',
+  plural: 'changes',
+};
+
 const failedEvents: ToolSpec = {
   name: 'list_webhook_failed_events',
   description:
@@ -123,34 +158,32 @@ const failedEvents: ToolSpec = {
   plural: 'failed events',
 };
 
-const writes: ToolSpec[] = RESOURCES.flatMap((r) => [
-  {
-    name: `create_${r.noun}`,
-    description: `Create a ${r.noun}; pass an idempotency_key to make a retry safe.`,
-    operation: `create${r.op}`,
-    annotations: CREATE,
-    noun: r.noun,
-    plural: r.plural,
-  },
-  {
-    name: `update_${r.noun}`,
-    description: `Update a ${r.noun}: only the fields sent change, null clears an optional one.`,
-    operation: `update${r.op}`,
-    annotations: UPDATE,
-    noun: r.noun,
-    plural: r.plural,
-  },
-]);
+/** The operations of each kind a tool writes, by the kind's noun: `create${op}` or `update${op}`. */
+const writesOf = (verb: 'create' | 'update') =>
+  Object.fromEntries(RESOURCES.map((r) => [r.noun, `${verb}${r.op}`]));
 
-const completion: ToolSpec = {
-  name: 'set_task_completed',
-  description: 'Complete a task (is_completed: true) or reopen it (false).',
-  operation: 'updateTask',
-  fields: ['is_completed'],
-  annotations: { ...UPDATE, destructiveHint: false },
-  noun: 'task',
-  plural: 'tasks',
+const create: ToolSpec = {
+  name: 'create_record',
+  description:
+    'Create a company, contact, deal or task: its fields under its kind, e.g. {"deal": {"name": …}}; idempotency_key makes a retry safe.',
+  operation: writesOf('create'),
+  choice: 'nested',
+  annotations: CREATE,
+  noun: 'record',
+  plural: 'records',
+};
+
+const update: ToolSpec = {
+  name: 'update_record',
+  description:
+    'Update a company, contact, deal or task by id: only the fields sent change, null clears one; {"task": {"is_completed": true}} completes a task.',
+  operation: writesOf('update'),
+  choice: 'nested',
+  idNote: 'The id of the record to update, of the kind whose fields are given',
+  annotations: UPDATE,
+  noun: 'record',
+  plural: 'records',
 };
 
 /** Every tool, in the order tools/list gives them: reads first. */
-export const TOOLS: readonly ToolSpec[] = [...lists, get, failedEvents, ...writes, completion];
+export const TOOLS: readonly ToolSpec[] = [...lists, get, history, feed, failedEvents, create, update];

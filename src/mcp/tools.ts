@@ -37,31 +37,62 @@ export function visibleTools(tools: readonly Tool[], scopes: readonly string[] |
   });
 }
 
+/** The kind a tool over several operations is called with: `''` for a tool over just one. */
+export const choiceOf = (spec: ToolSpec) =>
+  typeof spec.operation === 'string' ? undefined : (spec.choice ?? 'resource');
+
+/** An operation's own arguments: its parameters' (path, query, header) and its body's. */
+function partsOf(op: Operation) {
+  const params = new Set(op.params.map((param) => param.name));
+  const pick = (inParams: boolean) =>
+    Object.fromEntries(Object.entries(op.properties).filter(([name]) => params.has(name) === inParams));
+  return {
+    params: pick(true),
+    body: pick(false),
+    paramsRequired: op.required.filter((name) => params.has(name)),
+    bodyRequired: op.required.filter((name) => !params.has(name)),
+  };
+}
+
+/** The argument's schema, with the tool's note on an `id` the document does not describe. */
+const noted = (spec: ToolSpec, name: string, schema: Json): Json =>
+  name === 'id' && !schema.description
+    ? { ...schema, description: spec.idNote ?? `The ${spec.noun}'s id` }
+    : schema;
+
 /**
  * The tool's input schema: the parameters and body fields of its operation as the OpenAPI document
- * describes them, less what the tool fixes; `resource` first for a tool over several operations.
+ * describes them, less what the tool fixes; `resource` first for a tool over several operations
+ * alike, or each kind's body fields as an object under its name (a tool over several unlike ones).
  */
 export function inputSchemaOf({ spec, operations }: Tool): Json {
   const choices = Object.keys(operations);
   const [first] = Object.values(operations);
   if (!first) throw new Error(`MCP tool ${spec.name} has no operation`);
-  const pathParams = first.params.filter((param) => param.in === 'path').map((param) => param.name);
   const fixed = new Set(Object.keys(spec.fixedQuery ?? {}));
-  const kept = (name: string) =>
-    !fixed.has(name) && (!spec.fields || pathParams.includes(name) || spec.fields.includes(name));
   const properties: Record<string, Json> = {};
-  if (choices[0] !== '') {
+  const required: string[] = [];
+  const choice = choiceOf(spec);
+  if (choice === 'resource') {
     properties.resource = { type: 'string', enum: choices, description: 'What kind of record' };
+    required.push('resource');
   }
-  for (const [name, schema] of Object.entries(first.properties)) {
-    if (!kept(name)) continue;
-    const note = name === 'id' && !schema.description ? (spec.idNote ?? `The ${spec.noun}'s id`) : undefined;
-    properties[name] = note ? { ...schema, description: note } : schema;
+  const shared = choice === 'nested' ? partsOf(first) : undefined;
+  const own = shared ? shared.params : first.properties;
+  for (const [name, schema] of Object.entries(own)) {
+    if (!fixed.has(name)) properties[name] = noted(spec, name, schema);
   }
-  const required = [
-    ...(properties.resource ? ['resource'] : []),
-    ...(spec.fields ? [...pathParams, ...spec.fields] : first.required.filter(kept)),
-  ];
+  required.push(...(shared ? shared.paramsRequired : first.required).filter((name) => !fixed.has(name)));
+  for (const [kind, op] of shared ? Object.entries(operations) : []) {
+    const { body, bodyRequired } = partsOf(op);
+    properties[kind] = {
+      type: 'object',
+      description: `The ${kind}'s fields (give exactly one kind)`,
+      properties: body,
+      ...(bodyRequired.length > 0 && { required: bodyRequired }),
+      additionalProperties: false,
+    };
+  }
   return { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
 }
 
@@ -73,6 +104,8 @@ export function inputSchemaOf({ spec, operations }: Tool): Json {
 export function outputSchemaOf({ operations }: Tool): Json | undefined {
   const outputs = Object.values(operations).map((op) => op.output);
   if (outputs.some((output) => output?.type !== 'object')) return undefined;
-  const [only] = outputs;
-  return outputs.length === 1 ? only : { type: 'object', anyOf: outputs };
+  // One answer for several operations alike (every record's history): said once.
+  const distinct = [...new Map(outputs.map((output) => [JSON.stringify(output), output])).values()];
+  const [only] = distinct;
+  return distinct.length === 1 ? only : { type: 'object', anyOf: distinct };
 }

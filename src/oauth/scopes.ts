@@ -12,6 +12,7 @@ export const MCP_SCOPES: readonly Scope[] = [
   'tasks:read',
   'users:read',
   'webhooks:read',
+  'events:read',
   'companies:insert',
   'contacts:insert',
   'deals:insert',

@@ -13,9 +13,10 @@ describe.each(REVISIONS)('who may call /mcp, over $name', (revision) => {
     const names = await toolNames(client);
     expect(names).toContain('list_companies');
     expect(names.filter((name) => /^(create|update|set)_/.test(name))).toEqual([]);
-    const { problem, text } = await failed(client, 'create_company', {
-      name: 'Acme',
-      cnpj: '11222333000181',
+    expect(names).toContain('list_changes');
+    expect(names).toContain('get_record_history');
+    const { problem, text } = await failed(client, 'create_record', {
+      company: { name: 'Acme', cnpj: '11222333000181' },
     });
     expect(problem).toMatchObject({
       status: 403,
@@ -34,13 +35,62 @@ describe.each(REVISIONS)('who may call /mcp, over $name', (revision) => {
       revision,
       await keyWith(account.id, ['companies:read', 'companies:update']),
     );
-    expect(await toolNames(client)).toEqual(['list_companies', 'get_record', 'update_company']);
+    expect(await toolNames(client)).toEqual([
+      'list_companies',
+      'get_record',
+      'get_record_history',
+      'update_record',
+    ]);
     const { tools } = await client.listTools();
-    const properties: Json = tools.find((tool) => tool.name === 'get_record')?.inputSchema.properties;
-    expect(properties.resource.enum).toEqual(['company']);
+    const schemaOf = (name: string): Json => tools.find((tool) => tool.name === name)?.inputSchema;
+    expect(schemaOf('get_record').properties.resource.enum).toEqual(['company']);
+    expect(schemaOf('get_record_history').properties.resource.enum).toEqual(['company']);
+    expect(Object.keys(schemaOf('update_record').properties)).toEqual(['id', 'company']);
     const { problem } = await failed(client, 'get_record', { resource: 'deal', id: 1 });
     expect(problem).toMatchObject({ code: 'insufficient_scope', required_scope: 'deals:read' });
     await client.close();
+  });
+
+  it('the change journal’s tools hold /v1’s scopes: events:read for the feed, each record’s read for its entries', async () => {
+    const account = await newAccount();
+    const company = await create(account.key, '/v1/companies', { name: 'Acme', cnpj: '11222333000181' });
+    const contact = await create(account.key, '/v1/contacts', { name: 'Ana', company_id: company.id });
+    const noContacts = await mcpClient(
+      revision,
+      await keyWith(account.id, ['companies:read', 'events:read']),
+    );
+    expect(await toolNames(noContacts)).toEqual([
+      'list_companies',
+      'get_record',
+      'get_record_history',
+      'list_changes',
+    ]);
+    const feed = await ok(noContacts, 'list_changes');
+    expect(feed.data.map((entry: Json) => entry.type)).toEqual(['company.created']);
+    const asked = await ok(noContacts, 'list_changes', { record_type: 'contact' });
+    expect(asked.data).toEqual([]);
+    const theirHistory = await failed(noContacts, 'get_record_history', {
+      resource: 'contact',
+      id: contact.id,
+    });
+    expect(theirHistory.problem).toMatchObject({
+      code: 'insufficient_scope',
+      required_scope: 'contacts:read',
+    });
+    const own = await ok(noContacts, 'get_record_history', { resource: 'company', id: company.id });
+    expect(own.data.map((entry: Json) => entry.version)).toEqual([1]);
+    await noContacts.close();
+
+    const noEvents = await mcpClient(
+      revision,
+      await keyWith(account.id, ['companies:read', 'contacts:read']),
+    );
+    const names = await toolNames(noEvents);
+    expect(names).toContain('get_record_history');
+    expect(names).not.toContain('list_changes');
+    const refused = await failed(noEvents, 'list_changes');
+    expect(refused.problem).toMatchObject({ code: 'insufficient_scope', required_scope: 'events:read' });
+    await noEvents.close();
   });
 
   it("another account's id is a 404 tool error, whatever the tool", async () => {
@@ -52,17 +102,24 @@ describe.each(REVISIONS)('who may call /mcp, over $name', (revision) => {
     const client = await mcpClient(revision, a.key);
     for (const [name, args] of [
       ['get_record', { resource: 'company', id: theirs.id }],
-      ['update_company', { id: theirs.id, name: 'Mine now' }],
-      ['set_task_completed', { id: task.id, is_completed: true }],
+      ['update_record', { id: theirs.id, company: { name: 'Mine now' } }],
+      ['update_record', { id: task.id, task: { is_completed: true } }],
+      ['get_record_history', { resource: 'company', id: theirs.id }],
+      ['get_record_history', { resource: 'task', id: task.id }],
     ] as const) {
       const { problem } = await failed(client, name, args);
       expect(problem, name).toMatchObject({ status: 404, code: 'not_found' });
     }
-    const created = await failed(client, 'create_task', { deal_id: deal.id, name: 'X', category: 'C' });
+    const created = await failed(client, 'create_record', {
+      task: { deal_id: deal.id, name: 'X', category: 'C' },
+    });
     expect(created.problem).toMatchObject({
       status: 422,
-      errors: [expect.objectContaining({ path: 'deal_id' })],
+      errors: [expect.objectContaining({ path: 'task.deal_id' })],
     });
+    // The feed filtered by their ids finds nothing of theirs.
+    const feed = await ok(client, 'list_changes', { record_id: [theirs.id, deal.id, task.id] });
+    expect(feed.data).toEqual([]);
     const theirsNow = await json(await call(`/v1/companies/${theirs.id}`, { key: b.key }));
     expect(theirsNow.data.name).toBe('Theirs');
     await client.close();

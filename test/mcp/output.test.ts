@@ -14,6 +14,11 @@ describe.each(REVISIONS)('tool output schemas, over $name', (revision) => {
     expect(list.properties.data.type).toBe('array');
     expect(Object.keys(list.properties.data.items.properties)).toContain('cnpj');
     expect(byName('get_record').anyOf).toHaveLength(6);
+    expect(byName('create_record').anyOf).toHaveLength(4);
+    expect(byName('update_record').anyOf).toHaveLength(4);
+    const changes = byName('list_changes').properties.data.items.properties;
+    expect(Object.keys(changes)).toEqual(expect.arrayContaining(['type', 'record_id', 'changed_fields']));
+    expect(byName('get_record_history').properties).toEqual(byName('list_changes').properties);
     const page = await ok(client, 'list_companies');
     expect(Object.keys(page).every((key) => key in list.properties)).toBe(true);
     for (const key of Object.keys(page.data[0]))

@@ -62,7 +62,9 @@ describe('/mcp as the transport spec asks of a stateless server', () => {
 
   it('a body over 1 MiB is 413 body_too_large, as on /v1, before the SDK reads it', async () => {
     const { key } = await newAccount();
-    const big = callTool('create_company', { name: 'x'.repeat(1024 * 1024), cnpj: '11222333000181' });
+    const big = callTool('create_record', {
+      company: { name: 'x'.repeat(1024 * 1024), cnpj: '11222333000181' },
+    });
     await expectProblem(await rpc(key, big), 413, 'body_too_large');
   });
 
@@ -74,27 +76,49 @@ describe('/mcp as the transport spec asks of a stateless server', () => {
       return value;
     };
     // 500 levels reach /v1, which names the field; 5,000 are over the SDK's count of elements.
-    const args = (name: unknown) => callTool('create_company', { name, cnpj: '11222333000181' });
+    const args = (name: unknown) => callTool('create_record', { company: { name, cnpj: '11222333000181' } });
     const nested = await message(await rpc(key, args(nest(500))));
     expect(nested.result.isError).toBe(true);
     expect(nested.result.structuredContent).toMatchObject({
       code: 'validation_failed',
-      errors: [{ path: 'name' }],
+      errors: [{ path: 'company.name' }],
     });
     const deeper = await message(await rpc(key, args(nest(5000))));
     expect(deeper.result.isError).toBe(true);
     expect(deeper.result.content[0].text).toMatch(/more than the maximum of 1000 elements/);
     const many = Array.from({ length: 2000 }, (_, i) => i + 1);
     const flood = await message(
-      await rpc(key, callTool('create_company', { name: 'A', cnpj: '1', follower_ids: many })),
+      await rpc(key, callTool('create_record', { company: { name: 'A', cnpj: '1', follower_ids: many } })),
     );
     expect(flood.result.isError).toBe(true);
     expect(flood.result.content[0].text).toMatch(/more than the maximum of 1000 elements/);
     const keys = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`__proto__${i}`, i]));
     const odd = await message(
-      await rpc(key, callTool('create_company', { ...keys, ['__proto__']: { admin: true } })),
+      await rpc(key, callTool('create_record', { company: { ...keys, ['__proto__']: { admin: true } } })),
     );
     expect(odd.result.isError).toBe(true);
+    expect(odd.result.structuredContent.errors).toContainEqual(
+      expect.objectContaining({ path: 'company.__proto__', code: 'unknown_field' }),
+    );
+    // `__proto__` beside the kind, or as the kind: refused before /v1, never an object's prototype.
+    const beside = await message(
+      await rpc(key, callTool('create_record', { company: { name: 'A' }, ['__proto__']: { cnpj: '1' } })),
+    );
+    expect(beside.result.structuredContent.errors).toEqual([
+      expect.objectContaining({ path: 'company.cnpj', code: 'required' }),
+    ]);
+    const asKind = await message(await rpc(key, callTool('create_record', { ['__proto__']: { name: 'B' } })));
+    expect(asKind.result.structuredContent.errors).toEqual([expect.objectContaining({ code: 'required' })]);
+    const lent = await message(
+      await rpc(key, callTool('get_record', { ['__proto__']: { resource: 'company' }, id: 1 })),
+    );
+    expect(lent.result.structuredContent.errors).toEqual([expect.objectContaining({ path: 'resource' })]);
+    for (const resource of ['__proto__', 'constructor']) {
+      const history = await message(await rpc(key, callTool('get_record_history', { resource, id: 1 })));
+      expect(history.result.structuredContent.errors, resource).toEqual([
+        expect.objectContaining({ path: 'resource', code: 'invalid_value' }),
+      ]);
+    }
     expect((await json(await call('/v1/companies', { key }))).data).toEqual([]);
   });
 

@@ -45,6 +45,7 @@ describe('client ID metadata documents', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
       'list_companies',
       'get_record',
+      'get_record_history',
     ]);
     await client.close();
   });

@@ -22,10 +22,10 @@ describe('OAuth 2.1 for /mcp', () => {
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
     const client = await oauthClient(access);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names.sort()).toEqual(['create_company', 'get_record', 'list_companies']);
+    expect(names.sort()).toEqual(['create_record', 'get_record', 'get_record_history', 'list_companies']);
     const made = await client.callTool({
-      name: 'create_company',
-      arguments: { name: 'Acme', cnpj: '11222333000181' },
+      name: 'create_record',
+      arguments: { company: { name: 'Acme', cnpj: '11222333000181' } },
     });
     expect(made.isError).toBeFalsy();
     const list = await client.callTool({ name: 'list_companies', arguments: {} });
