@@ -1,6 +1,8 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import { newApiKey, sha256Hex } from '../auth/secrets';
 import type { Scope } from '../core/scopes';
 import type { Db } from '../db/client';
+import { apiKeys } from '../db/schema';
 import type { KeyRef } from '../db/tenant';
 import { createKey } from '../model/api-keys';
 
@@ -29,4 +31,16 @@ export async function createGrantKey(
     own === null ? grant.expiresAt : Math.min(own, grant.expiresAt),
   );
   return { id: row.id, secret, accountId: row.accountId };
+}
+
+/**
+ * Revokes the key of a grant its client ended (src/oauth/revocation.ts): no key of the account's
+ * acts, so none is asked to cover it; the grant (written by the library from the approval) names
+ * the account and the key. One round trip; a key already revoked keeps its first time.
+ */
+export async function endGrantKey(db: Db, accountId: number, keyId: number, now: number): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
 }

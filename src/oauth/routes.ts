@@ -4,10 +4,12 @@ import type { AppEnv, Bindings } from '../env';
 import { limitedBody } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
+import { endRevoked, revoking } from './revocation';
 import {
   authorizationServer,
   clientIdAllowed,
   type GrantProps,
+  oauthApi,
   oauthOrigin,
   REGISTER_PATH,
   resourceServer,
@@ -29,6 +31,25 @@ function originOf(c: Context<AppEnv>): string {
 /** The authorization server's own endpoints: metadata, token (and revocation), registration. */
 const toAuthorizationServer = async (c: Context<AppEnv>) =>
   authorizationServer(originOf(c)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+
+/**
+ * The token endpoint, which is also RFC 7009's revocation endpoint (a `token` and no
+ * `grant_type`): what a revocation ended in the library, it ends with its API key here
+ * (src/oauth/revocation.ts).
+ */
+const toTokenEndpoint = async (c: Context<AppEnv>) => {
+  const form = await c.req.raw
+    .clone()
+    .formData()
+    .catch(() => undefined);
+  const token = form?.get('token');
+  if (typeof token !== 'string' || form?.has('grant_type')) return toAuthorizationServer(c);
+  const api = oauthApi(c.env, originOf(c));
+  const before = await revoking(api, token);
+  const res = await toAuthorizationServer(c);
+  if (res.ok && before) await endRevoked(api, c.get('db'), token, before);
+  return res;
+};
 
 /**
  * A token or revocation request for a client ID metadata document whose URL this Worker must not
@@ -78,7 +99,7 @@ export function oauthRouter(app: AppFetch) {
     .on(['GET', 'OPTIONS'], '/.well-known/oauth-protected-resource', limited(false), metadata)
     .on(['GET', 'OPTIONS'], '/.well-known/oauth-protected-resource/mcp', limited(false), metadata)
     .on(['GET', 'OPTIONS'], '/.well-known/oauth-authorization-server', limited(false), toAuthorizationServer)
-    .on(['POST', 'OPTIONS'], TOKEN_PATH, limited(false), limitedBody, fetchableClient, toAuthorizationServer)
+    .on(['POST', 'OPTIONS'], TOKEN_PATH, limited(false), limitedBody, fetchableClient, toTokenEndpoint)
     .on(['POST', 'OPTIONS'], REGISTER_PATH, limited(true), limitedBody, toAuthorizationServer);
 }
 
