@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { newApiKey, sha256Hex } from '../auth/secrets';
 import type { Scope } from '../core/scopes';
 import type { Db } from '../db/client';
@@ -43,4 +43,22 @@ export async function endGrantKey(db: Db, accountId: number, keyId: number, now:
     .update(apiKeys)
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+}
+
+/**
+ * Whether the grant's key (by its secret, from the grant's props) still acts: not revoked (from
+ * `DELETE /v1/api-keys/{id}` or the panel) and not expired. One round trip.
+ */
+export async function grantKeyLive(db: Db, secret: string, now: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.keyHash, await sha256Hex(secret)),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+      ),
+    );
+  return rows.length > 0;
 }

@@ -1,11 +1,15 @@
 import {
   OAuthAuthorizationServer,
   type OAuthAuthorizationServerOptions,
+  OAuthError,
   OAuthResourceServer,
+  type TokenExchangeCallbackOptions,
 } from '@cloudflare/workers-oauth-provider';
 import { ownVar } from '../core/own-vars';
+import { primaryDb } from '../db/client';
 import type { Bindings } from '../env';
 import { fetchableClientId, isUrlClientId } from './cimd';
+import { grantKeyLive } from './grant-keys';
 import { MCP_SCOPES } from './scopes';
 
 /** Paths of the authorization server (RFC 8414 metadata, token and revocation, registration). */
@@ -46,7 +50,21 @@ function authorizationOptions(origin: string): OAuthAuthorizationServerOptions<B
     accessTokenTTL: ACCESS_TOKEN_TTL_S,
     refreshTokenTTL: GRANT_TTL_S,
     clientIdMetadataDocumentEnabled: true,
+    tokenExchangeCallback: endWithKey,
   };
+}
+
+/**
+ * A grant whose key no longer acts (revoked with `DELETE /v1/api-keys/{id}`, or expired) issues
+ * no more tokens: `invalid_grant`, on which the library also revokes the grant and its tokens, so
+ * the connection leaves the panel's list at the client's next refresh instead of lingering.
+ */
+async function endWithKey({ props, env }: TokenExchangeCallbackOptions<Bindings>): Promise<void> {
+  const key = (props as Partial<GrantProps> | undefined)?.key;
+  if (typeof key === 'string' && (await grantKeyLive(primaryDb(env.DB), key, Date.now()))) return;
+  throw new OAuthError('invalid_grant', {
+    description: "This connection's API key was revoked or has expired: connect again.",
+  });
 }
 
 // One of each per origin and isolate: their options are fixed at construction.

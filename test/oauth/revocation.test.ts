@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, type Json, json, newAccount } from '../helpers';
-import { approve, codeGrant, connect, rawList, register, send, started, token } from './helpers';
+import { approve, codeGrant, connect, ORIGIN, rawList, register, send, started, token } from './helpers';
 
 /** RFC 7009 revocation at the token endpoint, as `clientId`. */
 const revoke = (value: string, clientId: string, hint?: string) =>
@@ -76,5 +76,33 @@ describe('a grant ended by its client takes its API key with it', () => {
     const keys = await json(await call('/v1/api-keys', { key: account.key }));
     expect(keys.data.filter((row: Json) => row.name === 'MCP: Test Assistant')).toHaveLength(1);
     expect((await call('/v1/me', { key: account.key })).status).toBe(200);
+  });
+
+  it("the grant's key revoked on /v1: 401, the connection leaves the panel, its next refresh ends the grant", async () => {
+    const account = await newAccount();
+    const { access, refresh, clientId, cookie } = await connect(account.key, ['companies:read']);
+    const key = await grantKey(account.key);
+    const html = await connections(cookie);
+    const action = /action="(\/panel\/settings\/connections\/[^"]+\/revoke)"/.exec(html)?.[1] ?? '';
+    expect(action).not.toBe('');
+    const deleted = await call(`/v1/api-keys/${key?.id}`, { method: 'DELETE', key: account.key });
+    expect(deleted.status).toBe(204);
+    expect((await rawList(access)).status).toBe(401);
+    expect(await connections(cookie)).not.toContain('Test Assistant');
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body).toMatchObject({ error: 'invalid_grant' });
+    expect(refreshed.body.error_description).toMatch(/revoked or has expired/);
+    // The library ended the grant: the panel no longer finds it to revoke.
+    const gone = await send(action, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    expect(gone.status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import type { GrantSummary } from '@cloudflare/workers-oauth-provider';
 import { DomainError } from '../../core/errors';
 import { KeyGrant } from '../../db/key-grant';
-import { ownKey, revokeKey } from '../../model/api-keys';
+import { listKeys, ownKey, revokeKey } from '../../model/api-keys';
 import { oauthApi, oauthOrigin } from '../../oauth/server';
 import { oauthText } from '../oauth-text';
 import { type C, pageOf, toSignIn } from '../page';
@@ -53,7 +53,18 @@ export async function connectionsList(c: C): Promise<Response> {
   const found = await accountGrants(c);
   if (found instanceof Response) return found;
   const p = pageOf(c, true);
-  const rows = found.grants.map(connectionOf).sort((a, b) => b.createdAt - a.createdAt);
+  // A grant whose key was revoked (DELETE /v1/api-keys/{id}) or expired acts no more: not listed
+  // as a connection; the library ends it at its client's next refresh (src/oauth/server.ts).
+  const now = Date.now();
+  const live = new Set(
+    (found.grants.length ? await listKeys(c.get('db'), found.key) : [])
+      .filter((key) => key.expiresAt === null || key.expiresAt > now)
+      .map((key) => key.id),
+  );
+  const rows = found.grants
+    .filter((grant) => live.has((grant.metadata as Stored | undefined)?.keyId as number))
+    .map(connectionOf)
+    .sort((a, b) => b.createdAt - a.createdAt);
   return c.html(connectionsPage(p, oauthText[p.lang], rows, c.req.query('done') === 'revoked'));
 }
 
