@@ -97,16 +97,26 @@ export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
 export const refusal = (errors: FieldError[]): Problem =>
   (asApiError(invalid(errors)) as NonNullable<ReturnType<typeof asApiError>>).toProblem();
 
-type Page = { data?: unknown; meta?: { next_cursor?: string | null } };
+type Page = { data?: unknown; meta?: { limit?: number; next_cursor?: string | null } };
+
+/**
+ * What the page's cursor means. An oldest-first change feed or history never ends: a page short of
+ * its limit still carries the cursor to poll from, and saying "more" there would send an assistant
+ * paging round an empty feed.
+ */
+function cursorNote(count: number, meta: Page['meta']): string {
+  const next = meta?.next_cursor;
+  if (!next) return '; no more pages';
+  const full = meta?.limit === undefined || count >= meta.limit;
+  return full ? `; more with cursor "${next}"` : `; nothing more yet (poll later with cursor "${next}")`;
+}
 
 /** One line on what came back: counts and ids, never a record's text (that stays data). */
 function summary(tool: Tool, args: Args, body: Page, replayed: boolean): string {
   const { noun, plural } = tool.spec;
   if (Array.isArray(body.data)) {
     const count = body.data.length;
-    const next = body.meta?.next_cursor;
-    const more = next ? `; more with cursor "${next}"` : '; no more pages';
-    return `${count} ${count === 1 ? noun : plural}${more}.`;
+    return `${count} ${count === 1 ? noun : plural}${cursorNote(count, body.meta)}.`;
   }
   const record = body.data as { id?: unknown } | undefined;
   const kind = tool.operations[''] ? noun : (kindOf(tool, args) as string);

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/mcp/catalogue';
-import { call, type Json, json, newAccount, newUser, newWebhook } from '../helpers';
+import { call, create, type Json, json, newAccount, newUser, newWebhook } from '../helpers';
 import { failed, mcpClient, ok, REVISIONS } from './helpers';
 
 const READ_ONLY = new Set([
@@ -202,6 +202,30 @@ describe.each(REVISIONS)('MCP tools over $name', (revision) => {
     expect(page.data[0]).toMatchObject({ status: 'failed', error: 'cnpj: not a valid CNPJ' });
     const [summary] = result.content as { text: string }[];
     expect(summary?.text).toBe('1 failed event; no more pages.');
+    await client.close();
+  });
+
+  it('the oldest-first feed says when there is nothing more yet, so an assistant does not page forever', async () => {
+    const { key } = await newAccount();
+    await create(key, '/v1/companies', { name: 'Acme', cnpj: '11222333000181' });
+    await create(key, '/v1/companies', { name: 'Beta', cnpj: '11444777000161' });
+    const client = await mcpClient(revision, key);
+    const text = async (args: Record<string, unknown>) => {
+      const result = await client.callTool({ name: 'list_changes', arguments: args });
+      return {
+        text: (result.content as { text: string }[])[0]?.text,
+        page: result.structuredContent as Json,
+      };
+    };
+    const first = await text({ sort: 'occurred_at', limit: 1 });
+    expect(first.text).toBe(`1 change; more with cursor "${first.page.meta.next_cursor}".`);
+    const last = await text({ sort: 'occurred_at', limit: 1, cursor: first.page.meta.next_cursor });
+    const end = await text({ sort: 'occurred_at', limit: 1, cursor: last.page.meta.next_cursor });
+    expect(end.page.data).toEqual([]);
+    expect(end.text).toBe(
+      `0 changes; nothing more yet (poll later with cursor "${end.page.meta.next_cursor}").`,
+    );
+    expect((await text({})).text).toBe('2 changes; no more pages.');
     await client.close();
   });
 
