@@ -476,6 +476,14 @@ export const changedMeanwhile = (spec: { validate?: unknown }) => (err: unknown)
   throw err;
 };
 
+/** What an update's first round trip read: the account, the row (if it is the key's) and its references. */
+export type UpdateRead<T extends TenantTable> = {
+  accountId: number;
+  current: Select<T> | undefined;
+  refs: Refs;
+  found: Record<string, unknown>[];
+};
+
 /**
  * Two round trips: the key, the row and the references in one batch, then one atomic batch that
  * writes the row and its children and reads the result back.
@@ -497,11 +505,27 @@ export async function updateOwn<T extends ResourceTable, C, U, X extends Extras>
     refsQuery(db, accountOf(keyHash), refs),
   );
   const current = existing[0] as Select<T> | undefined;
+  return writeUpdate(db, keyHash, spec, { accountId, current, refs, found }, body);
+}
+
+/**
+ * updateOwn's second round trip, for a caller that read the row and its references in a batch of
+ * its own (a panel page reading what it shows beside them): the write is still checked against the
+ * row as read, and refused (409) when it changed since.
+ */
+export async function writeUpdate<T extends ResourceTable, C, U, X extends Extras>(
+  db: Db,
+  keyHash: KeyRef,
+  spec: WriteSpec<T, C, U, X>,
+  read: UpdateRead<T>,
+  body: NoInfer<U>,
+): Promise<Viewed<T, X>> {
+  const { accountId, current, refs, found } = read;
   if (!current) throw notFound();
   checkUpdate(spec, current, body, accountId);
   assertRefs(found, refs);
   const batch = updateStatements(db, spec, current, body, accountId, { key: keyHash });
-  const results = (await guardedWrite(db.batch(batch as Batch), t).catch(
+  const results = (await guardedWrite(db.batch(batch as Batch), spec.table).catch(
     changedMeanwhile(spec),
   )) as unknown[][];
   const row = results.at(-1)?.[0] as Viewed<T, X> | undefined;

@@ -192,6 +192,28 @@ describe('the guided start', () => {
     expect(await page(await panel(`${base}/6`, { cookie }))).toContain('Este webhook está em produção');
   });
 
+  it('saves each step in at most two round trips: the read the page shows, then the write', async () => {
+    const { key, cookie, hook, base, id } = await started();
+    const ana = await newUser(key, 'Ana');
+    const created = await panel('/panel/webhooks/start', { cookie, form: { name: 'Outro' } });
+    expect(roundTrips(created)).toBe(2);
+    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    const map = await page(await panel(`${base}/3`, { cookie }));
+    const mapped = await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
+    expect(mapped.headers.get('Location')).toBe(`${base}/4`);
+    expect(roundTrips(mapped)).toBe(2);
+    const step4 = await page(await panel(`${base}/4`, { cookie }));
+    const form = { ...asForm(submitForm(step4, `${base}/4`)), task: ['on'], task_owner: [String(ana.id)] };
+    const flowed = await panel(`${base}/4`, { cookie, form });
+    expect(flowed.headers.get('Location')).toBe(`${base}/5`);
+    expect(roundTrips(flowed)).toBe(2);
+    const { flows } = await hookOf(key, id);
+    expect(flows.at(-1)).toMatchObject({ action: 'create_task', owner: { user_id: ana.id } });
+    // Nothing changed: the read alone.
+    const again = await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
+    expect(roundTrips(again)).toBe(1);
+  });
+
   it('names the action of a refused owner, never its path', async () => {
     const { key, cookie, hook, base, id } = await started();
     const ana = await newUser(key, 'Ana');

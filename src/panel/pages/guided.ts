@@ -2,15 +2,17 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import { fieldErrors } from '../../contracts/field-errors';
 import { notFound } from '../../core/errors';
 import { leaves } from '../../core/json-paths';
-import { createOwn } from '../../db/own';
-import { inboundEvents } from '../../db/schema';
+import type { Refs } from '../../core/refs';
+import { createOwn, type UpdateRead } from '../../db/own';
+import { refsQuery } from '../../db/refs';
+import { inboundEvents, type inboundWebhooks } from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 import { InboundWebhookCreate, MAX_FIELDS } from '../../webhooks/contract/schemas';
 import { eventQuery, presentEvent, sampleEvents, sampleFieldsOf } from '../../webhooks/log/event-reads';
 import { senderHeaders } from '../../webhooks/resource/sample-event';
 import { webhookQuery, webhookSpec } from '../../webhooks/resource/store';
 import type { Action, FieldMapping } from '../../webhooks/rules/config';
-import { fixedTargets } from '../../webhooks/rules/config';
+import { fixedTargets, ownerRefs } from '../../webhooks/rules/config';
 import { customName, declarableKey, readAs, suggestTargets } from '../../webhooks/rules/target-guess';
 import { usersOf } from '../owners';
 import { type C, idOf, pageOf, viewOf } from '../page';
@@ -53,20 +55,42 @@ export async function startCreate(c: C, key: KeyRef): Promise<Response> {
   return at(c, row.id, 2);
 }
 
-/** Updates one half of the configuration as `PUT /v1/inbound-webhooks/{id}`; its errors in words. */
+/**
+ * Updates one half of the configuration as `PUT /v1/inbound-webhooks/{id}`, against the webhook
+ * as `readHook` read it (one round trip); its errors in words.
+ */
 async function updateHalf(
   c: C,
   key: KeyRef,
-  id: number,
   body: { flows?: unknown; fields?: unknown },
+  read: UpdateRead<typeof inboundWebhooks>,
 ): Promise<string[] | undefined> {
   const p = pageOf(c, true);
   const flows = Array.isArray(body.flows) ? (body.flows as { action?: unknown }[]) : [];
-  return (await update(c, key, id, body))?.map((e) => configErrorText(p, e, flows));
+  return (await update(c, key, read.current?.id ?? 0, body, read))?.map((e) => configErrorText(p, e, flows));
 }
 
-/** The webhook, its latest test events and the account's users: one round trip. */
-async function readHook(c: C, key: KeyRef, id: number) {
+/**
+ * The check of `refs` under the paths `moved` gives the same references: a step reads its owners'
+ * check before it knows at which flow each lands (that depends on the stored fields).
+ */
+function movedRefs(
+  read: UpdateRead<typeof inboundWebhooks>,
+  moved: Refs,
+): UpdateRead<typeof inboundWebhooks> {
+  const row = read.found[0] ?? {};
+  const byRef = new Map(Object.entries(read.refs).map(([path, ref]) => [JSON.stringify(ref), row[path]]));
+  const found = [
+    Object.fromEntries(Object.entries(moved).map(([path, ref]) => [path, byRef.get(JSON.stringify(ref))])),
+  ];
+  return { ...read, refs: moved, found };
+}
+
+/**
+ * The webhook, its latest test events, the account's users and the references `refs` names: one
+ * round trip, which a save's write (`update` with `read`) follows as its second.
+ */
+async function readHook(c: C, key: KeyRef, id: number, refs: Refs = {}) {
   const db = c.get('db');
   const latest = and(
     eq(inboundEvents.accountId, accountOf(key)),
@@ -74,17 +98,18 @@ async function readHook(c: C, key: KeyRef, id: number) {
     eq(inboundEvents.mode, 'test'),
     ne(inboundEvents.status, 'rejected'),
   );
-  const [, hooks, samples, people, events] = await scoped(
+  const [accountId, hooks, samples, people, events, found] = await scoped(
     db,
     key,
     webhookQuery(db, key, id),
     sampleEvents(db, key, id),
     usersOf(db, key),
     eventQuery(db, latest).orderBy(desc(inboundEvents.receivedAt), desc(inboundEvents.id)).limit(1),
+    refsQuery(db, accountOf(key), refs),
   );
   const row = hooks[0];
   if (!row) throw notFound();
-  return { row, samples, people, newest: events[0] };
+  return { row, samples, people, newest: events[0], read: { accountId, current: row, refs, found } };
 }
 
 /** The choice a stored field shows: its target, or `-` when it fills none. */
@@ -167,7 +192,7 @@ export async function guidedStep(c: C, key: KeyRef): Promise<Response> {
 export async function saveMapping(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
   const form = await c.req.parseBody();
-  const { row, samples } = await readHook(c, key, id);
+  const { row, samples, read } = await readHook(c, key, id);
   const stored = new Map(row.fields.map((f) => [f.key, f]));
   const shown = new Set<string>();
   const picked: FieldMapping[] = [];
@@ -178,7 +203,7 @@ export async function saveMapping(c: C, key: KeyRef): Promise<Response> {
   }
   const fields = [...row.fields.filter((f) => !shown.has(f.key)), ...picked];
   if (JSON.stringify(fields) === JSON.stringify(row.fields)) return at(c, id, 4);
-  const errors = await updateHalf(c, key, id, { fields });
+  const errors = await updateHalf(c, key, { fields }, read);
   if (!errors) return at(c, id, 4);
   const p = pageOf(c, true);
   return c.html(mappingStep(p, viewOf(row, c), mapRows(row.fields, samples), errors), 422);
@@ -228,11 +253,14 @@ function flowsOf(c: C, form: Record<string, unknown>, fields: readonly FieldMapp
 export async function saveFlows(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
   const form = await c.req.parseBody();
-  const { row, people } = await readHook(c, key, id);
+  // The owners chosen are checked in the read: who they are does not depend on the fields.
+  const { row, people, read } = await readHook(c, key, id, ownerRefs(flowsOf(c, form, [])));
   // Flows made in the full form are changed there: this step never replaces them.
   if (row.flows.length) return at(c, id, 5);
   const flows = flowsOf(c, form, row.fields);
-  const errors = flows.length ? await updateHalf(c, key, id, { flows }) : undefined;
+  const errors = flows.length
+    ? await updateHalf(c, key, { flows }, movedRefs(read, ownerRefs(flows)))
+    : undefined;
   if (!errors) return at(c, id, 5);
   const p = pageOf(c, true);
   return c.html(flowsStep(p, viewOf(row, c), flowChoices(row.fields, row.flows, people), errors), 422);

@@ -1,6 +1,7 @@
 import { fieldErrors } from '../../contracts/field-errors';
 import type { FieldError } from '../../core/errors';
-import { updateOwn } from '../../db/own';
+import { type UpdateRead, updateOwn, writeUpdate } from '../../db/own';
+import type { inboundWebhooks } from '../../db/schema';
 import type { KeyRef } from '../../db/tenant';
 import { InboundWebhookUpdate } from '../../webhooks/contract/schemas';
 import { rotateOwnWebhook, setOwnWebhook, webhookSpec } from '../../webhooks/resource/store';
@@ -14,17 +15,23 @@ import { disableConfirm, rotateConfirm } from './webhook-confirm';
 // The forms of the webhook's page: each write goes through the same schema and update as a PUT
 // on `/v1/inbound-webhooks/{id}` and comes back to the page, with the errors of a refused one.
 
-/** Updates the webhook as `PUT /v1/inbound-webhooks/{id}` does: its field errors when refused. */
+/**
+ * Updates the webhook as `PUT /v1/inbound-webhooks/{id}` does: its field errors when refused. With
+ * `read` (the webhook and its references, read in the page's own batch) it writes in one round trip.
+ */
 export async function update(
   c: C,
   key: KeyRef,
   id: number,
   body: unknown,
+  read?: UpdateRead<typeof inboundWebhooks>,
 ): Promise<FieldError[] | undefined> {
   const parsed = InboundWebhookUpdate.safeParse(body);
   if (!parsed.success) return fieldErrors(parsed.error, body, true);
+  const db = c.get('db');
   try {
-    await updateOwn(c.get('db'), key, webhookSpec, id, parsed.data);
+    if (read) await writeUpdate(db, key, webhookSpec, read, parsed.data);
+    else await updateOwn(db, key, webhookSpec, id, parsed.data);
     return undefined;
   } catch (err) {
     const errors = refused(err);
