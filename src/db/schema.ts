@@ -385,6 +385,10 @@ export const inboundEvents = sqliteTable(
     warnings: text('warnings', { mode: 'json' }).$type<FieldError[]>().notNull().default(sql`'[]'`),
     // For a rejected event: the problem its sender was answered with.
     rejection: text('rejection', { mode: 'json' }).$type<Rejection>(),
+    // Who the event was about (name, phone, email), read from its body as it arrived
+    // (webhooks/rules/lead-name.ts), so a later change of the mapping does not blank it; null for
+    // events stored before it was kept.
+    lead: text('lead', { mode: 'json' }).$type<string[]>(),
     // Every move the event made after it was stored, oldest first, the last 20 only
     // (src/webhooks/log/event-log.ts appends to it in the statement of the move).
     history: text('history', { mode: 'json' }).$type<EventMark[]>().notNull().default(sql`'[]'`),

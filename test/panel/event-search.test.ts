@@ -139,6 +139,36 @@ describe('the event list: leads stay named', () => {
   });
 });
 
+describe('the event list and the search: leads named as they arrived', () => {
+  it('keeps a name the mapping alone found, after its key is renamed, accepted or refused', async () => {
+    const account = await newAccount('Concessionária');
+    // `comprador` is no key a guess names: only the mapping says it holds the name.
+    const fields = [
+      { key: 'comprador', type: 'string', target: 'contact.name' },
+      { key: 'cpf', type: 'string', required: true },
+    ];
+    const hook = await newWebhook(account.key, { mode: 'test', fields });
+    expect((await postEvent(hook.path, { comprador: 'Davi Rocha', cpf: '1' })).status).toBe(204);
+    expect((await postEvent(hook.path, { comprador: 'Eva Prado' })).status).toBe(400);
+    const renamed = [{ ...fields[0], key: 'quem_comprou' }, fields[1]];
+    const put = await call(`/v1/inbound-webhooks/${hook.id}`, {
+      method: 'PUT',
+      key: account.key,
+      body: { fields: renamed },
+    });
+    expect(put.status).toBe(200);
+    const cookie = await signIn(account.key);
+    const s = { ...account, hook, ids: [], cookie, base: `/panel/webhooks/${hook.id}/events` };
+    const { html } = await list(s);
+    expect(html).toMatch(/<td data-label="Lead"><span class="who">Davi Rocha<\/span><\/td>/);
+    expect(html).toMatch(/<td data-label="Lead"><span class="who">Eva Prado<\/span><\/td>/);
+    const found = await page(await panel('/panel/search?q=Davi+Rocha', { cookie }));
+    expect(found.replace(/<span class="part">([^<]*)<\/span>/g, '$1')).toMatch(
+      /<td data-label="Lead"><span class="who">Davi Rocha<\/span><\/td>/,
+    );
+  });
+});
+
 describe('the event list: replay every failed event of the filter', () => {
   it('offers it with a confirmation that says how many, replays the filter, and reports', async () => {
     const s = await setup();

@@ -75,14 +75,16 @@ async function newerRejections({ accountId, webhookId, mode }: Subject): Promise
     .run();
 }
 
-const accepted = { payload: '{}', headers: {}, idempotencyKey: undefined, warnings: [] };
+const accepted = { payload: '{}', headers: {}, idempotencyKey: undefined, warnings: [], lead: [] };
 const hookOf = (s: Subject) => ({ accountId: s.accountId, id: s.webhookId, mode: s.mode });
 
 /** The write of each move, aimed at the subject (an insert adds an event of its webhook). */
 const runners: Record<EventMove, (db: Db, s: Subject) => Promise<unknown>> = {
   store: (db, s) => storeEvent(db, hookOf(s), accepted, Date.now()),
   reject: (db, s) =>
-    db.batch(rejectEvent(db, hookOf(s), { headers: {}, rejection: JSON.parse(REJECTION) }, Date.now())),
+    db.batch(
+      rejectEvent(db, hookOf(s), { headers: {}, rejection: JSON.parse(REJECTION), lead: [] }, Date.now()),
+    ),
   preview: (db, s) => previewEvent(db, s.id, { preview: { contact: null }, warnings: [] }, Date.now()),
   process: (db, s) => processedEvent(db, s.id, [], Date.now()),
   fail: (db, s) => failEvent(db, s.id, said('record_unwritable', { detail: 'SQLITE_TOOBIG' })),

@@ -69,12 +69,13 @@ export async function eventsPage(c: C, key: KeyRef): Promise<Response> {
   const { webhook, events, failed } = await listEvents(c.get('db'), key, id, page, query.data, true);
   const shown = page.page(c, events, presentEvent);
   const p = pageOf(c, true);
+  const leads = new Map(events.map((row) => [row.id, row.lead]));
   const rows: EventListRow[] = shown.data.map((e) => ({
     id: e.id,
     status: e.status,
     attempts: e.attempts,
     receivedAt: e.received_at,
-    who: leadOf(webhook.fields, e.payload ?? keptBody(e.rejection?.body)),
+    who: leads.get(e.id) ?? leadOf(webhook.fields, e.payload ?? keptBody(e.rejection?.body)),
     warnings: e.warnings.length,
     error:
       failureText(p, e) ??

@@ -25,7 +25,8 @@ export async function leadSearchPage(c: C, key: KeyRef): Promise<Response> {
   const rows = (found?.events ?? []).map((row) => {
     const e = presentEvent(row);
     const hook = hooks.get(row.webhookId);
-    const who = leadParts(leadOf(hook?.fields ?? [], e.payload ?? keptBody(e.rejection?.body)));
+    // As stored when it arrived; an event stored before leads were kept, from the mapping now.
+    const who = leadParts(row.lead ?? leadOf(hook?.fields ?? [], e.payload ?? keptBody(e.rejection?.body)));
     const link = `/panel/webhooks/${row.webhookId}/events/${e.id}`;
     return html`<tr><td data-label="${p.t.lead}">${who}</td><td data-label="${p.t.searchWebhook}">${hook?.name ?? ''}</td><td data-label="${p.t.event}"><a href="${link}">#${e.id}</a></td><td data-label="${p.t.received}">${when(e.received_at, p)}</td><td data-label="${p.t.status}"><span class="badge ${e.status}">${statusLabel(p, e.status)}</span></td></tr>`;
   });

@@ -14,6 +14,7 @@ import type { Rejection } from '../rules/config';
 import { sameEvent } from '../rules/event-identity';
 import { injected } from '../rules/faults';
 import { readFields } from '../rules/fields';
+import { keptBody, leadOf } from '../rules/lead-name';
 import { charsetOf, textPrefix } from './charset';
 import { parseObject } from './parse';
 import { storedBody } from './stored-body';
@@ -124,6 +125,7 @@ export async function acceptCall(db: Db, env: IngestVars, hook: Hook, call: Call
     headers: call.kept,
     idempotencyKey: key,
     warnings: [...parsed.warnings, ...kept.warnings, ...warnings],
+    lead: leadOf(hook.fields, value),
   };
   let stored: { id: number } | undefined;
   if (key) {
@@ -166,7 +168,16 @@ export async function recordRejection(
   const kept = call.body && textPrefix(call.body, charsetOf(call.contentType), MAX_REJECTED_BYTES);
   try {
     await db.batch(
-      rejectEvent(db, hook, { headers: call.kept, rejection: { ...rejection, body: kept ?? null } }, now),
+      rejectEvent(
+        db,
+        hook,
+        {
+          headers: call.kept,
+          rejection: { ...rejection, body: kept ?? null },
+          lead: leadOf(hook.fields, keptBody(kept)),
+        },
+        now,
+      ),
     );
   } catch (failure) {
     logError(failure, requestId);

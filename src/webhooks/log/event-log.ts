@@ -48,6 +48,7 @@ type Accepted = {
   headers: Record<string, string>;
   idempotencyKey: string | undefined;
   warnings: FieldError[];
+  lead: string[];
 };
 
 /** new → pending: an accepted call, unless a live event holds its Idempotency-Key (no row then). */
@@ -94,7 +95,7 @@ export function keyHolder(db: Db, webhookId: number, key: string, text: string) 
 export const rejectEvent = (
   db: Db,
   hook: Hook,
-  event: { headers: Record<string, string>; rejection: Rejection },
+  event: { headers: Record<string, string>; rejection: Rejection; lead: string[] },
   now: number,
 ) =>
   [
