@@ -81,7 +81,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .facts{grid-template-columns:minmax(0,max-content) minmax(55%,1fr)}
 }
 .danger{background:#b42318;border-color:#b42318;color:#fff;font-weight:600}
-.button.secondary{background:#fff;color:#0b57b0}
+.button.secondary,button.secondary{background:#fff;color:#0b57b0}
 .choices label{display:block}
 .chart{margin:0 0 .5rem}
 .chart svg{display:block;width:100%;height:auto;background:#fff}
@@ -184,12 +184,11 @@ for (const form of document.querySelectorAll("form[data-guard]")) {
   });
 }
 // A field's date formats box shows while its type is date (the server hides it on other types).
-for (const type of document.querySelectorAll("select.js-type")) {
-  type.addEventListener("change", () => {
-    const box = type.closest("tr")?.querySelector("textarea.js-formats");
-    if (box && box.value === "") box.hidden = type.value !== "date";
-  });
-}
+document.addEventListener("change", (event) => {
+  const type = event.target.closest?.("select.js-type");
+  const box = type?.closest("tr")?.querySelector("textarea.js-formats");
+  if (box && box.value === "") box.hidden = type.value !== "date";
+});
 // A flow block shows the options its chosen action takes (data-actions); a blank one, none.
 const showOptions = (block) => {
   const chosen = block.querySelector("select.js-action")?.value ?? "";
@@ -209,13 +208,18 @@ const renumber = (list) => {
     }
   });
 };
+const setUpBlock = (block) => {
+  showOptions(block);
+  const move = block.querySelector(".move");
+  if (move) move.hidden = false;
+};
+document.addEventListener("change", (event) => {
+  const action = event.target.closest?.("select.js-action");
+  const block = action?.closest("fieldset.flow");
+  if (block) showOptions(block);
+});
 for (const list of document.querySelectorAll(".flows")) {
-  for (const block of list.querySelectorAll("fieldset.flow")) {
-    block.querySelector("select.js-action")?.addEventListener("change", () => showOptions(block));
-    showOptions(block);
-    const move = block.querySelector(".move");
-    if (move) move.hidden = false;
-  }
+  for (const block of list.querySelectorAll("fieldset.flow")) setUpBlock(block);
   list.addEventListener("click", (event) => {
     const button = event.target.closest(".js-move");
     if (!button) return;
@@ -226,6 +230,27 @@ for (const list of document.querySelectorAll(".flows")) {
     else list.insertBefore(other, block);
     renumber(list);
     button.focus();
+  });
+}
+// "Add a field" and "Add an action" add a row from the list's template, named after the highest
+// index in use and numbered after the last row, and focus it; without JS the button sends the form
+// back for the same form with one more row.
+for (const button of document.querySelectorAll("button.js-add")) {
+  const template = document.getElementById(button.dataset.template);
+  const list = document.getElementById(button.dataset.list);
+  if (!template || !list) continue;
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    const count = list.children.length;
+    if (count >= Number(button.dataset.max)) return;
+    const used = [...list.querySelectorAll("[name]")].map((el) => Number(/^\\w+\\.(\\d+)\\./.exec(el.name)?.[1] ?? -1));
+    const next = Math.max(-1, ...used) + 1;
+    const row = template.innerHTML.replaceAll("__i__", String(next)).replaceAll("__n__", String(count + 1));
+    list.insertAdjacentHTML("beforeend", row);
+    const added = list.lastElementChild;
+    if (added.matches("fieldset.flow")) { setUpBlock(added); renumber(list); }
+    added.querySelector("input:not([type=hidden]), select")?.focus();
+    if (count + 1 >= Number(button.dataset.max)) button.hidden = true;
   });
 }
 `;

@@ -42,10 +42,6 @@ export type FlowDraft = {
 
 export type Draft = { name: string; fields: FieldDraft[]; flows: FlowDraft[] };
 
-/** Blank rows the form offers after the filled ones, so rows can be added without JS. */
-export const BLANK_FIELDS = 3;
-export const BLANK_FLOWS = 2;
-
 export const blankField = (): FieldDraft => ({
   key: '',
   type: 'string',
@@ -71,6 +67,22 @@ export const blankFlow = (): FlowDraft => ({
   dueDays: '',
   dueHours: '',
 });
+
+/** A row the form's "Add a field" or "Add an action" button asks for. */
+export type RowKind = 'field' | 'flow';
+
+/** The row a submitted form's add button asked for (the form sent without JS), if any. */
+export function addedRow(form: Form): RowKind | undefined {
+  const value = text(form, 'add');
+  return value === 'field' || value === 'flow' ? value : undefined;
+}
+
+/** The draft with one blank row more of `kind`, while the contract takes more; nothing typed is lost. */
+export function withRow(draft: Draft, kind: RowKind): Draft {
+  if (kind === 'field')
+    return draft.fields.length < MAX_FIELDS ? { ...draft, fields: [...draft.fields, blankField()] } : draft;
+  return draft.flows.length < MAX_FLOWS ? { ...draft, flows: [...draft.flows, blankFlow()] } : draft;
+}
 
 /** A fields table row from a suggested mapping (webhooks/rules/target-guess.ts). */
 export const fieldDraftOf = (guess: TargetGuess): FieldDraft => ({

@@ -275,6 +275,8 @@ const ptBR = {
   formatsHint:
     'Formatos de data (só em campos do tipo Data, onde a caixa aparece): um por linha, tentados em ordem depois de 2024-03-05 e 2024-03-05T14:30:00-03:00. Use DD (dia), MM (mês), AAAA (ano), HH (hora), mm (minuto), ss (segundo) com / - . : , ou espaço; por exemplo DD/MM/AAAA ou DD/MM/AAAA HH:mm. A hora é lida em UTC.',
   examples: 'Exemplos',
+  addField: 'Adicionar um campo',
+  addAction: 'Adicionar uma ação',
   moveUp: 'Subir a ação',
   moveDown: 'Descer a ação',
   roundRobinTwice:
@@ -705,6 +707,8 @@ const en: Messages = {
   formatsHint:
     'Date formats (date fields only): one per line, tried in order after 2024-03-05 and 2024-03-05T14:30:00-03:00. Use DD (day), MM (month), YYYY (year), HH (hour), mm (minute), ss (second) with / - . : , or a space; for example DD/MM/YYYY or DD/MM/YYYY HH:mm. The time is read as UTC.',
   examples: 'Examples',
+  addField: 'Add a field',
+  addAction: 'Add an action',
   moveUp: 'Move action up',
   moveDown: 'Move action down',
   roundRobinTwice:

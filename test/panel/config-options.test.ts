@@ -13,13 +13,13 @@ async function browserForm(cookie: string, id: number, change = (form: Record<st
 }
 
 /** The option boxes of flow block `i` on a page, with whether each is hidden. */
-function optionBoxes(html: string, i: number): Record<string, boolean> {
+function optionBoxes(html: string, i: number | '__i__'): Record<string, boolean> {
   const start = html.indexOf(`name="flows.${i}.action"`);
   const end = html.indexOf('<fieldset class="flow">', start);
   const block = html.slice(start, end < 0 ? undefined : end);
   const out: Record<string, boolean> = {};
   for (const m of block.matchAll(
-    /<div class="option" data-actions="[^"]*"( hidden)?>.*?name="flows\.\d+\.([a-z_]+)/gs,
+    /<div class="option" data-actions="[^"]*"( hidden)?>.*?name="flows\.(?:\d+|__i__)\.([a-z_]+)/gs,
   )) {
     out[m[2] ?? ''] = m[1] !== undefined;
   }
@@ -141,9 +141,11 @@ describe('the flow blocks', () => {
       due: true,
     });
     expect(optionBoxes(html, 2)).toEqual({ ...all, match_on: true });
-    expect(optionBoxes(html, 3)).toEqual(all);
+    // No blank block: "Adicionar uma ação" adds one from the template, which shows them all.
+    expect(html).not.toContain('name="flows.3.action"');
+    expect(optionBoxes(html, '__i__')).toEqual(all);
     expect(html).toContain('Nome (modelo) (Criar negócio, Criar tarefa)');
-    expect(html.match(/class="js-move" data-step="-1"/g)).toHaveLength(5);
+    expect(html.match(/class="js-move" data-step="-1"/g)).toHaveLength(4);
   });
 
   it('keep every option of a stored flow on a save that changes another block', async () => {

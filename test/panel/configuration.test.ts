@@ -28,13 +28,82 @@ describe('saving the edit page', () => {
       ],
     });
     const edit = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie: await signIn(key) }));
-    const box = (i: number) =>
+    const box = (i: number | '__i__') =>
       new RegExp(`<textarea name="fields\\.${i}\\.formats"[^>]*>`).exec(edit)?.[0] ?? '';
     expect(box(0)).toContain(' hidden');
     expect(box(1)).not.toContain(' hidden');
-    // A blank row is text until its type is changed, so its box waits for panel.js too.
-    expect(box(2)).toContain(' hidden');
+    // A row added (the template of "Adicionar um campo") is text until its type is changed, so
+    // its box waits for panel.js too; no blank row is shown before it is asked for.
+    expect(box('__i__')).toContain(' hidden');
+    expect(box(2)).toBe('');
     expect(submitForm(edit, `/panel/webhooks/${hook.id}`).map(([n]) => n)).toContain('fields.0.formats');
+  });
+
+  it('adds a field or an action without JS: the form again with one more row, all typed kept, nothing saved', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Agenda',
+      fields: [{ key: 'nome', type: 'email', target: 'contact.email' }],
+      flows: [{ action: 'upsert_contact', match_on: ['email'] }],
+    });
+    const cookie = await signIn(key);
+    const path = `/panel/webhooks/${hook.id}`;
+    const before = await configOf(key, hook.id);
+    const edit = await page(await panel(path, { cookie }));
+    // No fixed blank rows: one row per stored field and action, then the buttons.
+    expect(edit).not.toContain('name="fields.1.key"');
+    expect(edit).not.toContain('name="flows.1.action"');
+    expect(edit).toContain('>Adicionar um campo</button>');
+    expect(edit).toContain('>Adicionar uma ação</button>');
+    // Enter in a box saves: the form's first submit button is the save, not an add button.
+    const form = edit.slice(edit.indexOf(`<form method="post" action="${path}"`));
+    expect(/<button type="submit"([^>]*)>([^<]*)</.exec(form)?.slice(1)).toEqual([
+      ' class="visually-hidden" tabindex="-1" aria-hidden="true"',
+      'Salvar',
+    ]);
+    const typed = await browserForm(cookie, hook.id, (f) => ({
+      ...f,
+      name: ['Agenda da loja'],
+      'fields.0.key': ['nome_completo'],
+      add: ['field'],
+    }));
+    const once = await panel(path, { cookie, form: typed });
+    const more = await page(once);
+    expect(await configOf(key, hook.id)).toEqual(before);
+    expect(more).toContain('value="Agenda da loja"');
+    expect(more).toContain('name="fields.0.key" value="nome_completo"');
+    expect(more).toMatch(/<input name="fields\.1\.key" value="" aria-label="Chave 2" autofocus>/);
+    // A second add, of an action: both new rows there, the field still blank.
+    const twice = asForm(submitForm(more, path));
+    const actions = await page(await panel(path, { cookie, form: { ...twice, add: ['flow'] } }));
+    expect(actions).toContain('name="fields.1.key"');
+    expect(actions).toMatch(/<select name="flows\.1\.action" class="js-action" autofocus>/);
+    expect(await configOf(key, hook.id)).toEqual(before);
+    // Filled and saved: the new rows are written, the blank action left out.
+    const filled = {
+      ...asForm(submitForm(actions, path)),
+      'fields.1.key': ['telefone'],
+      'fields.1.type': ['phone'],
+    };
+    expect((await panel(path, { cookie, form: filled })).status).toBe(303);
+    const after = await configOf(key, hook.id);
+    expect(after.name).toBe('Agenda da loja');
+    expect(after.fields.map((f: { key: string }) => f.key)).toEqual(['nome_completo', 'telefone']);
+    expect(after.flows).toEqual(before.flows);
+  });
+
+  it('adds rows to a new webhook without JS, creating nothing until it is saved', async () => {
+    const { key } = await newAccount();
+    const cookie = await signIn(key);
+    const blank = await page(await panel('/panel/webhooks/new', { cookie }));
+    expect(blank).toContain('name="fields.0.key"');
+    expect(blank).not.toContain('name="fields.1.key"');
+    expect(blank).not.toContain('name="flows.0.action"');
+    const form = { ...asForm(submitForm(blank, '/panel/webhooks')), name: ['Site'], add: ['flow'] };
+    const more = await page(await panel('/panel/webhooks', { cookie, form }));
+    expect(more).toContain('value="Site"');
+    expect(more).toContain('name="flows.0.action"');
+    expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toEqual([]);
   });
 
   it('keeps the date formats of an unchanged page, and DD/MM/YYYY leads are taken after it', async () => {

@@ -30,7 +30,10 @@ type Entries = [name: string, value: string][];
 export function submitForm(html: string, action: string): Entries {
   const start = html.indexOf(`<form method="post" action="${action}"`);
   if (start < 0) throw new Error(`no form posting to ${action}`);
-  const form = html.slice(start, html.indexOf('</form>', start));
+  // A template's controls are no part of the form until a script puts them in.
+  const form = html
+    .slice(start, html.indexOf('</form>', start))
+    .replace(/<template\b[\s\S]*?<\/template>/g, '');
   const entries: Entries = [];
   const tags = /<(input|select|textarea)\b([^>]*)>/gi;
   for (let m = tags.exec(form); m; m = tags.exec(form)) {

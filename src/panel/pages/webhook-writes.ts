@@ -5,7 +5,7 @@ import type { inboundWebhooks } from '../../db/schema';
 import type { KeyRef } from '../../db/tenant';
 import { InboundWebhookUpdate } from '../../webhooks/contract/schemas';
 import { rotateOwnWebhook, setOwnWebhook, webhookSpec } from '../../webhooks/resource/store';
-import { bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows } from '../form';
+import { addedRow, bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows, withRow } from '../form';
 import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
 import { saidText } from '../said-words';
 import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
@@ -46,6 +46,9 @@ export async function saveWebhook(c: C, key: KeyRef): Promise<Response> {
   const submitted = await c.req.parseBody({ all: true });
   if (tooManyRows(submitted)) return refuseRows(c);
   const draft = draftFromForm(submitted);
+  // "Add a field" or "Add an action" without JS: the form again, with one more row, nothing saved.
+  const added = addedRow(submitted);
+  if (added) return renderWebhook(c, key, id, { draft: withRow(draft, added), added });
   const { body, ...rows } = bodyOf(draft);
   const errors = await update(c, key, id, await changedOnly(body, submitted));
   if (!errors) return saved(c, id);

@@ -8,7 +8,7 @@ import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event
 import { graceEnd, webhookQuery } from '../../webhooks/resource/store';
 import { suggestTargets } from '../../webhooks/rules/target-guess';
 import { examplesByKey } from '../examples';
-import { bodyOf, type Draft, draftOf, fieldDraftOf, halvesDigest } from '../form';
+import { bodyOf, type Draft, draftOf, fieldDraftOf, halvesDigest, type RowKind } from '../form';
 import { namedUsers, usersOf } from '../owners';
 import { type C, doneFlash, type Flash, idOf, pageOf, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
@@ -22,6 +22,8 @@ export type EditState = {
   errors?: Map<string, FieldError[]>;
   secretError?: string;
   flash?: Flash;
+  /** The list a row was just added to, without JS (its new row takes the focus). */
+  added?: RowKind;
 };
 
 /**
@@ -70,7 +72,7 @@ export async function renderWebhook(
     p,
     `/panel/webhooks/${id}`,
     draft,
-    { ...users, unsaved },
+    { ...users, unsaved, added: state.added },
     state.errors ?? new Map(),
     p.t.save,
     was,

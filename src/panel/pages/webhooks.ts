@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { fieldErrors } from '../../contracts/field-errors';
+import type { FieldError } from '../../core/errors';
 import { createOwn, listQuery } from '../../db/own';
 import { inboundWebhooks } from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
@@ -9,7 +10,16 @@ import { InboundWebhookCreate, InboundWebhookQuery, webhookSorts } from '../../w
 import { eventStatsQuery, statsOf } from '../../webhooks/log/event-reads';
 import { eventStorageQuery, presentEventStorage } from '../../webhooks/log/event-storage';
 import { type WebhookRow, webhookSpec } from '../../webhooks/resource/store';
-import { bodyOf, type Draft, draftFromForm, errorsByControl, tooManyRows } from '../form';
+import {
+  addedRow,
+  bodyOf,
+  type Draft,
+  draftFromForm,
+  errorsByControl,
+  type RowKind,
+  tooManyRows,
+  withRow,
+} from '../form';
 import { usersOf } from '../owners';
 import { type C, pageOf, refused, refuseRows, saved, viewOf } from '../page';
 import { withStorageNotice } from '../storage-notice';
@@ -41,17 +51,33 @@ export async function webhooksPage(c: C, key: KeyRef): Promise<Response> {
   return c.html(listPage(p, hooks, shown.meta.next_cursor));
 }
 
-/** The form of a new webhook, with the account's users to pick owners from. */
-export async function newWebhookPage(c: C, key: KeyRef): Promise<Response> {
+/**
+ * The form of a new webhook, with the account's users to pick owners from: blank, shown again with
+ * one more row (`added`, the add buttons without JS), or refused (`errors`, a 422).
+ */
+async function newWebhookForm(
+  c: C,
+  key: KeyRef,
+  draft: Draft,
+  shown: { added?: RowKind; errors?: Map<string, FieldError[]> },
+) {
   const [, people] = await scoped(c.get('db'), key, usersOf(c.get('db'), key));
   const p = pageOf(c, true);
-  const draft: Draft = { name: '', fields: [], flows: [] };
-  const users = { live: people, named: [] };
-  const form = configForm(p, '/panel/webhooks', draft, users, new Map(), p.t.create);
+  const users = { live: people, named: [], added: shown.added };
+  const form = configForm(p, '/panel/webhooks', draft, users, shown.errors ?? new Map(), p.t.create);
+  if (!shown.errors)
+    return c.html(
+      layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}<p>${p.t.newWebhookTestHint}</p>${form}`),
+    );
   return c.html(
-    layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}<p>${p.t.newWebhookTestHint}</p>${form}`),
+    layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}${form}`, { kind: 'error', text: p.t.fixErrors }),
+    422,
   );
 }
+
+/** The form of a new webhook. */
+export const newWebhookPage = (c: C, key: KeyRef) =>
+  newWebhookForm(c, key, { name: '', fields: [], flows: [] }, {});
 
 /**
  * Creates a webhook through the same schema and write as `POST /v1/inbound-webhooks`; a refused
@@ -61,6 +87,9 @@ export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
   const submitted = await c.req.parseBody({ all: true });
   if (tooManyRows(submitted)) return refuseRows(c);
   const draft = draftFromForm(submitted);
+  // "Add a field" or "Add an action" without JS: the form again, with one more row, nothing created.
+  const added = addedRow(submitted);
+  if (added) return newWebhookForm(c, key, withRow(draft, added), { added });
   const { body: sent, ...rows } = bodyOf(draft);
   // A new webhook starts in test mode, so its first events preview and write nothing; the form
   // has no mode control. /v1 keeps `production` as its default (a default changing breaks clients).
@@ -76,19 +105,5 @@ export async function createWebhook(c: C, key: KeyRef): Promise<Response> {
       if (!errors) throw err;
     }
   }
-  const [, people] = await scoped(c.get('db'), key, usersOf(c.get('db'), key));
-  const p = pageOf(c, true);
-  const users = { live: people, named: [] };
-  const form = configForm(
-    p,
-    '/panel/webhooks',
-    draft,
-    users,
-    errorsByControl(errors ?? [], rows),
-    p.t.create,
-  );
-  return c.html(
-    layout(p, p.t.newWebhook, html`${modeBanner(p, NEW)}${form}`, { kind: 'error', text: p.t.fixErrors }),
-    422,
-  );
+  return newWebhookForm(c, key, draft, { errors: errorsByControl(errors ?? [], rows) });
 }

@@ -3,17 +3,10 @@ import type { FieldError } from '../../core/errors';
 import { actions, findAction } from '../../webhooks/actions';
 import type { panelOptions } from '../../webhooks/actions/action';
 import { MATCH_KEYS } from '../../webhooks/config/schema';
+import { MAX_FIELDS, MAX_FLOWS } from '../../webhooks/contract/schemas';
 import { customFieldRecords, fixedTargets, whenOps } from '../../webhooks/rules/config';
 import { fieldTypes } from '../../webhooks/rules/fields';
-import {
-  BLANK_FIELDS,
-  BLANK_FLOWS,
-  blankField,
-  blankFlow,
-  type Draft,
-  type FieldDraft,
-  type FlowDraft,
-} from '../form';
+import { blankField, blankFlow, type Draft, type FieldDraft, type FlowDraft, type RowKind } from '../form';
 import { shownFormat } from '../format-words';
 import { kindLabel, matchKeyLabel, opLabel, targetLabel, typeLabel } from '../labels';
 import { type Said, saidText } from '../said-words';
@@ -23,6 +16,15 @@ import { option, type Page, problems } from './layout';
 // reads what they send back).
 
 type Errors = Map<string, FieldError[]>;
+
+/**
+ * Where a row is: the index its controls are named by and its number as the person reads it. The
+ * add buttons' templates hold `__i__` and `__n__`, which panel.js fills in for the row it adds.
+ */
+type At = { i: string; n: string; focus?: boolean };
+const at = (i: number, focus = false): At => ({ i: String(i), n: String(i + 1), focus });
+const TEMPLATE: At = { i: '__i__', n: '__n__' };
+const autofocus = (on: boolean | undefined) => (on ? raw(' autofocus') : '');
 
 const checked = (on: boolean) => (on ? raw(' checked') : '');
 
@@ -39,16 +41,22 @@ const examplesCell = (p: Page, list: string[] | undefined) =>
  */
 const formatsShown = (f: FieldDraft) => f.type === 'date' || f.formats !== '';
 
-function fieldRow(p: Page, f: FieldDraft, i: number, errors: Errors, examples: Map<string, string[]>) {
+function fieldRow(
+  p: Page,
+  f: FieldDraft,
+  { i, n: nth, focus }: At,
+  errors: Errors,
+  examples: Map<string, string[]>,
+) {
   const n = (c: string) => `fields.${i}.${c}`;
   const e = (c: string) => problems(p, errors, n(c));
   return html`<tr>
-<td data-label="${p.t.key}"><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${i + 1}"${e('key').attrs}>${e('key').note}</td>
-<td data-label="${p.t.type}"><select name="${n('type')}" class="js-type" aria-label="${p.t.type} ${i + 1}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
-<td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${i + 1}"${checked(f.required)}></td>
-<td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${i + 1}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
-<td data-label="${p.t.fieldLocale}"><input type="checkbox" name="${n('locale')}" value="pt-BR" aria-label="${p.t.fieldLocale} ${i + 1}" aria-describedby="locale-hint"${checked(f.locale === 'pt-BR')}${e('locale').attrs}>${e('locale').note}</td>
-<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${i + 1}" aria-describedby="formats-hint" placeholder="${shownFormat(p.lang, 'DD/MM/YYYY')}"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
+<td data-label="${p.t.key}"><input name="${n('key')}" value="${f.key}" aria-label="${p.t.key} ${nth}"${autofocus(focus)}${e('key').attrs}>${e('key').note}</td>
+<td data-label="${p.t.type}"><select name="${n('type')}" class="js-type" aria-label="${p.t.type} ${nth}"${e('type').attrs}>${fieldTypes.map((t) => option(t, typeLabel(p, t), f.type === t))}</select>${e('type').note}</td>
+<td data-label="${p.t.required}"><input type="checkbox" name="${n('required')}" value="on" aria-label="${p.t.required} ${nth}"${checked(f.required)}></td>
+<td data-label="${p.t.target}"><input name="${n('target')}" value="${f.target}" list="targets" aria-label="${p.t.target} ${nth}" placeholder="${p.t.noTarget}"${e('target').attrs}>${e('target').note}</td>
+<td data-label="${p.t.fieldLocale}"><input type="checkbox" name="${n('locale')}" value="pt-BR" aria-label="${p.t.fieldLocale} ${nth}" aria-describedby="locale-hint"${checked(f.locale === 'pt-BR')}${e('locale').attrs}>${e('locale').note}</td>
+<td data-label="${p.t.formats}"><textarea name="${n('formats')}" rows="2" class="js-formats" aria-label="${p.t.formats} ${nth}" aria-describedby="formats-hint" placeholder="${shownFormat(p.lang, 'DD/MM/YYYY')}"${formatsShown(f) ? '' : raw(' hidden')}${e('formats').attrs}>
 ${shownFormat(p.lang, f.formats)}</textarea>${e('formats').note}</td>
 <td data-label="${p.t.examples}">${f.key ? examplesCell(p, examples.get(f.key)) : ''}</td>
 </tr>`;
@@ -125,10 +133,16 @@ const optionBox = (p: Page, a: FlowDraft, o: Option, body: unknown) => {
 };
 
 /** The up and down buttons of a flow block: shown by the script, which moves blocks. */
-const moveButtons = (p: Page, i: number) =>
-  html`<span class="move" hidden><button type="button" class="js-move" data-step="-1" aria-label="${p.t.moveUp} ${i + 1}">↑</button><button type="button" class="js-move" data-step="1" aria-label="${p.t.moveDown} ${i + 1}">↓</button></span>`;
+const moveButtons = (p: Page, nth: string) =>
+  html`<span class="move" hidden><button type="button" class="js-move" data-step="-1" aria-label="${p.t.moveUp} ${nth}">↑</button><button type="button" class="js-move" data-step="1" aria-label="${p.t.moveDown} ${nth}">↓</button></span>`;
 
-function flowRow(p: Page & Omit<Said, 'lang'>, a: FlowDraft, i: number, owners: Owners, errors: Errors) {
+function flowRow(
+  p: Page & Omit<Said, 'lang'>,
+  a: FlowDraft,
+  { i, n: nth, focus }: At,
+  owners: Owners,
+  errors: Errors,
+) {
   const n = (c: string) => `flows.${i}.${c}`;
   const e = (c: string) => problems(p, errors, n(c));
   const input = (c: string, label: string, value: string) =>
@@ -141,10 +155,10 @@ function flowRow(p: Page & Omit<Said, 'lang'>, a: FlowDraft, i: number, owners: 
     ...(['string', 'number', 'boolean'] as const).map((k): [string, string] => [k, kindLabel(p, k)]),
   ];
   return html`<fieldset class="flow">
-<legend>${p.t.action} <span class="flow-n">${i + 1}</span></legend>
-${moveButtons(p, i)}
-<label>${p.t.position} <input type="number" name="${n('position')}" value="${i + 1}" min="1" class="position"></label>
-<label>${p.t.action} <select name="${n('action')}" class="js-action"${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, m.labels[p.lang], a.action === m.name))}</select></label>${e('action').note}
+<legend>${p.t.action} <span class="flow-n">${nth}</span></legend>
+${moveButtons(p, nth)}
+<label>${p.t.position} <input type="number" name="${n('position')}" value="${nth}" min="1" class="position"></label>
+<label>${p.t.action} <select name="${n('action')}" class="js-action"${autofocus(focus)}${e('action').attrs}>${option('', p.t.noAction, a.action === '')}${actions.map((m) => option(m.name, m.labels[p.lang], a.action === m.name))}</select></label>${e('action').note}
 ${optionBox(
   p,
   a,
@@ -183,15 +197,25 @@ ${input('due.hours', p.t.hours, a.dueHours)}
 </fieldset>`;
 }
 
-/** Blank rows after the last filled one, up to `wanted`: a form shown again does not grow. */
-const topUp = <T>(rows: T[], blank: (row: T) => boolean, wanted: number, make: () => T): T[] => {
-  let trailing = 0;
-  while (trailing < rows.length && blank(rows[rows.length - 1 - trailing] as T)) trailing++;
-  return [...rows, ...Array.from({ length: Math.max(0, wanted - trailing) }, make)];
-};
+/**
+ * The button under a list that adds a row to it. Without JS it sends the form back for the same
+ * form with one more row (nothing is saved, nothing typed is lost); panel.js adds the row from the
+ * list's template instead. Shown while the list may grow, and only to a key that may save.
+ */
+function addRow(p: Page, kind: RowKind, shown: number, canSubmit: boolean) {
+  const max = kind === 'field' ? MAX_FIELDS : MAX_FLOWS;
+  if (!canSubmit || shown >= max) return '';
+  return html`<p><button type="submit" name="add" value="${kind}" class="secondary js-add" data-template="${kind}-template" data-list="${kind}-list" data-max="${max}">${kind === 'field' ? p.t.addField : p.t.addAction}</button></p>`;
+}
 
 /** The fields table, with the hints that explain its locale and formats columns. */
-function fieldsTable(p: Page, fields: FieldDraft[], errors: Errors, examples: Map<string, string[]>) {
+function fieldsTable(
+  p: Page,
+  fields: FieldDraft[],
+  errors: Errors,
+  examples: Map<string, string[]>,
+  focus: boolean,
+) {
   return html`<h2>${p.t.fields}</h2>
 <p class="hint">${p.t.fieldsHint}</p>
 <p class="hint" id="locale-hint">${p.t.fieldLocaleHint}</p>
@@ -199,7 +223,8 @@ function fieldsTable(p: Page, fields: FieldDraft[], errors: Errors, examples: Ma
 <datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}" label="${targetLabel(p, t)}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
 <div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
 <thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.fieldLocale}</th><th scope="col">${p.t.formats}</th><th scope="col">${p.t.examples}</th></tr></thead>
-<tbody>${fields.map((f, i) => fieldRow(p, f, i, errors, examples))}</tbody></table></div>`;
+<tbody id="field-list">${fields.map((f, i) => fieldRow(p, f, at(i, focus && i === fields.length - 1), errors, examples))}</tbody></table></div>
+<template id="field-template">${fieldRow(p, blankField(), TEMPLATE, new Map(), examples)}</template>`;
 }
 
 /** The account's users a form offers, and the example values beside its fields. */
@@ -212,6 +237,8 @@ export type FormContext = {
   examples?: Map<string, string[]>;
   /** The form shows what is not stored yet (rows added from test events): leaving it asks. */
   unsaved?: boolean;
+  /** The list a row was just added to (the add button, without JS): its new row takes the focus. */
+  added?: RowKind;
 };
 
 /**
@@ -227,8 +254,9 @@ export function configForm(
   submit: string,
   was?: { fields: string; flows: string },
 ) {
-  const fields = topUp(draft.fields, (f) => f.key === '', BLANK_FIELDS, blankField);
-  const flows = topUp(draft.flows, (a) => a.action === '', BLANK_FLOWS, blankFlow);
+  // An empty table shows one row to fill in; the add buttons add more.
+  const fields = draft.fields.length ? draft.fields : [blankField()];
+  const { flows } = draft;
   const owners: Owners = {
     live: users.live,
     named: new Map([...users.named, ...users.live].map((u) => [String(u.id), u])),
@@ -246,7 +274,11 @@ export function configForm(
   // A key that may not save sees the configuration with every control disabled, and no save button.
   // panel.js asks before the page is left with changes not saved; a refused save's draft is one.
   const guard = canSubmit ? raw(` data-guard="${errors.size || users.unsaved ? 'unsaved' : 'saved'}"`) : '';
-  return html`<form method="post" action="${action}" class="card" novalidate${guard}>${canSubmit ? '' : raw('<fieldset class="readonly" disabled>')}
+  // Enter in a box submits with the form's first submit button: the save, not an add button.
+  const enter = canSubmit
+    ? html`<button type="submit" class="visually-hidden" tabindex="-1" aria-hidden="true">${submit}</button>`
+    : raw('<fieldset class="readonly" disabled>');
+  return html`<form method="post" action="${action}" class="card" novalidate${guard}>${enter}
 ${general ? html`<ul class="error" role="alert">${general.map((e) => html`<li>${saidText(said, e)}</li>`)}</ul>` : ''}
 <label for="name">${p.t.name}</label>
 ${
@@ -256,11 +288,14 @@ ${draft.name}</textarea>`
     : html`<input id="name" name="name" value="${draft.name}" required${name.attrs}>`
 }${name.note}
 ${was ? html`<input type="hidden" name="was.fields" value="${was.fields}"><input type="hidden" name="was.flows" value="${was.flows}">` : ''}
-${fieldsTable(p, fields, errors, users.examples ?? new Map())}
+${fieldsTable(p, fields, errors, users.examples ?? new Map(), users.added === 'field')}
+${addRow(p, 'field', fields.length, canSubmit)}
 <h2>${p.t.flows}</h2>
 <p class="hint">${p.t.flowsHint}</p>
 <p class="hint">${p.t.templateHint}</p>
-<div class="flows">${flows.map((a, i) => flowRow(said, a, i, owners, errors))}</div>
+<div class="flows" id="flow-list">${flows.map((a, i) => flowRow(said, a, at(i, users.added === 'flow' && i === flows.length - 1), owners, errors))}</div>
+${canSubmit ? html`<template id="flow-template">${flowRow(said, blankFlow(), TEMPLATE, owners, new Map())}</template>` : ''}
+${addRow(p, 'flow', flows.length, canSubmit)}
 ${canSubmit ? html`<p><button type="submit">${submit}</button></p>` : raw('</fieldset>')}
 </form>`;
 }
