@@ -35,7 +35,8 @@ const ptBR = {
   prodBanner: 'Modo de produção: cada evento grava registros no CRM.',
   disabledBanner: 'Desativado: a URL responde 404.',
   fields: 'Campos',
-  fieldsHint: 'Cada chave é um caminho com pontos no JSON do remetente (ex.: lead.telefone).',
+  fieldsHint:
+    'Cada chave é o nome do campo como o remetente o envia. Um campo dentro de outro leva os dois nomes separados por ponto: lead.telefone é o telefone dentro de lead.',
   key: 'Chave',
   type: 'Tipo',
   required: 'Obrigatório',
@@ -468,7 +469,8 @@ const en: Messages = {
   prodBanner: 'Production mode: every event writes records to the CRM.',
   disabledBanner: 'Disabled: the URL answers 404.',
   fields: 'Fields',
-  fieldsHint: "Each key is a dot path into the sender's JSON (e.g. lead.phone).",
+  fieldsHint:
+    "Each key is the field's name as the sender sends it. A field inside another takes both names joined by a dot: lead.phone is the phone inside lead.",
   key: 'Key',
   type: 'Type',
   required: 'Required',

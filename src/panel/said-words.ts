@@ -347,8 +347,10 @@ const said: { readonly [C in SaidCode]: Words } = {
     en: (a, c) => `No field is mapped to ${target(c, a.text('target'))}.`,
   },
   not_dot_path: {
-    'pt-BR': () => 'Deve ser um caminho com pontos, como `lead.telefone`.',
-    en: () => 'Expected a dot path such as `lead.phone`.',
+    'pt-BR': () =>
+      'Deve ser o nome do campo como o remetente o envia, sem espaços; para um campo dentro de outro, os nomes separados por um ponto, como lead.telefone.',
+    en: () =>
+      "Must be the field's name as the sender sends it, without spaces; for a field inside another, the names joined by one dot, such as lead.phone.",
   },
   too_deep: {
     'pt-BR': (a) => `No máximo ${a.text('max')} níveis: corpos mais fundos são recusados.`,

@@ -53,7 +53,7 @@ export function zoneGroups(t: Messages, all: readonly string[]): ZoneGroup[] {
   const groups: ZoneGroup[] = [
     {
       label: t.zonesBrazil,
-      options: brazil.map(([zone, label]) => ({ zone, label: `${label(t)} · ${zone}` })),
+      options: brazil.map(([zone, label]) => ({ zone, label: label(t) })),
     },
   ];
   for (const [prefix, label] of REGIONS) {

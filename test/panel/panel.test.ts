@@ -359,7 +359,9 @@ describe('pages', () => {
     expect(html).toMatch(
       /name="fields\.2\.key" value="bad key" aria-label="[^"]+" aria-invalid="true" aria-describedby="err-fields-2-key"/,
     );
-    expect(html).toMatch(/<span class="error" id="err-fields-2-key">Deve ser um caminho com pontos/);
+    expect(html).toMatch(
+      /<span class="error" id="err-fields-2-key">Deve ser o nome do campo como o remetente o envia, sem espaços/,
+    );
     expect(html).toMatch(
       /name="flows\.0\.due\.days" value="dois" aria-invalid="true" aria-describedby="err-flows-0-due-days"/,
     );

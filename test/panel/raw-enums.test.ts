@@ -3,7 +3,7 @@ import type { Lang } from '../../src/panel/i18n';
 import { panelRouter } from '../../src/panel/routes';
 import { insertRow, newAccount, newWebhook, postEvent } from '../helpers';
 import { panel, signIn } from './browser';
-import { rawEnums, visibleTexts } from './visible-text';
+import { ptLeftovers, rawEnums, visibleTexts } from './visible-text';
 
 // Every page of the panel, for a configured webhook with events in every status, in both languages:
 // no API enum (`upsert_contact`, `processed`, `phone`, `equals`) shows as visible text. Pages added
@@ -87,6 +87,13 @@ async function configured() {
 }
 
 describe('no enum shows raw', () => {
+  it('finds developer wording in Portuguese text, and not in code or values', () => {
+    const html =
+      '<p>Cada chave é um caminho com pontos no JSON</p><p>Deve ser do tipo date</p><p>DD/MM/YYYY</p><p>Esperado uma data</p><p>Fuso: America/Sao_Paulo</p><code>YYYY</code><input value="America/Sao_Paulo">';
+    expect(ptLeftovers(visibleTexts(html))).toHaveLength(5);
+    expect(ptLeftovers(visibleTexts('<p>Data no formato DD/MM/AAAA, horário de São Paulo</p>'))).toEqual([]);
+  });
+
   it('finds them in a page that shows them, and not in code, values or URLs', () => {
     const html =
       '<p>Status: processed</p><td>pending: 2, failed: 1</td><option value="upsert_contact">Contato (upsert_contact)</option><code>phone</code><a href="/x?status=failed">Falhou</a>';
@@ -121,6 +128,12 @@ describe('no enum shows raw', () => {
           'fields.0.key': 'lead.email',
           'fields.0.type': 'string',
           'fields.0.target': 'contact.email',
+          'fields.1.key': 'lead.quando',
+          'fields.1.type': 'string',
+          'fields.1.formats': 'DD/MM/AAAA',
+          'fields.2.key': 'lead.dia',
+          'fields.2.type': 'date',
+          'fields.2.formats': 'DD/QQ',
           'flows.0.action': 'create_task',
           'flows.0.name': '{{ninguem}}',
           'flows.0.category': 'x',
@@ -137,6 +150,7 @@ describe('no enum shows raw', () => {
         const html = await res.text();
         expect(html, path).toContain(`<html lang="${lang}">`);
         expect(rawEnums(visibleTexts(html)), `${lang} ${path}`).toEqual([]);
+        if (lang === 'pt-BR') expect(ptLeftovers(visibleTexts(html)), `${path}`).toEqual([]);
         // Each cell names its column, which the stacked cards of a phone show (assets.ts).
         expect(
           html.match(/<td(?![^>]*\sdata-label="[^"]+")[^>]*>/g),

@@ -50,3 +50,21 @@ export function rawEnums(texts: string[]): string[] {
   }
   return [...found];
 }
+
+/**
+ * Developer wording left in a Portuguese page: a dot path "no JSON", the format letters YYYY (AAAA
+ * in Portuguese), the type's API name (`tipo date`), zod's "Esperado …", a raw IANA zone name.
+ */
+const LEFTOVERS: RegExp[] = [
+  /caminho com pontos/i,
+  /\bYYYY\b/,
+  /\btipo (date|string|number|boolean|phone|email|cnpj)\b/i,
+  /\bEsperad[oa]s? /,
+  /\b(America|Europe|Asia|Africa|Australia|Pacific|Atlantic|Etc)\/[A-Za-z_]+/,
+  /\b(date|string|datetime)\b/,
+];
+
+/** The texts of `texts` that hold developer wording a Portuguese reader should not see. */
+export function ptLeftovers(texts: string[]): string[] {
+  return texts.filter((text) => LEFTOVERS.some((pattern) => pattern.test(text)));
+}
