@@ -372,6 +372,18 @@ async function createWebhook(page) {
   check(await formats.isVisible(), 'the formats box does not show on a date field');
   await page.getByLabel('Tipo 1').selectOption('email');
   check(!(await formats.isVisible()), 'the formats box stays on an email field');
+  // No fixed blank rows: "Adicionar um campo" adds one (from its template), focused; left blank, it is not saved.
+  check(!(await page.getByLabel('Chave 2').count()), 'a blank second row is shown before it is asked for');
+  await page.getByRole('button', { name: 'Adicionar um campo' }).click();
+  check(
+    await page.getByLabel('Chave 2').evaluate((el) => el === document.activeElement),
+    'the added field row is not focused',
+  );
+  await page.getByLabel('Tipo 2').selectOption('date');
+  check(
+    await page.locator('textarea[name="fields.1.formats"]').isVisible(),
+    'the added date row has no formats box',
+  );
   await page.getByRole('button', { name: 'Criar' }).click();
   await page.getByText('Salvo.').waitFor();
   // A webhook made in the panel starts in test mode.
@@ -394,6 +406,11 @@ async function configureInTestMode(page) {
     .waitFor()
     .catch(() => {});
 
+  check(
+    !(await page.locator('select[name="flows.0.action"]').count()),
+    'a blank action is shown before it is asked for',
+  );
+  await page.getByRole('button', { name: 'Adicionar uma ação' }).click();
   await page.locator('select[name="flows.0.action"]').selectOption('upsert_contact');
   await page.locator('input[name="flows.0.match_on"][value="email"]').check();
   await page.locator('select[name="flows.0.owner"]').selectOption({ label: 'Beatriz Souza' });
@@ -434,6 +451,7 @@ async function editableTestSend(page) {
  * @param {import('playwright-core').Page} page
  */
 async function configureFlows(page) {
+  await page.getByRole('button', { name: 'Adicionar uma ação' }).click();
   const name = page.locator('input[name="flows.1.name"]');
   const category = page.locator('input[name="flows.1.category"]');
   check(!(await name.isVisible()), 'a blank flow block shows options before an action is chosen');
