@@ -106,6 +106,23 @@ describe('saving the edit page', () => {
     expect((await json(await call('/v1/inbound-webhooks', { key }))).data).toEqual([]);
   });
 
+  it('a format left on a field no longer a date (no JS to hide it): said beside the box, kept, nothing saved', async () => {
+    const { key } = await newAccount();
+    const hook = await create(key, '/v1/inbound-webhooks', {
+      name: 'Agenda',
+      fields: [{ key: 'visita', type: 'date', formats: ['DD/MM/YYYY'] }],
+    });
+    const cookie = await signIn(key);
+    const before = await configOf(key, hook.id);
+    const form = await browserForm(cookie, hook.id, (f) => ({ ...f, 'fields.0.type': ['string'] }));
+    const html = await page(await panel(`/panel/webhooks/${hook.id}`, { cookie, form }), 422);
+    expect(html).toMatch(
+      /<textarea name="fields\.0\.formats"[^>]*aria-invalid="true"[^>]*>\nDD\/MM\/AAAA<\/textarea>/,
+    );
+    expect(html).toContain('id="err-fields-0-formats">Só um campo do tipo Data aceita formatos.');
+    expect(await configOf(key, hook.id)).toEqual(before);
+  });
+
   it('keeps the date formats of an unchanged page, and DD/MM/YYYY leads are taken after it', async () => {
     const { key } = await newAccount();
     const hook = await create(key, '/v1/inbound-webhooks', {
