@@ -478,6 +478,9 @@ async function configureFlows(page) {
     await page.locator('input[name="flows.1.round_robin"]').first().isChecked(),
     'the round robin was not kept',
   );
+  // The expert form whole, with a row added and not yet filled: nothing cut at either width.
+  await page.getByRole('button', { name: 'Adicionar um campo' }).click();
+  await guidedCheck(page, 'expert-form');
 }
 
 /**

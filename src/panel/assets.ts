@@ -30,6 +30,10 @@ table{border-collapse:collapse;width:100%;background:#fff}
 /* A table of controls fits its page: a control takes its cell's width, and long text wraps. */
 td>input:not([type=checkbox]),td>select,td>textarea{width:100%}
 td{overflow-wrap:anywhere}
+/* A row's type and target show whole on a wide screen (as cards, each takes the card's width). */
+@media (min-width:40.01rem){td>select.js-type{min-width:8.5rem}td>input[list=targets]{min-width:19rem}}
+/* A flow's texts (a name template) show whole, up to the screen's width. */
+fieldset.flow .option input[type=text]{width:min(22rem,calc(100vw - 5rem))}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
 .copy{display:inline-flex;flex-wrap:wrap;gap:.25rem;align-items:center}
 code{overflow-wrap:anywhere;font-size:.85rem}
@@ -60,7 +64,7 @@ pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-spac
 .record{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
 .record dt,.record dd{overflow-wrap:anywhere;white-space:pre-line}
 /* inspect: the event page */
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.visually-hidden{position:absolute;width:1px;height:1px;padding:0;border:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 details summary{cursor:pointer;margin:.5rem 0}
 h3{font-size:1rem;margin:1rem 0 .5rem}
 [hidden]{display:none!important}
@@ -77,6 +81,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .scroll td>.error{grid-column:2}
 .scroll td>.badge{justify-self:start}
 .scroll td:empty{display:none}
+.scroll td:has(> textarea.js-formats[hidden]){display:none}
 .scroll td>input:not([type=checkbox]),.scroll td>select,.scroll td>textarea{width:100%}
 .facts{grid-template-columns:minmax(0,max-content) minmax(55%,1fr)}
 }

@@ -221,7 +221,7 @@ function fieldsTable(
 <p class="hint" id="locale-hint">${p.t.fieldLocaleHint}</p>
 <p class="hint" id="formats-hint">${p.t.formatsHint}</p>
 <datalist id="targets">${Object.keys(fixedTargets).map((t) => html`<option value="${t}" label="${targetLabel(p, t)}"></option>`)}${customFieldRecords.map((r) => html`<option value="${r}.custom_fields."></option>`)}</datalist>
-<div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table>
+<div class="scroll" tabindex="0" role="region" aria-label="${p.t.fields}"><table class="stacked">
 <thead><tr><th scope="col">${p.t.key}</th><th scope="col">${p.t.type}</th><th scope="col">${p.t.required}</th><th scope="col">${p.t.target}</th><th scope="col">${p.t.fieldLocale}</th><th scope="col">${p.t.formats}</th><th scope="col">${p.t.examples}</th></tr></thead>
 <tbody id="field-list">${fields.map((f, i) => fieldRow(p, f, at(i, focus && i === fields.length - 1), errors, examples))}</tbody></table></div>
 <template id="field-template">${fieldRow(p, blankField(), TEMPLATE, new Map(), examples)}</template>`;
