@@ -376,7 +376,7 @@ async function createWebhook(page) {
   check(!(await page.getByLabel('Chave 2').count()), 'a blank second row is shown before it is asked for');
   await page.getByRole('button', { name: 'Adicionar um campo' }).click();
   check(
-    await page.getByLabel('Chave 2').evaluate((el) => el === document.activeElement),
+    (await page.evaluate('document.activeElement?.getAttribute("aria-label")')) === 'Chave 2',
     'the added field row is not focused',
   );
   await page.getByLabel('Tipo 2').selectOption('date');
