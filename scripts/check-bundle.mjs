@@ -13,7 +13,9 @@
 // and history routes, src/outbound, the endpoints' and deliveries' routes and contracts, the
 // OpenAPI `webhooks` object's schemas), from 1108. Issue 40 raised it by what batch writes, export
 // and CSV import cost, 37 KiB (1142.14 -> 1178.89 KiB: src/imports, model/batch*, natural keys,
-// core/csv and csv-read, the routes and contracts), from 1152.
+// core/csv and csv-read, the routes and contracts), from 1152. Issue 41's rest raised it by 4 KiB
+// (1188.45 -> 1192.41 KiB: the add-row buttons and their script, leads stored at arrival, the
+// guided saves' one-read write, the pt-BR wording), from 1189.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1189;
+const BUDGET_KIB = 1196;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
