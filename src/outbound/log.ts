@@ -11,6 +11,7 @@ import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
 import { type DeliveryRow, insertDeliveries, reopen, underWay } from './deliveries';
 import { newMessageId } from './disabled';
 import type { EndpointRow } from './endpoints';
+import { type DeliveryMessage, enqueueDeliveries } from './messages';
 
 type AttemptRow = typeof webhookAttempts.$inferSelect;
 const d = webhookDeliveries;
@@ -77,8 +78,9 @@ export async function listDeliveries(db: Db, keyHash: KeyRef, id: number, page: 
         and(eq(webhookAttempts.accountId, accountOf(keyHash)), inArray(webhookAttempts.deliveryId, ids)),
       ),
   );
-  if (!endpoint[0]) throw notFound();
-  return { rows, attempts };
+  const own = endpoint[0];
+  if (!own) throw notFound();
+  return { endpoint: own as EndpointRow, rows, attempts };
 }
 
 /** A ping delivery to the caller's endpoint, made now (the test route tries it at once). */
@@ -136,6 +138,22 @@ export async function reopenDeliveries(
   if ('deliveryId' in which && !reopened.length)
     throw conflict('This delivery is still being tried; it cannot be resent now.');
   return reopened.map((r) => r.id);
+}
+
+/**
+ * Resend (one delivery) or recover (every failed one since a time): reopens them and queues them
+ * now. Returns how many were queued.
+ */
+export async function sendAgain(
+  db: Db,
+  keyHash: KeyRef,
+  queue: Queue<DeliveryMessage>,
+  id: number,
+  which: { deliveryId: number } | { since: number },
+): Promise<number> {
+  const ids = await reopenDeliveries(db, keyHash, id, which);
+  await enqueueDeliveries(queue, ids);
+  return ids.length;
 }
 
 /**
