@@ -1,13 +1,15 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { iso, isoOrNull } from '../contracts/common';
 import type { WebhookDelivery } from '../contracts/webhook-endpoints';
 import { conflict, notFound } from '../core/errors';
 import { PING } from '../core/event-types';
 import type { Db } from '../db/client';
 import type { PagePlan } from '../db/keyset';
+import { TRASH_MS } from '../db/live';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
+import { PURGE_BATCH } from '../db/trash';
 import { type DeliveryRow, insertDeliveries, reopen, underWay } from './deliveries';
 import { newMessageId } from './disabled';
 import type { EndpointRow } from './endpoints';
@@ -165,6 +167,27 @@ export async function purgeOldDeliveries(db: Db, now: number, limit = 500): Prom
   const [, purged] = await db.batch([
     db.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, old)),
     db.delete(d).where(inArray(d.id, old)).returning({ id: d.id }),
+  ]);
+  return purged.length;
+}
+
+/**
+ * The cron's purge of the endpoints trashed more than 30 days ago (as every resource's trash), with
+ * their delivery log: at most PURGE_BATCH endpoints a run, oldest first, in one batch.
+ */
+export async function purgeTrashedEndpoints(db: Db, now: number): Promise<number> {
+  const e = webhookEndpoints;
+  const due = sql`(select ${e.accountId}, ${e.id} from ${e} where ${lt(e.deletedAt, now - TRASH_MS)} order by ${e.deletedAt} limit ${PURGE_BATCH})`;
+  const theirs = sql`(${d.accountId}, ${d.endpointId}) in ${due}`;
+  const a = webhookAttempts;
+  const [, , purged] = await db.batch([
+    db
+      .delete(a)
+      .where(
+        sql`(${a.accountId}, ${a.deliveryId}) in (select ${d.accountId}, ${d.id} from ${d} where ${theirs})`,
+      ),
+    db.delete(d).where(theirs),
+    db.delete(e).where(sql`(${e.accountId}, ${e.id}) in ${due}`).returning({ id: e.id }),
   ]);
   return purged.length;
 }

@@ -123,7 +123,8 @@ ul.plain{list-style:none;padding:0;margin:0}
 fieldset.types{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.25rem 1rem}
 fieldset.types>legend,fieldset.types>.hint,fieldset.types>.error,fieldset.types>.check{grid-column:1/-1}
 fieldset.types .group{margin:0}
-fieldset.types label{display:flex;gap:.4rem;align-items:baseline;flex-wrap:wrap}
+fieldset.types label{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.5rem;align-items:start;margin:.15rem 0}
+fieldset.types label input{margin:.2rem 0 0}
 #url,#description{display:block;width:100%;max-width:40rem}
 .banner.warn{background:#fffaeb;border:2px solid #b54708;color:#7a2e0e}
 .secret-value{font-size:1rem;background:#f2f4f7;padding:.25rem .4rem;border-radius:4px}

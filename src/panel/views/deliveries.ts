@@ -39,10 +39,11 @@ function answer(p: Page, a: Attempt, open: boolean) {
   return open ? body : html`<details><summary>${t.showAnswer}</summary>${body}</details>`;
 }
 
-function attemptRows(p: Page, attempts: Attempt[]) {
+function attemptRows(p: Page, d: Delivery) {
+  const { attempts } = d;
   const t = words(p);
   if (!attempts.length) return html`<p class="hint">${t.noAttempts}</p>`;
-  return html`<div class="scroll" tabindex="0" role="region" aria-label="${t.attempt}"><table class="attempts">
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${t.attemptsOf} ${d.message_id}"><table class="attempts">
 <thead><tr><th scope="col">${t.attempt}</th><th scope="col">${t.attemptAt}</th><th scope="col">${t.httpStatus}</th><th scope="col">${t.latency}</th><th scope="col">${t.answer}</th></tr></thead>
 <tbody>${attempts.map(
     (a, i) =>
@@ -55,7 +56,7 @@ function deliveryCard(p: Page, e: Endpoint, d: Delivery) {
   const resend = p.can('webhook_endpoints:update')
     ? post(`${endpointBase(e.id)}/deliveries/${d.id}/resend`, t.resend)
     : '';
-  return html`<section class="card delivery" aria-labelledby="delivery-${d.id}">
+  return html`<article class="card delivery" aria-labelledby="delivery-${d.id}">
 <h2 id="delivery-${d.id}">${typeWords(p, d.type)}</h2>
 <dl class="facts">
 <dt>${p.t.status}</dt><dd>${statusBadge(p, d.status)} ${counted(p, t.attemptsCount, d.attempts.length)}</dd>
@@ -63,9 +64,9 @@ function deliveryCard(p: Page, e: Endpoint, d: Delivery) {
 ${d.next_attempt_at ? html`<dt>${t.nextAttempt}</dt><dd>${when(d.next_attempt_at, p)}</dd>` : ''}
 <dt>${t.message}</dt><dd><code>${d.message_id}</code></dd>
 </dl>
-${attemptRows(p, d.attempts)}
+${attemptRows(p, d)}
 ${d.status === 'pending' ? '' : resend}
-</section>`;
+</article>`;
 }
 
 /** "Resend the failures since": a local date and time, read in the page's zone. */

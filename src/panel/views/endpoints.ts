@@ -44,13 +44,16 @@ export function stateWords(p: Page, e: Endpoint): string {
   return e.disabled_reason ? disabledReasonLabels[p.lang][e.disabled_reason] : t.off;
 }
 
+const stateBadge = (p: Page, e: Endpoint) =>
+  html`<span class="badge ${e.enabled ? 'on' : 'off'}">${e.enabled ? words(p).on : words(p).off}</span>`;
+
 export function listView(p: Page, rows: Endpoint[], next: string | null, flash?: FlashView) {
   const t = words(p);
   const row = (e: Endpoint) => html`<tr>
 <td data-label="${t.url}"><a href="${endpointBase(e.id)}"><code>${e.url}</code></a></td>
 <td data-label="${t.description}">${e.description ?? ''}</td>
 <td data-label="${t.eventTypes}"><ul class="plain">${e.event_types.map((type) => html`<li>${typeWords(p, type)}</li>`)}</ul></td>
-<td data-label="${t.state}"><span class="badge ${e.enabled ? 'on' : 'off'}">${e.enabled ? t.on : t.off}</span>${e.enabled ? '' : html` <span class="hint">${stateWords(p, e)}</span>`}</td>
+<td data-label="${t.state}"><span>${stateBadge(p, e)}${e.disabled_reason ? html` <span class="hint">${stateWords(p, e)}</span>` : ''}</span></td>
 <td data-label="${t.deliveries}"><a href="${endpointBase(e.id)}/deliveries">${t.deliveries}</a></td>
 </tr>`;
   return layout(
@@ -82,7 +85,7 @@ const groups = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0] ?? ''))]
 function typePicker(p: Page, chosen: string[], note: ReturnType<typeof noteOf>) {
   const t = words(p);
   const box = (value: string) =>
-    html`<label class="check"><input type="checkbox" name="event_types" value="${value}"${chosen.includes(value) ? raw(' checked') : ''}> ${typeWords(p, value)}</label>`;
+    html`<label class="check"><input type="checkbox" name="event_types" value="${value}"${chosen.includes(value) ? raw(' checked') : ''}><span>${typeWords(p, value)}</span></label>`;
   return html`<fieldset class="types"${note.attrs}><legend>${t.eventTypes}</legend>
 <p class="hint" id="event-types-hint">${t.eventTypesHint}</p>
 ${box('*')}
@@ -149,7 +152,7 @@ function facts(p: Page, e: Endpoint) {
 <dt>${t.url}</dt><dd><code id="endpoint-url">${e.url}</code></dd>
 <dt>${t.description}</dt><dd>${e.description ?? html`<span class="hint">${t.noDescription}</span>`}</dd>
 <dt>${t.eventTypes}</dt><dd><ul class="plain">${e.event_types.map((type) => html`<li>${typeWords(p, type)}</li>`)}</ul></dd>
-<dt>${t.state}</dt><dd><span class="badge ${e.enabled ? 'on' : 'off'}">${e.enabled ? t.on : t.off}</span>${e.enabled ? '' : html` ${stateWords(p, e)}`}</dd>
+<dt>${t.state}</dt><dd>${stateBadge(p, e)}${e.disabled_reason ? html` ${stateWords(p, e)}` : ''}</dd>
 ${e.failing_since ? html`<dt>${t.failingSince}</dt><dd>${when(e.failing_since, p)}</dd>` : ''}
 ${e.previous_secret_expires_at ? html`<dt>${t.secret}</dt><dd>${t.previousUntil} ${when(e.previous_secret_expires_at, p)}.</dd>` : ''}
 <dt>${t.created}</dt><dd>${when(e.created_at, p)}</dd>
