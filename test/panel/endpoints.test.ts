@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, type Json, json, newAccount, newKey } from '../helpers';
+import { call, create, type Json, json, newAccount, newKey, roundTrips } from '../helpers';
 import { plantEndpoint } from '../outbound/support';
 import { page, panel, signIn } from './browser';
 
@@ -59,6 +59,28 @@ describe('the outbound endpoints pages', () => {
       expect(html, path).not.toContain('whsec_');
       expect(html, path).toContain(URL_OK);
     }
+  });
+
+  it('reads each page in one D1 round trip, and saves in two', async () => {
+    const { key } = await newAccount();
+    const cookie = await signIn(key);
+    const e = await endpointOf(key, { description: 'ERP' });
+    for (const path of [
+      '/panel/endpoints',
+      '/panel/endpoints/new',
+      `/panel/endpoints/${e.id}`,
+      `/panel/endpoints/${e.id}/deliveries`,
+    ]) {
+      const res = await panel(path, { cookie });
+      expect(res.status, path).toBe(200);
+      expect(roundTrips(res), path).toBe(1);
+    }
+    const saved = await panel(`/panel/endpoints/${e.id}`, {
+      cookie,
+      form: { ...shownForm(e), description: 'ERP 2' },
+    });
+    expect(saved.status).toBe(303);
+    expect(roundTrips(saved)).toBe(2);
   });
 
   it('refuses a URL by the policy in the page’s words, keeping what was typed, and writes nothing', async () => {
