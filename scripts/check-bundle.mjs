@@ -13,7 +13,9 @@
 // and history routes, src/outbound, the endpoints' and deliveries' routes and contracts, the
 // OpenAPI `webhooks` object's schemas), from 1108. Issue 40 raised it by what batch writes, export
 // and CSV import cost, 37 KiB (1142.14 -> 1178.89 KiB: src/imports, model/batch*, natural keys,
-// core/csv and csv-read, the routes and contracts), from 1152.
+// core/csv and csv-read, the routes and contracts), from 1152. Issue 39's panel part raised it by
+// what the outbound endpoints' pages cost, 33 KiB (1182.56 -> 1215.79 KiB: their words in both
+// languages, 13 KiB of them, the views' templates and the pages), from 1189.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1189;
+const BUDGET_KIB = 1226;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
