@@ -15,26 +15,17 @@ import { type C, idOf, pageOf, type SessionPage } from '../page';
 import { deliveriesPage, testOutcomePage } from '../views/deliveries';
 import { askPage, type Endpoint, endpointBase, secretPage, words } from '../views/endpoints';
 import { type Page, when } from '../views/layout';
-import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
+import { GRACE_CHOICES, graceLabel, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { endpointFlash, ownEndpoint, withoutFlash } from './endpoints';
 
 // An endpoint's actions beyond its settings: rotate its secret (asked first), send a test ping,
 // and its delivery log with resend and recover (asked first), each through the functions
 // `/v1/webhook-endpoints/{id}/…` calls.
 
-const graceLabel = (p: Page, s: number) =>
-  ({
-    0: words(p).graceNow,
-    3600: p.t.grace1h,
-    86400: p.t.grace24h,
-    259200: p.t.grace3d,
-    604800: p.t.grace7d,
-  })[s] ?? String(s);
-
 /** The grace choices, each with its end time; 24 hours checked unless a refused POST chose otherwise. */
 function graceChoices(p: Page, now: number, chosen: number, error?: string) {
   const choice = (s: number) =>
-    html`<label><input type="radio" name="grace" value="${s}"${s === chosen ? raw(' checked') : ''}> ${graceLabel(p, s)}${s ? html` (${p.t.graceUntil} ${when(iso(now + s * 1000), p)})` : ''}</label>`;
+    html`<label><input type="radio" name="grace" value="${s}"${s === chosen ? raw(' checked') : ''}> ${graceLabel(p, s, words(p).graceNow)}${s ? html` (${p.t.graceUntil} ${when(iso(now + s * 1000), p)})` : ''}</label>`;
   return html`<fieldset class="choices"${error ? raw(' aria-describedby="grace-error"') : ''}><legend>${words(p).rotateGrace}</legend>
 ${GRACE_CHOICES.map(choice)}
 ${error ? html`<p id="grace-error" class="error" role="alert">${error}</p>` : ''}
