@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { localInstant, wallClock } from '../../src/core/zones';
-import { call, type Json, newAccount, newKey } from '../helpers';
+import { call, insertRow, type Json, newAccount, newKey } from '../helpers';
 import { deliveries, endpointWithBox, ping } from '../outbound/support';
 import { page, panel, signIn } from './browser';
 
@@ -73,6 +73,35 @@ describe("an endpoint's delivery log", () => {
     const [again] = await deliveries(account.key, endpoint.id);
     expect(again.id).toBe(failed.id);
     expect(again.status).not.toBe('failed');
+  });
+
+  it('counts attempts with real plurals, none as words', async () => {
+    const account = await newAccount();
+    const { endpoint } = await endpointWithBox(account.key, [{ status: 500 }]);
+    const at = Date.now();
+    await insertRow('webhook_deliveries', {
+      account_id: account.id,
+      endpoint_id: endpoint.id,
+      message_id: 'evt_none',
+      type: 'deal.updated',
+      body: '{}',
+      created_at: at,
+      updated_at: at,
+    });
+    const twice = await ping(account.key, endpoint.id);
+    await env.DB.prepare(
+      "INSERT INTO webhook_attempts (account_id, delivery_id, attempt, at, status, latency_ms, response) VALUES (?, ?, 2, ?, 500, 9, '')",
+    )
+      .bind(account.id, twice.id, at)
+      .run();
+    const cookie = await signIn(account.key);
+    const log = `/panel/endpoints/${endpoint.id}/deliveries`;
+    const pt = await page(await panel(log, { cookie }));
+    expect(pt).toContain('<span class="badge pending">Pendente</span> nenhuma tentativa ainda');
+    expect(pt).toContain('<span class="badge failed">Falhou</span> 2 tentativas');
+    const en = await page(await panel(log, { cookie: `${cookie}; lang=en` }));
+    expect(en).toContain('<span class="badge pending">Pending</span> no attempt yet');
+    expect(en).toContain('<span class="badge failed">Failed</span> 2 attempts');
   });
 
   it("answers another account's delivery, or another endpoint's, with 404 and resends nothing", async () => {
