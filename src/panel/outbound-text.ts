@@ -48,6 +48,8 @@ const ptBR = {
     'Enquanto estiver desativado, nenhuma mensagem é enviada a ele, e os eventos desse período não ficam guardados para depois.',
   disableConfirm: 'Desativar',
   enabledDone: 'Endpoint ativado: volta a receber mensagens.',
+  enabledRecover:
+    'Endpoint ativado. Para reenviar o que falhou enquanto ele falhava, confira a data abaixo (quando as falhas começaram) e use “Reenviar as falhas”.',
   disabledDone: 'Endpoint desativado.',
   rotate: 'Trocar segredo',
   rotateTitle: 'Trocar o segredo de assinatura?',
@@ -155,6 +157,8 @@ const en: OutboundText = {
     'While it is disabled no message is sent to it, and the events of that time are not kept for later.',
   disableConfirm: 'Disable',
   enabledDone: 'Endpoint enabled: it receives messages again.',
+  enabledRecover:
+    'Endpoint enabled. To resend what failed meanwhile, check the date below (when the failures began) and use “Resend the failures”.',
   disabledDone: 'Endpoint disabled.',
   rotate: 'Rotate secret',
   rotateTitle: 'Rotate the signing secret?',

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { localInstant, wallClock } from '../../src/core/zones';
 import { call, insertRow, type Json, newAccount, newKey } from '../helpers';
-import { deliveries, endpointWithBox, ping } from '../outbound/support';
+import { deliveries, endpointWithBox, ping, plantEndpoint } from '../outbound/support';
 import { page, panel, signIn } from './browser';
 
 // An endpoint's test send and delivery log through HTTP: the outcome of a ping, every attempt with
@@ -158,6 +158,30 @@ describe("an endpoint's delivery log", () => {
       await panel(`/panel/endpoints/${endpoint.id}/deliveries?done=recovered&n=0`, { cookie }),
     );
     expect(none).toContain('No delivery to resend since then.');
+  });
+
+  it('enabling an endpoint the CRM turned off leads to the log, recover starting when the failures began', async () => {
+    const account = await newAccount();
+    const { endpoint } = await endpointWithBox(account.key, [{ status: 500 }]);
+    const began = Date.parse('2026-11-20T13:45:00.000Z');
+    await plantEndpoint(endpoint.id, "enabled = 0, disabled_reason = 'failing', failing_since = ?", began);
+    const cookie = await signIn(account.key);
+    const shown = await page(await panel(`/panel/endpoints/${endpoint.id}`, { cookie }));
+    expect(shown).toContain('name="failing_since" value="2026-11-20T13:45:00.000Z"');
+    const res = await panel(`/panel/endpoints/${endpoint.id}/enabled`, {
+      cookie,
+      form: { enabled: 'true', failing_since: '2026-11-20T13:45:00.000Z' },
+    });
+    const log = `/panel/endpoints/${endpoint.id}/deliveries?done=enabled&from=2026-11-20T13%3A45%3A00.000Z`;
+    expect(res.headers.get('Location')).toBe(log);
+    const html = await page(await panel(log, { cookie }));
+    // 13:45 UTC is 10:45 in Brasília.
+    expect(html).toContain('value="2026-11-20T10:45"');
+    expect(html).toContain('Endpoint ativado. Para reenviar o que falhou');
+    const hostile = await panel(`/panel/endpoints/${endpoint.id}/deliveries?from=%22%3E%3Cscript%3E`, {
+      cookie,
+    });
+    expect(await page(hostile)).not.toContain('<script>');
   });
 
   it('refuses a since that is no time or in the future, and resends nothing', async () => {

@@ -16,7 +16,7 @@ import { deliveriesPage, testOutcomePage } from '../views/deliveries';
 import { askPage, type Endpoint, endpointBase, secretPage, words } from '../views/endpoints';
 import { type Page, when } from '../views/layout';
 import { GRACE_CHOICES, graceLabel, PANEL_GRACE_S } from '../views/webhook-confirm';
-import { endpointFlash, ownEndpoint, withoutFlash } from './endpoints';
+import { endpointFlash, ownEndpoint, sinceOf, withoutFlash } from './endpoints';
 
 // An endpoint's actions beyond its settings: rotate its secret (asked first), send a test ping,
 // and its delivery log with resend and recover (asked first), each through the functions
@@ -74,9 +74,14 @@ export const testEndpointPage: SessionPage = async (c, key) => {
   return c.html(testOutcomePage(pageOf(c, true), presentEndpoint(endpoint), delivery));
 };
 
-/** Where "recover since" starts: when the endpoint began failing, else a day ago, in the page's zone. */
-const defaultSince = (p: Page, e: Endpoint) =>
-  wallClock(e.failing_since ? Date.parse(e.failing_since) : Date.now() - 86_400_000, p.zone);
+/**
+ * Where "recover since" starts, in the page's zone: when the endpoint began failing (kept in `from`
+ * by an enable, which clears it), else a day ago.
+ */
+const defaultSince = (p: Page, e: Endpoint, from: string | undefined) => {
+  const start = (from && sinceOf(from)) ?? e.failing_since;
+  return wallClock(start ? Date.parse(start) : Date.now() - 86_400_000, p.zone);
+};
 
 /** The delivery log, `GET …/deliveries`'s page and presenter, in one round trip. */
 async function renderLog(c: C, key: KeyRef, state: { since?: string; error?: string } = {}) {
@@ -90,7 +95,7 @@ async function renderLog(c: C, key: KeyRef, state: { since?: string; error?: str
   const list = {
     deliveries: shown.data,
     next: shown.meta.next_cursor,
-    since: state.since ?? defaultSince(p, e),
+    since: state.since ?? defaultSince(p, e, c.req.query('from')),
     ...(state.error !== undefined && { error: state.error }),
   };
   const flash = state.error ? { kind: 'error' as const, text: state.error } : endpointFlash(p, c.req.query());

@@ -95,7 +95,7 @@ export function endpointFlash(p: Page, query: Record<string, string>): FlashView
     case 'unchanged':
       return ok(t.nothingChanged);
     case 'enabled':
-      return ok(t.enabledDone);
+      return ok(query.from ? t.enabledRecover : t.enabledDone);
     case 'disabled':
       return ok(t.disabledDone);
     case 'deleted':
@@ -113,9 +113,15 @@ export function endpointFlash(p: Page, query: Record<string, string>): FlashView
 
 /** The page's own parameters, which the `/v1` query does not take. */
 export const withoutFlash = (query: Record<string, string>) => {
-  const { done: _done, n: _n, ...rest } = query;
+  const { done: _done, n: _n, from: _from, ...rest } = query;
   return rest;
 };
+
+/** An instant as the API writes it (ISO 8601 in UTC), or undefined: a default the log's recover may start from. */
+export const sinceOf = (text: string): string | undefined =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text) && !Number.isNaN(Date.parse(text))
+    ? text
+    : undefined;
 
 /** The account's endpoints: the `/v1` list's query, page and presenter, in one round trip. */
 export async function endpointsPage(c: C, key: KeyRef): Promise<Response> {
@@ -240,6 +246,11 @@ export const saveEnabled: SessionPage = async (c, key) => {
     return c.html(askPage(p, ask, { enabled: 'false' }));
   }
   await updateEndpoint(c.get('db'), key, id, { enabled }, outboundPolicy(c.env, c.req.url));
+  const from = typeof form.failing_since === 'string' ? sinceOf(form.failing_since) : undefined;
+  // Back on after failing: to the log, its recover starting from when the failures began.
+  if (enabled && from !== undefined) {
+    return c.redirect(`${endpointBase(id)}/deliveries?done=enabled&from=${encodeURIComponent(from)}`, 303);
+  }
   return c.redirect(`${endpointBase(id)}?done=${enabled ? 'enabled' : 'disabled'}`, 303);
 };
 

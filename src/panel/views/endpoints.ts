@@ -169,7 +169,12 @@ function actions(p: Page, e: Endpoint) {
   }
   const toggle = e.enabled
     ? post(`${base}/enabled`, t.disable, html`<input type="hidden" name="enabled" value="false">`)
-    : post(`${base}/enabled`, t.enable, html`<input type="hidden" name="enabled" value="true">`);
+    : post(
+        `${base}/enabled`,
+        t.enable,
+        // Enabling forgets when the failures began: the log's recover starts from it (pages/endpoints.ts).
+        html`<input type="hidden" name="enabled" value="true">${e.failing_since ? html`<input type="hidden" name="failing_since" value="${e.failing_since}">` : ''}`,
+      );
   return html`<div class="actions">
 ${post(`${base}/test`, t.test)}
 ${log}
