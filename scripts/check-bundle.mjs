@@ -15,7 +15,9 @@
 // and CSV import cost, 37 KiB (1142.14 -> 1178.89 KiB: src/imports, model/batch*, natural keys,
 // core/csv and csv-read, the routes and contracts), from 1152. Issue 41's rest raised it by 4 KiB
 // (1188.45 -> 1192.41 KiB: the add-row buttons and their script, leads stored at arrival, the
-// guided saves' one-read write, the pt-BR wording), from 1189.
+// guided saves' one-read write, the pt-BR wording), from 1189. Issue 39's panel part raised it by
+// what the outbound endpoints' pages cost, 34 KiB (1192.41 -> 1226.28 KiB: their words in both
+// languages, 13 KiB of them, the views' templates and the pages), from 1196.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +25,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1196;
+const BUDGET_KIB = 1230;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -9,13 +9,16 @@ import chromium from '@sparticuz/chromium';
 import { chromium as playwright } from 'playwright-core';
 import { migrate, startWorker } from '../bench/local.mjs';
 import { browserRun, check } from './browser-run.mjs';
+import { outboundWalk } from './panel-e2e-outbound.mjs';
 
-const LIMIT_MS = 330_000;
+const LIMIT_MS = 420_000;
 const WIDTHS = [1440, 375];
 const SHOTS = new URL('../docs/panel/', import.meta.url);
 // The committed screenshots are refreshed on demand only (`npm run e2e -- --screenshots`), so a
 // test run leaves the working tree as it found it.
 const SCREENSHOTS = process.argv.includes('--screenshots');
+// `npm run e2e -- --outbound`: the outbound webhooks' walk alone, after sign-in (while working on it).
+const OUTBOUND_ONLY = process.argv.includes('--outbound');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const { dir, log, held, finish } = browserRun('panel e2e', LIMIT_MS);
@@ -129,16 +132,20 @@ async function cutOrBroken(page) {
   );
 }
 
+/** Where each outbound webhook page is shot, at both widths (not committed). */
+const OUTBOUND_SHOTS = new URL('../dist/panel-outbound/', import.meta.url);
+
 /**
- * One step of the guided start: axe, no sideways scroll, nothing cut or broken at either width, and
- * a screenshot at each. @param {import('playwright-core').Page} page @param {string} name
+ * One step of the guided start (or a page of another walk, shot into `shots`): axe, no sideways
+ * scroll, nothing cut or broken at either width, and a screenshot at each.
+ * @param {import('playwright-core').Page} page @param {string} name @param {URL} shots
  */
-async function guidedCheck(page, name) {
+async function guidedCheck(page, name, shots = GUIDED_SHOTS) {
   await audit(page, name);
-  mkdirSync(GUIDED_SHOTS, { recursive: true });
+  mkdirSync(shots, { recursive: true });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width < 800 ? 800 : 900 });
-    await page.screenshot({ path: new URL(`${name}-${width}.png`, GUIDED_SHOTS).pathname, fullPage: true });
+    await page.screenshot({ path: new URL(`${name}-${width}.png`, shots).pathname, fullPage: true });
     const bad = await cutOrBroken(page);
     check(bad.length === 0, `${name} @${width}px: text cut or broken:\n${bad.join('\n')}`);
   }
@@ -275,7 +282,9 @@ async function seedAccount() {
   if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
   await migrate(dir, log);
   const adminToken = randomBytes(24).toString('hex');
-  const worker = await startWorker({ persistTo: dir, adminToken, log });
+  // A local receiver (scripts/panel-e2e-outbound.mjs) on http://127.0.0.1: as .dev.vars would allow it.
+  const vars = { OUTBOUND_ALLOW_HTTP_LOCALHOST: 'true' };
+  const worker = await startWorker({ persistTo: dir, adminToken, log, vars });
   held.worker = worker;
   const { origin } = worker;
   const admin = await fetch(`${origin}/admin/accounts`, {
@@ -872,6 +881,10 @@ async function main() {
   const { origin, key } = await seedAccount();
   const page = await openPage(origin);
   await signIn(page, origin, key);
+  if (OUTBOUND_ONLY) {
+    await outboundWalk(page, origin, key, (p, name) => guidedCheck(p, name, OUTBOUND_SHOTS));
+    return report();
+  }
   await guidedStart(page, origin, key);
   const editUrl = await createWebhook(page);
   await configureInTestMode(page);
@@ -884,8 +897,14 @@ async function main() {
   await browseEvents(page);
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);
+  await outboundWalk(page, origin, key, (p, name) => guidedCheck(p, name, OUTBOUND_SHOTS));
   await phoneAndZone(page, editUrl);
   await disableAndSignOut(page, origin, editUrl);
+  report();
+}
+
+/** Fails on a script error or a serious axe violation; says how many pages were checked. */
+function report() {
   check(pageErrors.length === 0, `CSP violations or script errors:\n${pageErrors.join('\n')}`);
   check(violations.length === 0, `axe found serious or critical violations:\n${violations.join('\n')}`);
   console.log(

@@ -93,3 +93,37 @@ export function dayStartIn(day: string, zone: string): number | undefined {
   if (new Date(midnight).toISOString().slice(0, 10) !== day) return undefined;
   return dayStart(day, midnight, zone);
 }
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/** The wall-clock time of the instant `ms` in `zone`, as a `datetime-local` input holds it (`YYYY-MM-DDTHH:MM`). */
+export function wallClock(ms: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(ms);
+  const p = Object.fromEntries(parts.map((part) => [part.type, part.value]));
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+}
+
+/**
+ * The instant (epoch ms) a person means by the wall-clock time `local` (`YYYY-MM-DDTHH:MM`, what a
+ * `datetime-local` input sends) in `zone`; undefined for a time that is not real or a zone not
+ * known. Two readings of the offset settle it, except at a clock change, where a time the change
+ * skips or repeats gets one of the offsets around it.
+ */
+export function localInstant(local: string, zone: string): number | undefined {
+  const m = LOCAL_TIME.exec(local);
+  if (!m || validZone(zone) === undefined) return undefined;
+  const [, y, mo, d, h, mi] = m.map(Number) as [number, number, number, number, number, number];
+  const wall = Date.UTC(y, mo - 1, d, h, mi);
+  if (new Date(wall).toISOString().slice(0, 16) !== local) return undefined;
+  // The zone's offset at an instant: its wall clock there, read as UTC, less the instant.
+  const offset = (ms: number) => Date.parse(`${wallClock(ms, zone)}Z`) - ms;
+  return wall - offset(wall - offset(wall));
+}

@@ -1,9 +1,10 @@
 import { type Db, primaryDb } from '../db/client';
+import type { KeyRef } from '../db/tenant';
 import type { Bindings } from '../env';
 import { claimDelivery, type DeliveryRow, failUnsent, type Recorded, recordAttempt } from './deliveries';
 import { announceDisabled } from './disabled';
 import { type EndpointRow, signingSecrets } from './endpoints';
-import { presentDelivery } from './log';
+import { newPing, presentDelivery } from './log';
 import { enqueueDeliveries, enqueueRetry } from './messages';
 import { outboundPolicy } from './policy';
 import { type AttemptOutcome, postMessage } from './send';
@@ -53,4 +54,10 @@ export async function pingNow(db: Db, env: Bindings, endpoint: EndpointRow, deli
   const row = { ...delivery, status: recorded.status, nextAttemptAt: recorded.nextAttemptAt };
   const logged = { ...outcome, accountId: delivery.accountId, deliveryId: delivery.id, attempt: 1 };
   return presentDelivery(row, [logged]);
+}
+
+/** `POST /v1/webhook-endpoints/{id}/test` and the panel's test: a ping to the caller's endpoint, tried now. */
+export async function testEndpoint(db: Db, env: Bindings, keyHash: KeyRef, id: number) {
+  const { endpoint, delivery } = await newPing(db, keyHash, id);
+  return { endpoint, delivery: await pingNow(db, env, endpoint, delivery) };
 }

@@ -7,12 +7,14 @@ import type {
   WebhookEndpointUpdate,
 } from '../contracts/webhook-endpoints';
 import { notFound } from '../core/errors';
+import type { OutboundPolicy } from '../core/outbound-url';
 import type { Db } from '../db/client';
-import type { Columns, WriteSpec } from '../db/own';
+import { type Columns, createOwn, updateOwn, type WriteSpec } from '../db/own';
 import { webhookEndpoints } from '../db/schema';
 import { type KeyRef, ownRow, scoped } from '../db/tenant';
 import type { TrashSpec } from '../db/trash';
 import { bumped } from '../db/updated';
+import { assertOutboundUrl } from './policy';
 import { newSigningSecret } from './signing';
 
 /** The create body and the secret the route made for it, which it shows once (a read back never selects it). */
@@ -68,6 +70,34 @@ export const endpointSpec: WriteSpec<typeof webhookEndpoints, Create, Update> = 
   create: (body) => ({ secret: body.secret, ...columns(body) }),
   update: (body) => columns(body),
 };
+
+/**
+ * Creates the caller's endpoint (`POST /v1/webhook-endpoints` and the panel): its URL checked by
+ * `policy`, a new signing secret, which the answer shows once.
+ */
+export async function createEndpoint(
+  db: Db,
+  keyHash: KeyRef,
+  body: z.infer<typeof WebhookEndpointCreate>,
+  policy: OutboundPolicy,
+): Promise<{ row: EndpointRow; secret: string }> {
+  assertOutboundUrl(body.url, policy);
+  const secret = newSigningSecret();
+  const row = await createOwn(db, keyHash, endpointSpec, { ...body, secret });
+  return { row: row as EndpointRow, secret };
+}
+
+/** Updates the caller's endpoint `id` with what `body` sets, a new URL checked by `policy`. */
+export async function updateEndpoint(
+  db: Db,
+  keyHash: KeyRef,
+  id: number,
+  body: Update,
+  policy: OutboundPolicy,
+) {
+  if (body.url !== undefined) assertOutboundUrl(body.url, policy);
+  return updateOwn(db, keyHash, endpointSpec, id, body);
+}
 
 export const endpointTrash: TrashSpec<typeof webhookEndpoints> = { table: webhookEndpoints };
 

@@ -1,16 +1,19 @@
 import type { z } from '@hono/zod-openapi';
-import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { iso, isoOrNull } from '../contracts/common';
 import type { WebhookDelivery } from '../contracts/webhook-endpoints';
 import { conflict, notFound } from '../core/errors';
 import { PING } from '../core/event-types';
 import type { Db } from '../db/client';
 import type { PagePlan } from '../db/keyset';
+import { TRASH_MS } from '../db/live';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { accountOf, type KeyRef, ownRow, scoped } from '../db/tenant';
+import { PURGE_BATCH } from '../db/trash';
 import { type DeliveryRow, insertDeliveries, reopen, underWay } from './deliveries';
 import { newMessageId } from './disabled';
 import type { EndpointRow } from './endpoints';
+import { type DeliveryMessage, enqueueDeliveries } from './messages';
 
 type AttemptRow = typeof webhookAttempts.$inferSelect;
 const d = webhookDeliveries;
@@ -77,8 +80,9 @@ export async function listDeliveries(db: Db, keyHash: KeyRef, id: number, page: 
         and(eq(webhookAttempts.accountId, accountOf(keyHash)), inArray(webhookAttempts.deliveryId, ids)),
       ),
   );
-  if (!endpoint[0]) throw notFound();
-  return { rows, attempts };
+  const own = endpoint[0];
+  if (!own) throw notFound();
+  return { endpoint: own as EndpointRow, rows, attempts };
 }
 
 /** A ping delivery to the caller's endpoint, made now (the test route tries it at once). */
@@ -139,6 +143,22 @@ export async function reopenDeliveries(
 }
 
 /**
+ * Resend (one delivery) or recover (every failed one since a time): reopens them and queues them
+ * now. Returns how many were queued.
+ */
+export async function sendAgain(
+  db: Db,
+  keyHash: KeyRef,
+  queue: Queue<DeliveryMessage>,
+  id: number,
+  which: { deliveryId: number } | { since: number },
+): Promise<number> {
+  const ids = await reopenDeliveries(db, keyHash, id, which);
+  await enqueueDeliveries(queue, ids);
+  return ids.length;
+}
+
+/**
  * The cron's retention: deliveries made more than 30 days ago and their attempts, oldest first,
  * at most `limit` per run (one batch), whatever their state.
  */
@@ -147,6 +167,27 @@ export async function purgeOldDeliveries(db: Db, now: number, limit = 500): Prom
   const [, purged] = await db.batch([
     db.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, old)),
     db.delete(d).where(inArray(d.id, old)).returning({ id: d.id }),
+  ]);
+  return purged.length;
+}
+
+/**
+ * The cron's purge of the endpoints trashed more than 30 days ago (as every resource's trash), with
+ * their delivery log: at most PURGE_BATCH endpoints a run, oldest first, in one batch.
+ */
+export async function purgeTrashedEndpoints(db: Db, now: number): Promise<number> {
+  const e = webhookEndpoints;
+  const due = sql`(select ${e.accountId}, ${e.id} from ${e} where ${lt(e.deletedAt, now - TRASH_MS)} order by ${e.deletedAt} limit ${PURGE_BATCH})`;
+  const theirs = sql`(${d.accountId}, ${d.endpointId}) in ${due}`;
+  const a = webhookAttempts;
+  const [, , purged] = await db.batch([
+    db
+      .delete(a)
+      .where(
+        sql`(${a.accountId}, ${a.deliveryId}) in (select ${d.accountId}, ${d.id} from ${d} where ${theirs})`,
+      ),
+    db.delete(d).where(theirs),
+    db.delete(e).where(sql`(${e.accountId}, ${e.id}) in ${due}`).returning({ id: e.id }),
   ]);
   return purged.length;
 }

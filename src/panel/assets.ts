@@ -123,6 +123,19 @@ td .part{display:inline-block;max-width:100%;overflow-wrap:break-word}
 details.confirm{margin:0 0 1rem}
 details.confirm summary{display:inline-block;cursor:pointer;padding:.4rem .6rem;border-radius:6px}
 details.confirm[open]{background:#fef3f2;border:1px solid #b42318;border-radius:8px;padding:.5rem .75rem}
+/* outbound: the endpoints, their event type picker and the secret shown once */
+ul.plain{list-style:none;padding:0;margin:0}
+fieldset.types{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.25rem 1rem}
+fieldset.types>legend,fieldset.types>.hint,fieldset.types>.error,fieldset.types>.check{grid-column:1/-1}
+fieldset.types .group{margin:0}
+fieldset.types label{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.5rem;align-items:start;margin:.15rem 0}
+fieldset.types label input{margin:.2rem 0 0}
+#url,#description{display:block;width:100%;max-width:40rem}
+.banner.warn{background:#fffaeb;border:2px solid #b54708;color:#7a2e0e}
+.secret-value{font-size:1rem;background:#f2f4f7;padding:.25rem .4rem;border-radius:4px}
+.badge.succeeded,.badge.on{background:#ecfdf3}
+.badge.aborted,.badge.off{background:#f2f4f7}
+.delivery h2{margin-top:0}
 `;
 
 export const js = `"use strict";

@@ -12,6 +12,22 @@ import { formPairs } from '../webhooks/ingest/charset';
 import { css, js } from './assets';
 import { type C, PANEL_POLICY, pageOf, type SessionPage, toSignIn } from './page';
 import { connectionsList, revokeConnection } from './pages/connections';
+import {
+  deliveriesLog,
+  recoverEndpoint,
+  resendDelivery,
+  rotateEndpoint,
+  testEndpointPage,
+} from './pages/endpoint-actions';
+import {
+  createEndpointPage,
+  deleteEndpoint,
+  endpointsPage,
+  endpointView,
+  newEndpoint,
+  saveEndpoint,
+  saveEnabled as saveEndpointEnabled,
+} from './pages/endpoints';
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
 import { guidedStep, resendExample, saveFlows, saveMapping, startCreate, startPage } from './pages/guided';
@@ -144,6 +160,7 @@ const asset = (body: string, type: string) =>
 /** The panel router. `deliver` hands a request to the whole Worker (to send a sample event). */
 export function panelRouter(deliver: Deliver) {
   const hook = '/webhooks/:id';
+  const out = '/endpoints/:id';
   return new Hono<AppEnv>()
     .use('*', securityHeaders)
     .on(['POST'], '*', limitedBody, originCheck, readableForm)
@@ -186,6 +203,18 @@ export function panelRouter(deliver: Deliver) {
     .post(`${hook}/events/delete`, guarded('webhooks:delete', deleteEventsPage))
     .get(`${hook}/events/:event_id`, guarded('webhooks:read', eventPage))
     .post(`${hook}/events/:event_id/replay`, guarded('webhooks:update', replayEventPage))
+    .get('/endpoints', guarded('webhook_endpoints:read', endpointsPage))
+    .get('/endpoints/new', guarded('webhook_endpoints:insert', newEndpoint))
+    .post('/endpoints', guarded('webhook_endpoints:insert', createEndpointPage))
+    .get(out, guarded('webhook_endpoints:read', endpointView))
+    .post(out, guarded('webhook_endpoints:update', saveEndpoint))
+    .post(`${out}/enabled`, guarded('webhook_endpoints:update', saveEndpointEnabled))
+    .post(`${out}/rotate`, guarded('webhook_endpoints:update', rotateEndpoint))
+    .post(`${out}/test`, guarded('webhook_endpoints:update', testEndpointPage))
+    .post(`${out}/delete`, guarded('webhook_endpoints:delete', deleteEndpoint))
+    .get(`${out}/deliveries`, guarded('webhook_endpoints:read', deliveriesLog))
+    .post(`${out}/deliveries/:delivery_id/resend`, guarded('webhook_endpoints:update', resendDelivery))
+    .post(`${out}/recover`, guarded('webhook_endpoints:update', recoverEndpoint))
     .get('/contacts/:id', guarded('contacts:read', contactPage))
     .get('/deals/:id', guarded('deals:read', dealPage))
     .get('/tasks/:id', guarded('tasks:read', taskPage))

@@ -5,7 +5,7 @@ import { deliverMessage } from '../outbound/deliver';
 import { strandedDeliveries } from '../outbound/deliveries';
 import { entryBody } from '../outbound/entry-body';
 import { fanOut } from '../outbound/fanout';
-import { purgeOldDeliveries } from '../outbound/log';
+import { purgeOldDeliveries, purgeTrashedEndpoints } from '../outbound/log';
 import { askFanout, enqueueDeliveries, isDeliveryMessage, isFanoutMessage } from '../outbound/messages';
 
 /** The queue of outbound webhook deliveries (wrangler.toml: crm-outbound). */
@@ -69,6 +69,8 @@ export async function requeueStrandedDeliveries(env: Bindings, now = Date.now())
   return rows.length;
 }
 
-/** The cron's retention of the delivery log (30 days). */
-export const purgeDeliveries = (env: Bindings, now = Date.now()): Promise<number> =>
-  purgeOldDeliveries(primaryDb(env.DB), now);
+/** The cron's retention of the delivery log (30 days), and of the endpoints in the trash past 30 days. */
+export async function purgeDeliveries(env: Bindings, now = Date.now()): Promise<number> {
+  await purgeTrashedEndpoints(primaryDb(env.DB), now);
+  return purgeOldDeliveries(primaryDb(env.DB), now);
+}

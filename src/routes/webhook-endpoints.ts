@@ -17,7 +17,7 @@ import {
   WebhookMessage,
 } from '../contracts/webhook-endpoints';
 import { EVENT_TYPES, PING } from '../core/event-types';
-import { createOwn, getOwn, listOwn, updateOwn } from '../db/own';
+import { getOwn, listOwn } from '../db/own';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { trashHandlers } from '../http/handlers';
 import { jsonGuard } from '../http/middleware';
@@ -35,19 +35,19 @@ import { keyset } from '../http/pagination';
 import { linkHeader, resourceRoutes, subRoutes, trashRoutes } from '../http/routes';
 import { urlOf } from '../http/urls';
 import { visibleAnswer } from '../http/visible';
-import { pingNow } from '../outbound/deliver';
+import { testEndpoint } from '../outbound/deliver';
 import type { DeliveryRow } from '../outbound/deliveries';
 import {
+  createEndpoint,
   type EndpointRow,
   endpointSpec,
   endpointTrash,
   presentEndpoint,
   rotateSecret,
+  updateEndpoint,
 } from '../outbound/endpoints';
-import { listDeliveries, newPing, presentDelivery, reopenDeliveries } from '../outbound/log';
-import { enqueueDeliveries } from '../outbound/messages';
-import { assertOutboundUrl, outboundPolicy } from '../outbound/policy';
-import { newSigningSecret } from '../outbound/signing';
+import { listDeliveries, presentDelivery, sendAgain } from '../outbound/log';
+import { outboundPolicy } from '../outbound/policy';
 
 const names = { tag: 'Webhook endpoints', one: 'webhook endpoint', schema: 'WebhookEndpoint' };
 const routes = resourceRoutes(
@@ -111,18 +111,16 @@ export const webhookEndpointsRouter = router()
     return c.json({ data: present(row) }, 200);
   })
   .openapi(routes.create, async (c) => {
-    const body = c.req.valid('json');
-    assertOutboundUrl(body.url, outboundPolicy(c.env, c.req.url));
-    const secret = newSigningSecret();
-    const row = await createOwn(c.get('db'), c.get('keyHash'), endpointSpec, { ...body, secret });
+    const policy = outboundPolicy(c.env, c.req.url);
+    const { row, secret } = await createEndpoint(c.get('db'), c.get('keyHash'), c.req.valid('json'), policy);
     c.header('Location', urlOf(c, `/v1/webhook-endpoints/${row.id}`));
     return c.json({ data: presentEndpoint(row, secret) }, 201);
   })
   .openapi(routes.update, async (c) => {
     const body = c.req.valid('json');
-    if (body.url !== undefined) assertOutboundUrl(body.url, outboundPolicy(c.env, c.req.url));
     const { id } = c.req.valid('param');
-    const row = await updateOwn(c.get('db'), c.get('keyHash'), endpointSpec, id, body);
+    const policy = outboundPolicy(c.env, c.req.url);
+    const row = await updateEndpoint(c.get('db'), c.get('keyHash'), id, body, policy);
     return c.json({ data: visibleAnswer(c, present(row), Object.keys(body)) }, 200);
   })
   .openapi(trash.remove, trashed.remove)
@@ -207,20 +205,18 @@ export const webhookDeliveriesRouter = router()
   })
   .openapi(resend, async (c) => {
     const { id, delivery_id } = c.req.valid('param');
-    const ids = await reopenDeliveries(c.get('db'), c.get('keyHash'), id, { deliveryId: delivery_id });
-    await enqueueDeliveries(c.env.OUTBOUND, ids);
+    await sendAgain(c.get('db'), c.get('keyHash'), c.env.OUTBOUND, id, { deliveryId: delivery_id });
     return c.body(null, 202);
   })
   .openapi(recover, async (c) => {
     const since = c.req.valid('json').since ?? 0;
-    const ids = await reopenDeliveries(c.get('db'), c.get('keyHash'), c.req.valid('param').id, { since });
-    await enqueueDeliveries(c.env.OUTBOUND, ids);
-    return c.json({ data: { resent: ids.length } }, 200);
+    const { id } = c.req.valid('param');
+    const resent = await sendAgain(c.get('db'), c.get('keyHash'), c.env.OUTBOUND, id, { since });
+    return c.json({ data: { resent } }, 200);
   })
   .openapi(test, async (c) => {
-    const db = c.get('db');
-    const { endpoint, delivery } = await newPing(db, c.get('keyHash'), c.req.valid('param').id);
-    return c.json({ data: await pingNow(db, c.env, endpoint, delivery) }, 200);
+    const tried = await testEndpoint(c.get('db'), c.env, c.get('keyHash'), c.req.valid('param').id);
+    return c.json({ data: tried.delivery }, 200);
   });
 
 const signatureHeaders = z.object({

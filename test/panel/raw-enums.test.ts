@@ -1,8 +1,11 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/core/event-types';
+import { deliveryStatuses } from '../../src/core/statuses';
 import type { Lang } from '../../src/panel/i18n';
 import { panelRouter } from '../../src/panel/routes';
-import { insertRow, newAccount, newWebhook, postEvent } from '../helpers';
-import { panel, signIn } from './browser';
+import { create, insertRow, newAccount, newWebhook, postEvent } from '../helpers';
+import { page, panel, signIn } from './browser';
 import { ptLeftovers, rawEnums, visibleTexts } from './visible-text';
 
 // Every page of the panel, for a configured webhook with events in every status, in both languages:
@@ -152,6 +155,52 @@ describe('no enum shows raw', () => {
         expect(rawEnums(visibleTexts(html)), `${lang} ${path}`).toEqual([]);
         if (lang === 'pt-BR') expect(ptLeftovers(visibleTexts(html)), `${path}`).toEqual([]);
         // Each cell names its column, which the stacked cards of a phone show (assets.ts).
+        expect(
+          html.match(/<td(?![^>]*\sdata-label="[^"]+")[^>]*>/g),
+          `${path} td without data-label`,
+        ).toBeNull();
+      }
+    }
+  });
+
+  it('on every outbound endpoint page, with a delivery in every status and the CRM’s reason to turn it off', async () => {
+    const { id: accountId, key } = await newAccount();
+    const endpoint = await create(key, '/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/crm',
+      event_types: ['*', 'company.*', 'task.completed'],
+      enabled: false,
+    });
+    await env.DB.prepare("UPDATE webhook_endpoints SET disabled_reason = 'failing' WHERE id = ?")
+      .bind(endpoint.id)
+      .run();
+    const at = Date.now();
+    for (const [i, status] of deliveryStatuses.entries()) {
+      const delivery = await insertRow('webhook_deliveries', {
+        account_id: accountId,
+        endpoint_id: endpoint.id,
+        message_id: `evt_raw${i}`,
+        type: EVENT_TYPES[i] ?? 'ping',
+        body: '{}',
+        status,
+        attempts: 1,
+        created_at: at,
+        updated_at: at,
+      });
+      await env.DB.prepare(
+        'INSERT INTO webhook_attempts (account_id, delivery_id, attempt, at, status, latency_ms, response, error) VALUES (?, ?, 1, ?, ?, 12, ?, ?)',
+      )
+        .bind(accountId, delivery, at, i % 2 ? 500 : null, 'failed', i % 2 ? null : 'timeout')
+        .run();
+    }
+    const session = await signIn(key);
+    const paths = routes
+      .filter((r) => r.path.startsWith('/endpoints'))
+      .map((r) => r.path.replace(':id', String(endpoint.id)));
+    expect(paths.length).toBeGreaterThanOrEqual(4);
+    for (const lang of ['pt-BR', 'en'] as Lang[]) {
+      for (const path of paths) {
+        const html = await page(await panel(`/panel${path}`, { cookie: `${session}; lang=${lang}` }));
+        expect(rawEnums(visibleTexts(html)), `${lang} ${path}`).toEqual([]);
         expect(
           html.match(/<td(?![^>]*\sdata-label="[^"]+")[^>]*>/g),
           `${path} td without data-label`,

@@ -1,4 +1,10 @@
-import { eventStatuses, webhookModes } from '../../src/core/statuses';
+import { EVENT_TYPES } from '../../src/core/event-types';
+import {
+  deliveryStatuses,
+  endpointDisabledReasons,
+  eventStatuses,
+  webhookModes,
+} from '../../src/core/statuses';
 import { eventCodes } from '../../src/panel/labels';
 import { actions } from '../../src/webhooks/actions';
 import { MATCH_KEYS } from '../../src/webhooks/config/schema';
@@ -15,6 +21,9 @@ const RAW: ReadonlySet<string> = new Set([
   ...actions.map((m) => m.name),
   ...MATCH_KEYS,
   ...eventCodes,
+  ...deliveryStatuses,
+  ...endpointDisabledReasons,
+  ...EVENT_TYPES,
 ]);
 
 const ENTITIES: Record<string, string> = {

@@ -5,6 +5,7 @@ import type { Scope } from '../../core/scopes';
 import { eventStatuses, type webhookModes } from '../../core/statuses';
 import type { Lang, Messages } from '../i18n';
 import { modeLabel, statusLabel } from '../labels';
+import { outboundText } from '../outbound-text';
 import { type Said, saidText } from '../said-words';
 import { localTime } from '../zone';
 
@@ -29,7 +30,7 @@ export type Page = {
   flash?: FlashView;
 };
 
-export const ASSET_VERSION = '6';
+export const ASSET_VERSION = '7';
 
 /** A flash message, and a link to where the write it reports can be seen. */
 export type FlashView = { kind: 'ok' | 'error'; text: string; link?: { href: string; text: string } };
@@ -50,7 +51,7 @@ export function layout(p: Page, title: string, body: Html, flash?: FlashView) {
 <header class="top">
 <a class="brand" href="/panel/webhooks">${p.t.title}</a>
 <nav aria-label="${p.t.title}">
-${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a> <a href="/panel/search">${p.t.searchTop}</a>` : ''}
+${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a> <a href="/panel/endpoints">${outboundText[p.lang].title}</a> <a href="/panel/search">${p.t.searchTop}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
 ${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${

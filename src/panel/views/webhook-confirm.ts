@@ -9,10 +9,10 @@ import { layout, modeBanner, type Page, type WebhookView, when } from './layout'
 export const GRACE_CHOICES = [0, 3600, 86400, 259200, 604800] as const;
 export const PANEL_GRACE_S = 86400;
 
-const graceLabel = (p: Page, s: number) =>
-  ({ 0: p.t.graceNow, 3600: p.t.grace1h, 86400: p.t.grace24h, 259200: p.t.grace3d, 604800: p.t.grace7d })[
-    s
-  ] ?? String(s);
+/** A grace choice in words; `now` says what "no grace" means for the thing rotated (a URL, a secret). */
+export const graceLabel = (p: Page, s: number, now = p.t.graceNow) =>
+  ({ 0: now, 3600: p.t.grace1h, 86400: p.t.grace24h, 259200: p.t.grace3d, 604800: p.t.grace7d })[s] ??
+  String(s);
 
 /**
  * Asks before the webhook gets a new URL: how long the old one keeps working (each choice with its
