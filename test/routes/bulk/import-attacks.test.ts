@@ -34,7 +34,7 @@ const postStream = (key: string, body: ReadableStream, headers: Record<string, s
 
 const MiB = 1024 * 1024;
 
-describe('imports: huge lines, endless files', () => {
+describe('imports: huge lines, endless files, quotas', () => {
   it('a 5 MiB line with no line break fails alone with its reason; the rows around it are written', async () => {
     const { id, key } = await newAccount();
     const huge = 'x'.repeat(5 * MiB);
@@ -65,6 +65,14 @@ describe('imports: huge lines, endless files', () => {
     expect(errors.split('\r\n')[1]).toBe('3,,,A quoted cell never ends.');
   });
 
+  it('a header line of 5 MiB is a 422, and the file is not kept', async () => {
+    const { id, key } = await newAccount();
+    const res = await postImport(key, 'resource=contacts', `${'h'.repeat(5 * MiB)}\nAna\n`);
+    const problem = await expectProblem(res, 422, 'validation_failed');
+    expect(problem.errors[0]).toMatchObject({ path: 'file', code: 'no_header' });
+    expect(await storedFiles(id)).toBe(0);
+  });
+
   it('a file that never ends: 413 when its length is over the limit, 422 without a length; nothing read or stored', async () => {
     const { id, key } = await newAccount();
     const over = endless(new TextEncoder().encode('name,email\nAna,a@e.example\n'.repeat(1000)));
@@ -84,5 +92,30 @@ describe('imports: huge lines, endless files', () => {
       .bind(id)
       .first<{ n: number }>();
     expect(imports?.n).toBe(0);
+  });
+
+  it('at most 3 imports queued or running per account, also when started at once: 409, no file kept', async () => {
+    const { id, key } = await newAccount();
+    const file = (n: number) =>
+      `name,email\n${Array.from({ length: 2_000 }, (_, i) => `P${i},q${n}.${i}@quota.example`).join('\n')}\n`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => postImport(key, 'resource=contacts&mode=create', file(n))),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 202, 202, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) {
+      const problem = await expectProblem(res, 409, 'conflict');
+      expect(problem.detail).toMatch(/^At most 3 imports/);
+    }
+    const started = await Promise.all(
+      answers.filter((r) => r.status === 202).map(async (r) => (await json(r)).data.id),
+    );
+    expect(await storedFiles(id)).toBeLessThanOrEqual(3);
+    await expectProblem(await postImport(key, 'resource=contacts', file(7)), 409, 'conflict');
+    for (const importId of started) await call(`/v1/imports/${importId}/cancel`, { method: 'POST', key });
+    expect(await storedFiles(id)).toBe(0);
+    // Room again once they ended.
+    const next = await runImport(key, 'resource=contacts&mode=create', 'name,email\nZé,ze@quota.example\n');
+    expect(next.counts).toMatchObject({ created: 1 });
   });
 });
