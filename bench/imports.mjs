@@ -9,6 +9,9 @@ import { cnpjFor, maskCnpj } from './seed.mjs';
 
 /** @typedef {import('./api.mjs').Api} Api */
 
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const SEGMENTS = ['Varejo', 'Alimentação', 'Construção', 'Saúde', 'Logística', 'Educação'];
 
 /** @param {number} i @param {readonly string[]} words */
@@ -68,13 +71,13 @@ function memoryKb(pid, which) {
 }
 
 /**
- * The pid of the workerd that runs the Worker (and the local D1, R2 and Queues) behind `wrangler
- * dev --port <port>`: wrangler starts it in its own process group, beside a proxy workerd; the
- * Worker's listens on a port of its own choosing (`entry=127.0.0.1:0`), as bench/cpu-per-request.mjs
- * tells them apart. Linux only.
+ * The workerd that runs the Worker (and the local D1, R2 and Queues) behind `wrangler dev --port
+ * <port>`, and wrangler's inspector port. wrangler starts the workerd in its own process group,
+ * beside a proxy workerd; the Worker's listens on a port of its own choosing (`entry=127.0.0.1:0`),
+ * as bench/cpu-per-request.mjs tells them apart. Linux only.
  * @param {number} port
  */
-export function workerPid(port) {
+export function workerProcess(port) {
   const procs = readdirSync('/proc')
     .filter((pid) => /^\d+$/.test(pid))
     .flatMap((pid) => {
@@ -88,8 +91,10 @@ export function workerPid(port) {
         return []; // gone since the listing
       }
     });
+  const after = (/** @type {string[]} */ command, /** @type {string} */ flag) =>
+    command[command.indexOf(flag) + 1];
   const wrangler = procs.find(
-    (p) => p.command.includes('dev') && p.command[p.command.indexOf('--port') + 1] === String(port),
+    (p) => p.command.includes('dev') && after(p.command, '--port') === String(port),
   );
   const worker = procs.find(
     (p) =>
@@ -97,24 +102,63 @@ export function workerPid(port) {
       p.name.startsWith('workerd') &&
       p.command.join(' ').includes('entry=127.0.0.1:0'),
   );
-  if (!worker) throw new Error(`no workerd found for wrangler dev on port ${port}`);
-  return worker.pid;
+  if (!wrangler || !worker) throw new Error(`no workerd found for wrangler dev on port ${port}`);
+  return { pid: worker.pid, inspectorPort: Number(after(wrangler.command, '--inspector-port')) };
 }
 
 /**
- * Samples the process's RSS every 100 ms until stopped, after resetting its peak (`VmHWM`, by
- * writing 5 to /proc/<pid>/clear_refs). Answers MB: the RSS before, the highest sample, and the
- * kernel's own peak since the reset (which no sampling gap misses).
- * @param {number} pid
+ * The Worker's V8 heap in use, read through wrangler's inspector (DevTools protocol,
+ * `Runtime.getHeapUsage`; workerd does not answer `HeapProfiler.collectGarbage`, so what is used
+ * includes garbage not yet collected). One connection for the run (one client at a time).
+ * @param {number} inspectorPort
  */
-export function watchMemory(pid) {
+export async function inspector(inspectorPort) {
+  // The inspector refuses a client without an Origin of this machine.
+  const ws = new WebSocket(`ws://127.0.0.1:${inspectorPort}/ws`, {
+    headers: { Origin: 'http://localhost' },
+  });
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = () => reject(new Error(`the inspector on port ${inspectorPort} refused the connection`));
+  });
+  let next = 1;
+  /** @type {Map<number, (result: any) => void>} */
+  const waiting = new Map();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(String(event.data));
+    waiting.get(message.id)?.(message.result);
+    waiting.delete(message.id);
+  };
+  /** @param {string} method @returns {Promise<any>} */
+  const send = (method) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      ws.send(JSON.stringify({ id, method }));
+    });
+  return {
+    usedMb: async () => (await send('Runtime.getHeapUsage')).usedSize / 2 ** 20,
+    close: () => ws.close(),
+  };
+}
+
+/**
+ * Samples the process's RSS every 100 ms and the Worker's heap every 250 ms until stopped, after
+ * resetting the process's peak (`VmHWM`, by writing 5 to /proc/<pid>/clear_refs). Answers MB: the
+ * RSS before, the highest sample, the kernel's own peak since the reset (which no sampling gap
+ * misses); the Worker's heap in use before, its highest sample, and at the end.
+ * @param {number} pid @param {Awaited<ReturnType<typeof inspector>>} heap
+ */
+export async function watchMemory(pid, heap) {
   try {
     // Resets the peak resident set to the current one (Linux ≥ 4.0, the process's own user).
     // Harmless if refused: the sampled peak remains.
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
   } catch {}
   const before = memoryKb(pid, 'VmRSS');
+  const heapBefore = await heap.usedMb();
   let sampled = before;
+  let heapPeak = heapBefore;
   let gone = false;
   const sample = () => {
     try {
@@ -124,8 +168,17 @@ export function watchMemory(pid) {
     }
   };
   const timer = setInterval(sample, 100);
-  return () => {
+  let sampling = true;
+  const heapLoop = (async () => {
+    while (sampling) {
+      heapPeak = Math.max(heapPeak, await heap.usedMb());
+      await sleep(250);
+    }
+  })();
+  return async () => {
     clearInterval(timer);
+    sampling = false;
+    await heapLoop;
     sample();
     if (gone) {
       throw new Error(
@@ -133,12 +186,16 @@ export function watchMemory(pid) {
       );
     }
     const mb = (/** @type {number} */ kb) => kb / 1024;
-    return { before_mb: mb(before), peak_sampled_mb: mb(sampled), peak_hwm_mb: mb(memoryKb(pid, 'VmHWM')) };
+    return {
+      before_mb: mb(before),
+      peak_sampled_mb: mb(sampled),
+      peak_hwm_mb: mb(memoryKb(pid, 'VmHWM')),
+      heap_before_mb: heapBefore,
+      heap_peak_mb: heapPeak,
+      heap_end_mb: await heap.usedMb(),
+    };
   };
 }
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @typedef {object} ImportRun
@@ -149,21 +206,21 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @property {number} total_s from the POST until GET /v1/imports/{id} says completed
  * @property {number} rows_per_s rows ÷ total_s
  * @property {Record<string, number>} counts the import's counts at its end
- * @property {{ before_mb: number, peak_sampled_mb: number, peak_hwm_mb: number }} memory the Worker's RSS
+ * @property {Awaited<ReturnType<Awaited<ReturnType<typeof watchMemory>>>>} memory the workerd's RSS and the Worker's heap
  * @property {{ start: number[], end: number[] }} load_average
  */
 
 /**
  * Posts `csv` as a text/csv body to POST /v1/imports?`query`, then reads the import every 500 ms
  * until it ends; the Worker's memory (`pid`) is watched from the POST to the end.
- * @param {{ origin: string, apiKey: string, api: Api, pid: number }} worker
+ * @param {{ origin: string, apiKey: string, api: Api, pid: number, heap: Awaited<ReturnType<typeof inspector>> }} worker
  * @param {string} name @param {string} query @param {string} csv
  * @returns {Promise<ImportRun>}
  */
-export async function timedImport({ origin, apiKey, api, pid }, name, query, csv) {
+export async function timedImport({ origin, apiKey, api, pid, heap }, name, query, csv) {
   const body = Buffer.from(csv, 'utf8');
   const start = loadavg();
-  const stop = watchMemory(pid);
+  const stop = await watchMemory(pid, heap);
   const started = performance.now();
   const res = await fetch(`${origin}/v1/imports?${query}`, {
     method: 'POST',
@@ -191,7 +248,7 @@ export async function timedImport({ origin, apiKey, api, pid }, name, query, csv
       throw new Error(`import ${name} ended ${JSON.stringify(data)}`);
   }
   const total_s = (performance.now() - started) / 1000;
-  const memory = stop();
+  const memory = await stop();
   const lines = csv.split('\r\n').length - 2;
   return {
     name,

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { client, createAccount } from '../bench/api.mjs';
 import { refusals } from '../bench/cli.mjs';
-import { batchAgainstSingles, companiesCsv, contactsCsv, timedImport, workerPid } from '../bench/imports.mjs';
+import {
+  batchAgainstSingles,
+  companiesCsv,
+  contactsCsv,
+  inspector,
+  timedImport,
+  workerProcess,
+} from '../bench/imports.mjs';
 import { migrate, startWorker } from '../bench/local.mjs';
 import { table } from '../bench/report.mjs';
 import { machine, machineLine, writeJson } from '../bench/run-info.mjs';
@@ -66,7 +73,9 @@ try {
   worker = await startWorker({ persistTo: dir, adminToken, log });
   const { apiKey } = await createAccount(worker.origin, adminToken, 'Import benchmark');
   const api = client(worker.origin, apiKey);
-  const target = { origin: worker.origin, apiKey, api, pid: workerPid(Number(new URL(worker.origin).port)) };
+  const { pid, inspectorPort } = workerProcess(Number(new URL(worker.origin).port));
+  const heap = await inspector(inspectorPort);
+  const target = { origin: worker.origin, apiKey, api, pid, heap };
 
   /** @type {import('../bench/imports.mjs').ImportRun[]} */
   const imports = [];
@@ -97,6 +106,7 @@ try {
   );
   const unlinked = rows.filter((r) => r.company_id === null).length;
 
+  heap.close();
   progress('batch against single calls');
   const batch = await batchAgainstSingles(api, { rounds, batches });
 
@@ -132,6 +142,9 @@ try {
         'failed',
         'RSS before MB',
         'peak RSS MB',
+        'heap before MB',
+        'peak heap MB',
+        'heap at end MB',
         'load 1 min',
       ],
       imports.map((i) => [
@@ -146,17 +159,22 @@ try {
         String(i.counts.failed),
         mb(i.memory.before_mb),
         mb(Math.max(i.memory.peak_hwm_mb, i.memory.peak_sampled_mb)),
+        i.memory.heap_before_mb.toFixed(1),
+        i.memory.heap_peak_mb.toFixed(1),
+        i.memory.heap_end_mb.toFixed(1),
         load(i.load_average),
       ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),
   );
-  const peak = (/** @type {number} */ n) => {
-    const i = /** @type {import('../bench/imports.mjs').ImportRun} */ (imports[n]);
-    return Math.max(i.memory.peak_hwm_mb, i.memory.peak_sampled_mb);
-  };
+  const memoryOf = (/** @type {number} */ n) =>
+    /** @type {import('../bench/imports.mjs').ImportRun} */ (imports[n]).memory;
+  const rss = (/** @type {number} */ n) => Math.max(memoryOf(n).peak_hwm_mb, memoryOf(n).peak_sampled_mb);
+  const heapPeak = (/** @type {number} */ n) => memoryOf(n).heap_peak_mb;
+  const ratio = (/** @type {(n: number) => number} */ f) =>
+    `companies ${(f(1) / f(0)).toFixed(2)}x, contacts ${(f(3) / f(2)).toFixed(2)}x`;
   console.log(
-    `\nPeak RSS of the Worker's workerd, ${large} ÷ ${small} rows: companies ${(peak(1) / peak(0)).toFixed(2)}x, contacts ${(peak(3) / peak(2)).toFixed(2)}x.`,
+    `\n${large} ÷ ${small} rows: the Worker's peak heap ${ratio(heapPeak)}; the workerd's peak RSS ${ratio(rss)}.`,
   );
   console.log(`Newest 100 contacts without their company: ${unlinked}.\n`);
   console.log(
