@@ -83,8 +83,9 @@ try {
   const run = async (name, query, csv) => {
     progress(`importing ${name}`);
     const result = await timedImport(target, name, query, csv());
+    const { peak_hwm_mb, heap_peak_mb } = result.memory;
     progress(
-      `   ${result.rows_per_s.toFixed(0)} rows/s, peak RSS ${result.memory.peak_hwm_mb.toFixed(0)} MB`,
+      `   ${result.rows_per_s.toFixed(0)} rows/s, peak RSS ${peak_hwm_mb.toFixed(0)} MB, peak heap ${heap_peak_mb.toFixed(0)} MB`,
     );
     imports.push(result);
     return result;
