@@ -13,13 +13,14 @@ import { batchResources } from '../model/batch-resources';
 import type { ImportMessage } from '../model/import-messages';
 import { decodeText } from '../webhooks/ingest/charset';
 import { type ImportResource, rowData } from './fields';
+import { skipLongRow } from './long-row';
 import { advance, chunkGuard, type RowError } from './store';
 
 export const CHUNK_ROWS = 100;
 /** What one chunk reads of the file: room for CHUNK_ROWS rows of the longest a row may be. */
 export const WINDOW_BYTES = (CHUNK_ROWS + 1) * MAX_RECORD_BYTES;
 
-/** The import as a whole cannot go on (its key revoked, its file gone, a row longer than a window). */
+/** The import as a whole cannot go on (its key revoked, its file gone). */
 export class ImportFailure extends Error {}
 
 /** A cell as text: UTF-8, or Windows-1252 (pt-BR Excel's CSV) when its bytes are not UTF-8. */
@@ -28,6 +29,8 @@ export const cellText = (cell: Uint8Array): string => decodeText(cell, 'utf-8').
 export type Row = { line: number; cells: string[]; problem?: string };
 
 const TOO_LONG = `The row is over ${MAX_RECORD_BYTES / 1024} KiB.`;
+
+const UNCLOSED = 'A quoted cell never ends.';
 
 /** The rows of the window at `offset`; `next`: where the following chunk starts. */
 export async function readChunk(
@@ -45,17 +48,23 @@ export async function readChunk(
       : { line: r.line, cells: r.cells.map(cellText) },
   );
   let used = read.used;
+  let lines = read.lines;
   if (rows.length < CHUNK_ROWS && used < bytes.length) {
-    if (!eof && used === 0)
-      throw new ImportFailure(`The row at line ${m.line} does not end within ${WINDOW_BYTES} bytes.`);
-    // At the file's end, what is left is a row whose quote never closes: it fails alone.
     if (eof) {
-      rows.push({ line: read.lines + m.line, cells: [], problem: 'A quoted cell never ends.' });
+      // At the file's end, what is left is a row whose quote never closes: it fails alone.
+      rows.push({ line: lines + m.line, cells: [], problem: UNCLOSED });
       used = bytes.length;
+    } else if (used === 0) {
+      // A row longer than the window, first in it: found where it ends, it fails alone.
+      const at = { fileKey: m.file_key, offset: m.offset, size: object.size, delimiter: m.delimiter };
+      const long = await skipLongRow(bucket, { ...at, window: WINDOW_BYTES });
+      rows.push({ line: m.line, cells: [], problem: long.unclosed ? UNCLOSED : TOO_LONG });
+      used = long.next - m.offset;
+      lines = long.lines;
     }
   }
   const next = m.offset + used;
-  return { rows, next, line: m.line + read.lines, done: next >= object.size };
+  return { rows, next, line: m.line + lines, done: next >= object.size };
 }
 
 /** Why an item failed, in words: the problem's detail and each field's message. */

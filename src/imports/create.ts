@@ -6,7 +6,7 @@ import type { Bindings } from '../env';
 import type { ImportMessage } from '../model/import-messages';
 import { cellText, WINDOW_BYTES } from './chunk';
 import { type ImportResource, mapHeader } from './fields';
-import { type ImportRow, insertImport } from './store';
+import { type ImportRow, insertImport, quotaRefused, tooManyImports } from './store';
 
 /** The largest file an import takes (bytes): 100 MB, the request body Cloudflare's plans all take. */
 export const MAX_FILE_BYTES = 100_000_000;
@@ -40,36 +40,40 @@ export async function readHeader(bucket: R2Bucket, fileKey: string) {
 }
 
 /** The import row and its first chunk's message, once the file is stored. */
-export async function startImport(
+async function start(
   db: Db,
   env: Bindings,
   file: { key: string; size: number; keyHash: string; accountId: number },
   options: ImportOptions,
   now: number,
+  started: (row: ImportRow) => void,
 ): Promise<{ row: ImportRow; ignored: string[] }> {
   const { header, delimiter, offset, line } = await readHeader(env.IMPORT_FILES, file.key);
   const mapping = mapHeader(options.resource, header, options.mapping);
   // A header and no row: nothing to queue.
   const empty = offset >= file.size;
-  const [row] = (await db.batch([
-    insertImport(db, {
-      accountId: file.accountId,
-      keyHash: file.keyHash,
-      resource: options.resource,
-      mode: options.mode,
-      status: empty ? 'completed' : 'queued',
-      finishedAt: empty ? now : null,
-      fileKey: file.key,
-      fileBytes: file.size,
-      header,
-      delimiter,
-      mapping,
-      offset,
-      line,
-      createdAt: now,
-    }),
-  ])) as [ImportRow[]];
-  const created = row[0] as ImportRow;
+  const inserted = await db
+    .batch([
+      insertImport(db, {
+        accountId: file.accountId,
+        keyHash: file.keyHash,
+        resource: options.resource,
+        mode: options.mode,
+        status: empty ? 'completed' : 'queued',
+        finishedAt: empty ? now : null,
+        fileKey: file.key,
+        fileBytes: file.size,
+        header,
+        delimiter,
+        mapping,
+        offset,
+        line,
+        createdAt: now,
+      }),
+    ])
+    .catch((error: unknown) => Promise.reject(quotaRefused(error) ? tooManyImports() : error));
+  const created = (inserted[0] as ImportRow[])[0] as ImportRow;
+  started(created);
   const message: ImportMessage = {
     kind: 'import_chunk',
     import_id: created.id,
@@ -85,4 +89,26 @@ export async function startImport(
   if (empty) await env.IMPORT_FILES.delete(file.key);
   else await env.IMPORTS.send(message);
   return { row: created, ignored: header.filter((_, i) => mapping[i] === null) };
+}
+
+/**
+ * Starts the import of the stored file. A file refused before its import row is written (no
+ * header, the account's imports at their quota) is deleted: a refusal leaves nothing stored.
+ */
+export async function startImport(
+  db: Db,
+  env: Bindings,
+  file: { key: string; size: number; keyHash: string; accountId: number },
+  options: ImportOptions,
+  now: number,
+): Promise<{ row: ImportRow; ignored: string[] }> {
+  let row: ImportRow | undefined;
+  try {
+    return await start(db, env, file, options, now, (created) => {
+      row = created;
+    });
+  } catch (error) {
+    if (!row) await env.IMPORT_FILES.delete(file.key);
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@
  * is matched by, and how a cell becomes a batch item's value (dates DD/MM/YYYY, numbers 1.234,56,
  * relations by natural key: the columns the export writes).
  */
+import { BARE } from '../core/cnpj';
 import { foldText } from '../core/text';
 
 export const IMPORT_RESOURCES = ['companies', 'contacts', 'deals', 'tasks'] as const;
@@ -119,6 +120,15 @@ export function brDate(cell: string): string {
 /** A cell the export escaped against CSV injection (`'=`, `'+5511…`) back as it was. */
 const unescaped = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
+/**
+ * A CNPJ in whatever mask a spreadsheet holds (`12345678/0001-95`, `12.345.678 0001 95`) as the
+ * bare form the batch reads; the API itself takes it bare or in the full mask only.
+ */
+const cnpjCell = (cell: string) => {
+  const bare = cell.replace(/[\s./-]/g, '');
+  return BARE.test(bare) ? bare : cell;
+};
+
 const TRUE = new Set(['sim', 's', 'true', 'yes', 'y', '1', 'x']);
 const FALSE = new Set(['nao', 'não', 'n', 'false', 'no', '0']);
 
@@ -146,8 +156,8 @@ export function rowData(resource: ImportResource, mapping: readonly (string | nu
     const kind = fields[field]?.kind ?? 'text';
     if (kind.startsWith('ref:')) {
       const [relation, key] = kind.slice(4).split('.') as [string, string];
-      data[relation] = { [key]: cell };
-    } else data[field] = value(kind, cell);
+      data[relation] = { [key]: key === 'cnpj' ? cnpjCell(cell) : cell };
+    } else data[field] = field === 'cnpj' ? cnpjCell(cell) : value(kind, cell);
   });
   return data;
 }

@@ -1,5 +1,6 @@
 /** The imports table's statements: its one writer and reader (docs/import-export.md#csv-import). */
 import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { conflict, rootMessage } from '../core/errors';
 import type { Db } from '../db/client';
 import { importChunks, imports } from '../db/schema';
 import { accountOf, type KeyRef } from '../db/tenant';
@@ -16,8 +17,31 @@ export const activeImports = (db: Db, keyHash: KeyRef) =>
     .from(imports)
     .where(and(sql`${imports.accountId} = ${accountOf(keyHash)}`, inArray(imports.status, [...ACTIVE])));
 
+/**
+ * The import's row. A queued one takes its status only while the account has fewer than
+ * MAX_ACTIVE_IMPORTS queued or running, checked inside the insert: otherwise its status is null,
+ * the NOT NULL constraint refuses it (`quotaRefused`), and concurrent starts cannot all pass.
+ */
 export const insertImport = (db: Db, values: typeof imports.$inferInsert) =>
-  db.insert(imports).values(values).returning();
+  db
+    .insert(imports)
+    .values({
+      ...values,
+      status:
+        values.status === 'queued'
+          ? sql`(select 'queued' where (select count(*) from ${imports} where ${imports.accountId} = ${values.accountId} and ${imports.status} in ('queued', 'running')) < ${MAX_ACTIVE_IMPORTS})`
+          : values.status,
+    })
+    .returning();
+
+/** Whether `error` is insertImport's refusal of an import over the quota. */
+export const quotaRefused = (error: unknown) =>
+  /NOT NULL constraint failed: imports\.status/.test(rootMessage(error));
+
+export const tooManyImports = () =>
+  conflict(
+    `At most ${MAX_ACTIVE_IMPORTS} imports of an account run at once: wait for one to end, or cancel one.`,
+  );
 
 const mine = (keyHash: KeyRef, id: number): SQL | undefined =>
   and(eq(imports.id, id), sql`${imports.accountId} = ${accountOf(keyHash)}`);

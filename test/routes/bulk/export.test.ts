@@ -27,7 +27,12 @@ describe('GET /v1/{resource}/export', () => {
       observations: 'linha 1\nlinha 2; "aspas", fim',
     });
     await create(key, '/v1/companies', { name: '@SUM(A1)', cnpj: cnpj(), segment: 'Varejo' });
-    await create(key, '/v1/contacts', { name: '-Bruno', email: 'b@example.com', company_id: company.id });
+    await create(key, '/v1/contacts', {
+      name: '-Bruno',
+      email: 'b@example.com',
+      phone: '(11) 98765-4321',
+      company_id: company.id,
+    });
 
     const csv = await exported(key, '/v1/companies/export?segment=frota');
     const lines = csv.split('\r\n');
@@ -43,7 +48,7 @@ describe('GET /v1/{resource}/export', () => {
 
     const contacts = await exported(key, '/v1/contacts/export');
     expect(contacts.split('\r\n')[0]).toMatch(/,company_cnpj,owner_email$/);
-    expect(contacts).toContain(`'-Bruno,b@example.com,`);
+    expect(contacts).toContain(`'-Bruno,b@example.com,'+5511987654321,`);
     expect(contacts).toMatch(new RegExp(`,${taxId},\r\n`));
   });
 
