@@ -8,7 +8,9 @@ export type CsvFormat = 'csv' | 'excel';
 
 export type Cell = string | number | boolean | null;
 
-const FORMULA = /^[=+\-@\t\r]/;
+// Also a cell already escaped by hand (`'=x`): one more `'`, so the import's one `'` taken off
+// gives it back as it was.
+const FORMULA = /^'*[=+\-@\t\r]/;
 
 export const delimiterOf = (format: CsvFormat): string => (format === 'excel' ? ';' : ',');
 
@@ -21,6 +23,9 @@ function text(cell: Cell, format: CsvFormat): string {
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
   return FORMULA.test(cell) ? `'${cell}` : cell;
 }
+
+/** A cell the export escaped against CSV injection (`'=`, `'+5511…`, `''=x`) back as it was. */
+export const unescapedCell = (cell: string): string => (/^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 /** One cell, quoted when it holds the delimiter, a quote, a line break or edge spaces. */
 export function csvCell(cell: Cell, format: CsvFormat): string {

@@ -4,6 +4,7 @@
  * relations by natural key: the columns the export writes).
  */
 import { BARE } from '../core/cnpj';
+import { unescapedCell } from '../core/csv';
 import { foldText } from '../core/text';
 
 export const IMPORT_RESOURCES = ['companies', 'contacts', 'deals', 'tasks'] as const;
@@ -117,9 +118,6 @@ export function brDate(cell: string): string {
   return `${date}T${h ? `${h.padStart(2, '0')}:${mi}:${s ?? '00'}` : '00:00:00'}-03:00`;
 }
 
-/** A cell the export escaped against CSV injection (`'=`, `'+5511…`) back as it was. */
-const unescaped = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
-
 /**
  * A CNPJ in whatever mask a spreadsheet holds (`12345678/0001-95`, `12.345.678 0001 95`) as the
  * bare form the batch reads; the API itself takes it bare or in the full mask only.
@@ -151,7 +149,7 @@ export function rowData(resource: ImportResource, mapping: readonly (string | nu
   const fields = importFields[resource];
   const data: Record<string, unknown> = {};
   mapping.forEach((field, i) => {
-    const cell = unescaped(cells[i]?.trim() ?? '');
+    const cell = unescapedCell(cells[i]?.trim() ?? '');
     if (!field || field === 'id' || cell === '') return;
     const kind = fields[field]?.kind ?? 'text';
     if (kind.startsWith('ref:')) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, excelTime } from '../../src/core/csv';
+import { csvCell, csvLine, excelTime, unescapedCell } from '../../src/core/csv';
 
 describe('core/csv', () => {
   it('escapes every cell OWASP names as a formula, text only', () => {
@@ -8,6 +8,12 @@ describe('core/csv', () => {
     }
     expect(csvCell('a=b', 'csv')).toBe('a=b');
     expect(csvCell(-5, 'csv')).toBe('-5');
+  });
+
+  it('gives back every text as it was, an apostrophe before a formula included', () => {
+    for (const value of ['=1+1', "'=x", "''+55", '+5511987654321', "'plain", 'a=b', '@home']) {
+      expect(unescapedCell(csvCell(value, 'excel').replace(/^"|"$/g, '')), value).toBe(value);
+    }
   });
 
   it('quotes delimiters, quotes, line breaks and edge spaces, per format', () => {
