@@ -196,6 +196,17 @@ export class IdempotencyClaim implements BatchExtension {
     return { stored: Promise.all([store(written), armed.db.delete(t).where(unwritten)]) };
   }
 
+  /**
+   * Lets the key go when this request claimed it and wrote nothing (it was refused): a retry may run
+   * it. Left running, off the answer's path, as `record`'s write is.
+   */
+  release(): Promise<unknown> {
+    const armed = this.#armed;
+    if (!armed || !this.claimed || this.committed || this.#claimedAt === undefined) return Promise.resolve();
+    const unwritten = and(this.#row(this.#claimedAt), eq(idempotencyKeys.committed, false));
+    return Promise.resolve(armed.db.delete(idempotencyKeys).where(unwritten));
+  }
+
   /** What a retry whose claim failed gets: the stored response, a 422, or the 409 in flight. */
   async answerRetry(): Promise<Response | ApiError | undefined> {
     const armed = this.#armed;

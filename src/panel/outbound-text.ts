@@ -41,6 +41,14 @@ const ptBR = {
   previousUntil: 'O segredo anterior continua assinando junto até',
   previousGone: 'O segredo anterior parou de assinar agora.',
   toEndpoint: 'Ir para o endpoint',
+  againTitle: 'Já feito',
+  createdAgain:
+    'Este formulário já tinha sido enviado: o endpoint foi criado naquela vez, e nada foi criado de novo. O segredo apareceu só naquela resposta e não aparece mais; se ele se perdeu, use “Trocar segredo” na página do endpoint.',
+  rotatedAgain:
+    'Esta troca já tinha sido feita, e o segredo não foi trocado de novo: o que apareceu naquela resposta é o atual e não aparece mais. Se ele se perdeu, use “Trocar segredo” outra vez na página do endpoint.',
+  recoveredAgain: 'Estas entregas já tinham sido reenviadas por este formulário; nada foi reenviado de novo.',
+  stillRunning:
+    'Este formulário já tinha sido enviado e o pedido ainda está em andamento; nada foi feito de novo. Veja o resultado na lista em instantes.',
   enable: 'Ativar',
   disable: 'Desativar',
   disableTitle: 'Desativar o endpoint?',
@@ -150,6 +158,14 @@ const en: OutboundText = {
   previousUntil: 'The previous secret keeps signing beside it until',
   previousGone: 'The previous secret stopped signing now.',
   toEndpoint: 'Go to the endpoint',
+  againTitle: 'Already done',
+  createdAgain:
+    'This form had already been sent: the endpoint was created then, and nothing was created again. Its secret was shown on that answer only and is not shown again; if it was lost, use “Rotate secret” on the endpoint’s page.',
+  rotatedAgain:
+    'This rotation had already been done, and the secret was not rotated again: the one shown on that answer is the current one and is not shown again. If it was lost, use “Rotate secret” again on the endpoint’s page.',
+  recoveredAgain: 'These deliveries had already been sent again by this form; nothing was sent again.',
+  stillRunning:
+    'This form had already been sent and that request is still running; nothing was done again. See the result in the list in a moment.',
   enable: 'Enable',
   disable: 'Disable',
   disableTitle: 'Disable the endpoint?',

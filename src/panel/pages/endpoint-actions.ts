@@ -11,9 +11,10 @@ import { testEndpoint } from '../../outbound/deliver';
 import type { DeliveryRow } from '../../outbound/deliveries';
 import { presentEndpoint, rotateSecret } from '../../outbound/endpoints';
 import { listDeliveries, presentDelivery, sendAgain } from '../../outbound/log';
+import { once } from '../form-token';
 import { type C, idOf, pageOf, type SessionPage } from '../page';
 import { deliveriesPage, testOutcomePage } from '../views/deliveries';
-import { askPage, type Endpoint, endpointBase, secretPage, words } from '../views/endpoints';
+import { againPage, askPage, type Endpoint, endpointBase, secretPage, words } from '../views/endpoints';
 import { type Page, when } from '../views/layout';
 import { GRACE_CHOICES, graceLabel, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { endpointFlash, ownEndpoint, sinceOf, withoutFlash } from './endpoints';
@@ -59,13 +60,25 @@ export const rotateEndpoint: SessionPage = async (c, key) => {
   if (grace === undefined) {
     return c.html(rotateAsk(p, await ownEndpoint(c, key), PANEL_GRACE_S, words(p).badGrace), 422);
   }
-  const row = await rotateSecret(c.get('db'), key, idOf(c), grace);
-  const e = presentEndpoint(row);
   const t = words(p);
-  const note = e.previous_secret_expires_at
-    ? html`<p>${t.previousUntil} ${when(e.previous_secret_expires_at, p)}.</p>`
-    : html`<p>${t.previousGone}</p>`;
-  return c.html(secretPage(p, e, row.secret, t.rotatedTitle, note));
+  const again = (at: string | undefined) => c.html(againPage(p, t.rotatedAgain, at));
+  return once(
+    c,
+    key,
+    form,
+    async () => {
+      const row = await rotateSecret(c.get('db'), key, idOf(c), grace);
+      const e = presentEndpoint(row);
+      const note = e.previous_secret_expires_at
+        ? html`<p>${t.previousUntil} ${when(e.previous_secret_expires_at, p)}.</p>`
+        : html`<p>${t.previousGone}</p>`;
+      return {
+        res: c.html(secretPage(p, e, row.secret, t.rotatedTitle, note)),
+        location: endpointBase(e.id),
+      };
+    },
+    again,
+  );
 };
 
 /** Sends a ping now, as `POST …/test`, and shows what the endpoint answered. */
@@ -142,6 +155,16 @@ export const recoverEndpoint: SessionPage = async (c, key) => {
     };
     return c.html(askPage(p, ask, { since: local }, html`<p>${before}${when(iso(since), p)}${after}</p>`));
   }
-  const n = await sendAgain(c.get('db'), key, c.env.OUTBOUND, id, { since });
-  return c.redirect(`${endpointBase(id)}/deliveries?done=recovered&n=${n}`, 303);
+  const log = `${endpointBase(id)}/deliveries`;
+  const again = (at: string | undefined) => c.html(againPage(p, t.recoveredAgain, at, t.deliveries));
+  return once(
+    c,
+    key,
+    form,
+    async () => {
+      const n = await sendAgain(c.get('db'), key, c.env.OUTBOUND, id, { since });
+      return { res: c.redirect(`${log}?done=recovered&n=${n}`, 303), location: log };
+    },
+    again,
+  );
 };

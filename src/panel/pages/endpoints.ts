@@ -10,6 +10,7 @@ import { getOwn, listOwn } from '../../db/own';
 import { webhookEndpoints } from '../../db/schema';
 import { type KeyRef, scoped } from '../../db/tenant';
 import { trashOwn } from '../../db/trash';
+import { KeyInUse } from '../../http/idempotency-claim';
 import { keyset } from '../../http/pagination';
 import { badRequest } from '../../http/problem';
 import {
@@ -21,11 +22,13 @@ import {
   updateEndpoint,
 } from '../../outbound/endpoints';
 import { outboundPolicy } from '../../outbound/policy';
+import { type Done, once } from '../form-token';
 import { urlRefusalLabels } from '../outbound-text';
 import { type C, idOf, pageOf, refused, type SessionPage } from '../page';
 import { saidText } from '../said-words';
 import { counted } from '../views/deliveries';
 import {
+  againPage,
   askPage,
   type Endpoint,
   type EndpointDraft,
@@ -147,7 +150,13 @@ export async function newEndpoint(c: C, key: KeyRef): Promise<Response> {
  * error by its control and the typed values kept.
  */
 export async function createEndpointPage(c: C, key: KeyRef): Promise<Response> {
-  const draft = draftOf(await c.req.parseBody({ all: true }));
+  const form = await c.req.parseBody({ all: true });
+  const p = pageOf(c, true);
+  const again = (at: string | undefined) => c.html(againPage(p, words(p).createdAgain, at));
+  return once(c, key, form, () => createFromForm(c, key, draftOf(form)), again);
+}
+
+async function createFromForm(c: C, key: KeyRef, draft: EndpointDraft): Promise<Done | Response> {
   const body = { ...draft, description: draft.description || undefined };
   const parsed = WebhookEndpointCreate.safeParse(body);
   const p = pageOf(c, true);
@@ -156,8 +165,10 @@ export async function createEndpointPage(c: C, key: KeyRef): Promise<Response> {
     try {
       const policy = outboundPolicy(c.env, c.req.url);
       const { row, secret } = await createEndpoint(c.get('db'), key, parsed.data, policy);
-      return c.html(secretPage(p, presentEndpoint(row), secret, words(p).createdTitle, ''), 201);
+      const res = c.html(secretPage(p, presentEndpoint(row), secret, words(p).createdTitle, ''), 201);
+      return { res, location: endpointBase(row.id) };
     } catch (err) {
+      if (err instanceof KeyInUse) throw err;
       errors = refusedWords(p, err);
       if (!errors) throw err;
     }

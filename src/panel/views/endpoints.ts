@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import type { WebhookEndpoint } from '../../contracts/webhook-endpoints';
 import { EVENT_TYPES, PING } from '../../core/event-types';
+import { tokenField } from '../form-token';
 import {
   disabledReasonLabels,
   eventTypeLabels,
@@ -133,7 +134,7 @@ export function endpointForm(
 <input id="description" name="description" maxlength="500" value="${draft.description}"${description.attrs}>
 <span class="hint">${t.descriptionHint}</span>${description.note}</p>
 ${typePicker(p, draft.event_types, types)}
-<p><button type="submit">${was ? t.save : t.create}</button></p>
+${was ? '' : tokenField()}<p><button type="submit">${was ? t.save : t.create}</button></p>
 </form>`;
 }
 
@@ -241,10 +242,24 @@ export function askPage(
     ask.title,
     html`${ask.text ? html`<p>${ask.text}</p>` : ''}
 <form method="post" action="${ask.action}" class="card">
-<input type="hidden" name="confirm" value="yes">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<input type="hidden" name="confirm" value="yes">${tokenField()}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 ${extra}
 <div class="actions"><button type="submit" class="danger">${ask.button}</button>
 <a class="button secondary" href="${ask.back}">${p.t.cancel}</a></div>
 </form>`,
+  );
+}
+
+/**
+ * The answer to a guarded form sent again (src/panel/form-token.ts): what the first one did, and a
+ * link to where its result is (`at`), or to the list while the first is still running.
+ */
+export function againPage(p: Page, text: string, at: string | undefined, label = words(p).toEndpoint) {
+  const t = words(p);
+  return layout(
+    p,
+    t.againTitle,
+    html`<p class="flash ok" role="status">${at ? text : t.stillRunning}</p>
+<p><a class="button" href="${at ?? '/panel/endpoints'}">${at ? label : t.title}</a></p>`,
   );
 }
