@@ -85,7 +85,8 @@ describe('a form posted twice', () => {
     const path = `/panel/endpoints/${e.id}/rotate`;
     const token = tokenOf(await page(await panel(path, { cookie, form: {} })));
     const form = { confirm: 'yes', grace: '86400', form_token: token };
-    const shown = await page(await panel(path, { cookie, form }));
+    const first = await panel(path, { cookie, form });
+    const shown = await page(first);
     const rotated = await secretOf(e.id);
     expect(rotated).not.toBe(e.secret);
     expect(shown).toContain(rotated);
@@ -98,6 +99,13 @@ describe('a form posted twice', () => {
     const other = await create(key, '/v1/webhook-endpoints', { url: URL_OK, event_types: ['*'] });
     await panel(`/panel/endpoints/${other.id}/rotate`, { cookie, form });
     expect(await secretOf(other.id)).toBe(other.secret);
+    // The guard rides in the rotation's own batches: no round trip more than a form without it.
+    const bare = await panel(`/panel/endpoints/${other.id}/rotate`, {
+      cookie,
+      form: { confirm: 'yes', grace: '0' },
+    });
+    expect(await secretOf(other.id)).not.toBe(other.secret);
+    expect(roundTrips(first)).toBe(roundTrips(bare));
   });
 
   it('recovers once: a second post of the confirmation resends nothing', async () => {
@@ -121,5 +129,22 @@ describe('a form posted twice', () => {
     expect(again).toContain('nada foi reenviado de novo');
     expect(again).toContain(`href="/panel/endpoints/${endpoint.id}/deliveries"`);
     expect((await deliveries(account.key, endpoint.id))[0].status).toBe('failed');
+  });
+
+  it('tells a post sent while the first is still running, and does nothing', async () => {
+    const account = await newAccount();
+    const cookie = await signIn(account.key);
+    const token = tokenOf(await page(await panel('/panel/endpoints/new', { cookie })));
+    // The first post's claim, not yet committed nor answered.
+    await env.DB.prepare(
+      'INSERT INTO idempotency_keys (account_id, key, request_hash, created_at, committed) VALUES (?, ?, ?, ?, 0)',
+    )
+      .bind(account.id, `panel\t${token}`, 'x', Date.now())
+      .run();
+    const form = { url: URL_OK, event_types: ['*'], form_token: token };
+    const again = await page(await panel('/panel/endpoints', { cookie, form }));
+    expect(again).toContain('ainda está em andamento');
+    expect(again).toContain('href="/panel/endpoints"');
+    expect(await endpoints(account.key)).toHaveLength(0);
   });
 });
