@@ -17,7 +17,9 @@
 // (1188.45 -> 1192.41 KiB: the add-row buttons and their script, leads stored at arrival, the
 // guided saves' one-read write, the pt-BR wording), from 1189. Issue 39's panel part raised it by
 // what the outbound endpoints' pages cost, 34 KiB (1192.41 -> 1226.28 KiB: their words in both
-// languages, 13 KiB of them, the views' templates and the pages), from 1196.
+// languages, 13 KiB of them, the views' templates and the pages), from 1196. The panel's one-time
+// form tokens raised it by 3 KiB (1227.85 -> 1231.12 KiB: the "already done" words in both
+// languages, 2 KiB of them, src/panel/form-token.ts and its page), from 1230.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1230;
+const BUDGET_KIB = 1234;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
