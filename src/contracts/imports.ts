@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Id } from './common';
+import { pageQuery } from './page';
 
 export const importStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 
@@ -20,6 +21,11 @@ export const ImportQuery = z.strictObject({
     .openapi({ description: '`true`: how the first 100 rows would be written, writing nothing (200)' }),
 });
 
+export const importSorts = { created_at: 'createdAt' } as const;
+
+/** `GET /v1/imports`: newest first, one page at a time. */
+export const ImportListQuery = z.strictObject({ ...pageQuery(importSorts) });
+
 export const Import = z
   .object({
     id: Id,
@@ -30,10 +36,10 @@ export const Import = z
       rows: z.number().int(),
       created: z.number().int(),
       updated: z.number().int(),
-      unchanged: z
-        .number()
-        .int()
-        .openapi({ description: 'Not measured yet: always 0 (updates count as updated)' }),
+      unchanged: z.number().int().openapi({
+        description:
+          'Rows of an update or upsert whose values changed nothing: not written to the journal, no new version',
+      }),
       failed: z.number().int(),
     }),
     columns: z.array(z.object({ header: z.string(), field: z.string().nullable() })).openapi({

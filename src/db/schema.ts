@@ -748,6 +748,8 @@ export const imports = sqliteTable(
     rows: integer('rows').notNull().default(0),
     created: integer('created').notNull().default(0),
     updated: integer('updated').notNull().default(0),
+    /** Rows of an update or upsert whose values changed nothing (no journal entry, no new version). */
+    unchanged: integer('unchanged').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     error: text('error'),
     createdAt: integer('created_at').notNull(),

@@ -14,7 +14,7 @@ import type { ImportMessage } from '../model/import-messages';
 import { decodeText } from '../webhooks/ingest/charset';
 import { type ImportResource, rowData } from './fields';
 import { skipLongRow } from './long-row';
-import { advance, chunkGuard, type RowError } from './store';
+import { advance, chunkGuard, keepUnchanged, type RowError } from './store';
 
 export const CHUNK_ROWS = 100;
 /** What one chunk reads of the file: room for CHUNK_ROWS rows of the longest a row may be. */
@@ -108,19 +108,18 @@ export async function runChunk(db: Db, bucket: R2Bucket, m: ImportMessage, now: 
       }),
     ].sort((a, b) => a.line - b.line);
     const created = planned.filter((p) => p.created).length;
-    return [
-      chunkGuard(db, m.import_id, m.offset, errors),
-      advance(db, m.import_id, {
-        next: chunk.next,
-        line: chunk.line,
-        rows: chunk.rows.length,
-        created,
-        updated: planned.length - created,
-        failed: errors.length,
-        done: chunk.done,
-        now,
-      }),
-    ];
+    const progress = {
+      ...{ next: chunk.next, line: chunk.line, rows: chunk.rows.length, created },
+      ...{ updated: planned.flatMap((p) => p.read ?? []), failed: errors.length, done: chunk.done, now },
+    };
+    // The progress goes last: it counts the updates whose record the journal left at its version.
+    return {
+      first: [chunkGuard(db, m.import_id, m.offset, errors)],
+      last: [
+        ...(progress.updated.length ? [keepUnchanged(db, resource.spec.table, progress.updated)] : []),
+        advance(db, m.import_id, resource.spec.table, progress),
+      ],
+    };
   });
   return chunk;
 }

@@ -1,9 +1,13 @@
 /** The imports table's statements: its one writer and reader (docs/import-export.md#csv-import). */
-import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import { conflict, rootMessage } from '../core/errors';
+import { writeScopes } from '../core/scopes';
 import type { Db } from '../db/client';
-import { importChunks, imports } from '../db/schema';
-import { accountOf, type KeyRef } from '../db/tenant';
+import { grantQuery, KeyGrant } from '../db/key-grant';
+import type { PagePlan } from '../db/keyset';
+import { importChunks, imports, type TrashTable } from '../db/schema';
+import { accountOf, type KeyRef, scoped } from '../db/tenant';
+import { IMPORT_RESOURCES } from './fields';
 
 export type ImportRow = typeof imports.$inferSelect;
 export const ACTIVE = ['queued', 'running'] as const;
@@ -49,6 +53,44 @@ const mine = (keyHash: KeyRef, id: number): SQL | undefined =>
 export const importById = (db: Db, keyHash: KeyRef, id: number) =>
   db.select().from(imports).where(mine(keyHash, id));
 
+/** Whether the key holds `scope`: its grant subquery for that scope yields it. */
+const holds = (key: KeyGrant, scope: Parameters<typeof grantQuery>[0]) =>
+  sql`${grantQuery(scope)(key.key, sql.raw(String(key.now)))} is not null`;
+
+/**
+ * The imports the key may read one by one (see `readImport`): those of a resource whose scopes it
+ * holds for the import's mode, decided in the list's own statement.
+ */
+function readable(key: KeyRef): SQL | undefined {
+  if (!(key instanceof KeyGrant)) return undefined;
+  return or(
+    ...IMPORT_RESOURCES.map((resource) => {
+      const [canInsert, canUpdate] = writeScopes(resource, ['upsert']).map((scope) => holds(key, scope));
+      // An update needs no `:insert`, a create no `:update`.
+      return and(
+        eq(imports.resource, resource),
+        or(eq(imports.mode, 'update'), canInsert),
+        or(eq(imports.mode, 'create'), canUpdate),
+      );
+    }),
+  );
+}
+
+/** A page of the account's imports the key may read, in the page's order: one round trip. */
+export async function listImports(db: Db, keyHash: KeyRef, page: PagePlan): Promise<ImportRow[]> {
+  const [, rows] = await scoped(
+    db,
+    keyHash,
+    db
+      .select()
+      .from(imports)
+      .where(and(sql`${imports.accountId} = ${accountOf(keyHash)}`, readable(keyHash), or(...page.walks)))
+      .orderBy(...page.orderBy())
+      .limit(page.fetch),
+  );
+  return rows;
+}
+
 /** Cancels it while queued or running; the chunk in flight then writes nothing (see `chunkGuard`). */
 export const cancelImport = (db: Db, keyHash: KeyRef, id: number, now: number) =>
   db
@@ -84,14 +126,43 @@ export type Progress = {
   line: number;
   rows: number;
   created: number;
-  updated: number;
+  /** The records the chunk updates, each with its version and updated_at as read before its write. */
+  updated: { id: number; version: number; updatedAt: number }[];
   failed: number;
   done: boolean;
   now: number;
 };
 
+/**
+ * How many of `updated` are still at the version read before the write: the journal found their
+ * values unchanged (src/journal/statements.ts drops the entry and keeps the version). Run after
+ * the items' statements, in their batch; one JSON parameter for any number of records.
+ */
+const stillAt = (table: TrashTable, updated: Progress['updated']) =>
+  sql<number>`(select count(*) from ${table} where ${unchangedOf(table, updated)})`;
+
+const readOf = (updated: Progress['updated']) =>
+  sql`json_each(${JSON.stringify(updated.map((u) => [u.id, u.version, u.updatedAt]))})`;
+
+const unchangedOf = (table: TrashTable, updated: Progress['updated']) =>
+  sql`(${table.id}, ${table.version}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from ${readOf(updated)})`;
+
+/**
+ * An unchanged record keeps its updated_at too (the update's statement moved it before the
+ * journal compared): a sync reading `updated_at` sees no change where there was none.
+ */
+export const keepUnchanged = (db: Db, table: TrashTable, updated: Progress['updated']) => {
+  const t: TrashTable = table;
+  return db
+    .update(t)
+    .set({
+      updatedAt: sql`(select json_extract(value, '$[2]') from ${readOf(updated)} where json_extract(value, '$[0]') = ${t.id})`,
+    })
+    .where(unchangedOf(t, updated));
+};
+
 /** The import moved past the chunk, its counts added; completed at the file's end. */
-export const advance = (db: Db, importId: number, p: Progress) =>
+export const advance = (db: Db, importId: number, table: TrashTable, p: Progress) =>
   db
     .update(imports)
     .set({
@@ -99,7 +170,8 @@ export const advance = (db: Db, importId: number, p: Progress) =>
       line: p.line,
       rows: sql`${imports.rows} + ${p.rows}`,
       created: sql`${imports.created} + ${p.created}`,
-      updated: sql`${imports.updated} + ${p.updated}`,
+      updated: sql`${imports.updated} + ${p.updated.length} - ${stillAt(table, p.updated)}`,
+      unchanged: sql`${imports.unchanged} + ${stillAt(table, p.updated)}`,
       failed: sql`${imports.failed} + ${p.failed}`,
       status: p.done ? 'completed' : 'running',
       finishedAt: p.done ? p.now : null,

@@ -32,7 +32,12 @@ export type BatchResource<T extends TrashTable, C, U, X extends Extras> = {
   update: z.ZodType<U>;
 };
 
-type Row = Record<string, unknown> & { id: number; deletedAt: number | null };
+type Row = Record<string, unknown> & {
+  id: number;
+  version: number;
+  updatedAt: number;
+  deletedAt: number | null;
+};
 
 /** What became of one item: its row and whether it was created, or why it failed. */
 export type Outcome<R> = { index: number; created: boolean; row: R } | { index: number; error: unknown };
@@ -255,20 +260,36 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
     }
   }
   if ((input.atomic && outcomes.length) || !(plans.length || tail)) return sorted(outcomes);
-  const planned = plans.map(({ index, current }) => ({ index, created: !current }));
-  const extra = tail?.(planned, sorted([...outcomes])) ?? [];
+  const planned: Planned[] = plans.map(({ index, current }) =>
+    current
+      ? {
+          index,
+          created: false,
+          read: { id: current.id, version: current.version, updatedAt: current.updatedAt },
+        }
+      : { index, created: true },
+  );
+  const extra = tail?.(planned, sorted([...outcomes])) ?? { first: [] };
   const written = await writeAll(db, spec, plans, accountId, extra, { key: keyHash });
   return sorted([...outcomes, ...written]);
 }
 
+/** An item that passed its checks: a create, or an update of the record as round trip 1 read it. */
+export type Planned = {
+  index: number;
+  created: boolean;
+  read?: { id: number; version: number; updatedAt: number };
+};
+
 /**
- * Statements that join the write batch, after the items' (an import's progress: written with its
- * rows or not at all), made from what is planned and what failed before the write.
+ * Statements that join the write batch (an import's progress: written with its rows or not at
+ * all), made from what is planned and what failed before the write: `first` before the items'
+ * statements, `last` after them (seeing what they wrote).
  */
 export type Tail = (
-  planned: { index: number; created: boolean }[],
+  planned: Planned[],
   failed: Outcome<unknown>[],
-) => Batch[number][];
+) => { first: Batch[number][]; last?: Batch[number][] };
 
 const sorted = <R>(outcomes: Outcome<R>[]) => outcomes.sort((a, b) => a.index - b.index);
 
@@ -278,10 +299,10 @@ async function writeAll<T extends TrashTable, C, U, X extends Extras>(
   spec: WriteSpec<T, C, U, X>,
   plans: Plan[],
   accountId: number,
-  extra: Batch[number][],
+  extra: ReturnType<Tail>,
   actor: Actor,
 ): Promise<Outcome<Viewed<T, X>>[]> {
-  const statements: Batch[number][] = [...extra];
+  const statements: Batch[number][] = [...extra.first];
   const ends = plans.map(({ body, current }) => {
     statements.push(
       ...(current
@@ -290,6 +311,7 @@ async function writeAll<T extends TrashTable, C, U, X extends Extras>(
     );
     return statements.length - 1;
   });
+  statements.push(...(extra.last ?? []));
   const results = (await guardedWrite(db.batch(statements as Batch), spec.table).catch(
     changedMeanwhile(spec),
   )) as unknown[][];

@@ -1,10 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { one } from '../contracts/common';
-import { DryRun, Import, ImportQuery } from '../contracts/imports';
+import { list, one } from '../contracts/common';
+import { DryRun, Import, ImportListQuery, ImportQuery, importSorts } from '../contracts/imports';
 import { csvLine } from '../core/csv';
 import { invalid, notFound } from '../core/errors';
 import { writeScopes } from '../core/scopes';
+import { imports } from '../db/schema';
 import { scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { bodyTooLarge } from '../http/body-limit';
@@ -17,7 +18,9 @@ import {
   router,
   traceHeaders,
 } from '../http/openapi';
+import { keyset } from '../http/pagination';
 import { ApiError } from '../http/problem';
+import { linkHeader } from '../http/routes';
 import { MAX_FILE_BYTES, readHeader, startImport } from '../imports/create';
 import { dryRun } from '../imports/dry-run';
 import { type ImportResource, mapHeader } from '../imports/fields';
@@ -27,6 +30,7 @@ import {
   type ImportRow,
   importById,
   importErrors,
+  listImports,
   MAX_ACTIVE_IMPORTS,
   type RowError,
 } from '../imports/store';
@@ -41,7 +45,13 @@ export function presentImport(row: ImportRow, c: Context<AppEnv>) {
     status: row.status as z.infer<typeof Import>['status'],
     resource: row.resource,
     mode: row.mode,
-    counts: { rows: row.rows, created: row.created, updated: row.updated, unchanged: 0, failed: row.failed },
+    counts: {
+      rows: row.rows,
+      created: row.created,
+      updated: row.updated,
+      unchanged: row.unchanged,
+      failed: row.failed,
+    },
     columns: row.header.map((header, i) => ({ header, field: row.mapping[i] ?? null })),
     ignored_columns: row.header.filter((_, i) => row.mapping[i] === null),
     error: row.error,
@@ -126,6 +136,23 @@ const startRoute = createRoute({
     200: jsonContent(one(DryRun, 'ImportDryRun'), '`dry_run=true`: how the first 100 rows would be written'),
     202: jsonContent(one(Import, 'Import'), 'Queued'),
     ...errorResponses(400, 403, 409, 413, 415, 422, 429),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listImports',
+  tags: ['Imports'],
+  security: [{ bearerAuth: [] }],
+  summary: "The account's imports, newest first",
+  description:
+    "Each import the key may read: those of a resource whose scopes it holds for the import's mode (as `GET /v1/imports/{id}`). Keyset pages, as every list.",
+  parameters: [bookmarkParam],
+  request: { query: ImportListQuery },
+  responses: {
+    200: jsonContent(list(Import, 'Import'), 'One page', linkHeader),
+    ...errorResponses(400, 429),
   },
 });
 
@@ -217,6 +244,14 @@ async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
 }
 
 export const importsRouter = router()
+  .openapi(listRoute, async (c) => {
+    const page = keyset<ImportRow>(imports, importSorts, c.req.valid('query'));
+    const rows = await listImports(c.get('db'), c.get('keyHash'), page);
+    return c.json(
+      page.page(c, rows, (row) => presentImport(row, c)),
+      200,
+    );
+  })
   .openapi(startRoute, async (c) => {
     const q = c.req.valid('query');
     const mode = q.mode ?? 'upsert';

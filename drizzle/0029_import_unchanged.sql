@@ -1,0 +1,1 @@
+ALTER TABLE `imports` ADD `unchanged` integer DEFAULT 0 NOT NULL;
