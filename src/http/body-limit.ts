@@ -68,13 +68,16 @@ async function readChunks(stream: ReadableStream<Uint8Array>, max: number): Prom
  * within the limit stands in for the request's, so the handler reads it as sent (a form's parser
  * needs the request itself: the panel's).
  */
-export const limitedBody = createMiddleware(async (c, next) => {
-  if (!c.req.raw.body) return next();
-  const body = await readLimited(c.req.raw, MAX_BODY_BYTES);
-  if (!body) throw bodyTooLarge(MAX_BODY_BYTES);
-  c.req.raw = new Request(c.req.raw, { body });
-  return next();
-});
+export const limitedBodyOf = (max: number) =>
+  createMiddleware(async (c, next) => {
+    if (!c.req.raw.body) return next();
+    const body = await readLimited(c.req.raw, max);
+    if (!body) throw bodyTooLarge(max);
+    c.req.raw = new Request(c.req.raw, { body });
+    return next();
+  });
+
+export const limitedBody = limitedBodyOf(MAX_BODY_BYTES);
 
 /**
  * limitedBody for a body read as bytes or JSON (the `/v1` routes, idempotency's fingerprint): the

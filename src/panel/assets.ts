@@ -59,6 +59,7 @@ fieldset.flow{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 fieldset.inline-group{display:flex;flex-wrap:wrap;gap:.25rem 1rem;width:100%}
 pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+progress{width:100%;max-width:28rem;height:1.25rem}
 .facts dd{margin:0}
 .secret{margin-top:1rem}
 .record{grid-template-columns:minmax(0,max-content) minmax(0,1fr)}
@@ -139,6 +140,19 @@ fieldset.types label input{margin:.2rem 0 0}
 `;
 
 export const js = `"use strict";
+// An import's progress: its part of the page read again every 2 s while the import runs; once
+// it ended, the whole page (its buttons change).
+const poll = async (part) => {
+  const res = await fetch(part.dataset.poll, { credentials: "same-origin" }).catch(() => null);
+  const doc = res && res.ok ? new DOMParser().parseFromString(await res.text(), "text/html") : null;
+  const next = doc && doc.getElementById("import-progress");
+  if (!next) return;
+  if (!next.dataset.poll) return location.reload();
+  part.replaceWith(next);
+  setTimeout(() => poll(next), 2000);
+};
+const polled = document.querySelector("[data-poll]");
+if (polled) setTimeout(() => poll(polled), 2000);
 for (const button of document.querySelectorAll(".js-copy")) {
   if (!navigator.clipboard) continue;
   button.hidden = false;

@@ -6,7 +6,7 @@ import { ownVar } from '../core/own-vars';
 import type { Scope } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
-import { limitedBody } from '../http/body-limit';
+import { limitedBody, limitedBodyOf } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { formPairs } from '../webhooks/ingest/charset';
 import { css, js } from './assets';
@@ -31,6 +31,15 @@ import {
 import { eventPage, processEventPage, replayEventPage } from './pages/event';
 import { deleteEventsPage, eventsPage, replayEventsPage } from './pages/events';
 import { guidedStep, resendExample, saveFlows, saveMapping, startCreate, startPage } from './pages/guided';
+import {
+  cancelFromPanel,
+  importErrorsCsv,
+  importShown,
+  importsList,
+  PANEL_FILE_BYTES,
+  previewImport,
+  startFromPanel,
+} from './pages/imports';
 import { leadSearchPage } from './pages/lead-search';
 import { authorizeDecision, authorizeForm } from './pages/oauth';
 import { companyPage, contactPage, dealPage, taskPage } from './pages/records';
@@ -63,7 +72,7 @@ function sameOrigin(c: C): boolean {
  * naming it, and what is not the account's or a query that is no good a page; undefined for a
  * failure that is no page's (the app's error handler answers it).
  */
-function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Response> | undefined {
+function failurePage(c: C, scope: Scope | null, caught: unknown): Response | Promise<Response> | undefined {
   const code = caught instanceof DomainError || caught instanceof ApiError ? caught.code : undefined;
   const p = pageOf(c, true);
   switch (code) {
@@ -71,7 +80,14 @@ function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Re
     case 'api_key_expired':
       return toSignIn(c);
     case 'insufficient_scope':
-      return c.html(messagePage(p, p.t.noScope, `${p.t.noScope} ${scope}`), 403);
+      return c.html(
+        messagePage(
+          p,
+          p.t.noScope,
+          `${p.t.noScope} ${(caught as DomainError).members?.required_scope ?? scope}`,
+        ),
+        403,
+      );
     case 'not_found':
       return c.html(messagePage(p, p.t.notFound, p.t.notFound), 404);
     case 'invalid_query':
@@ -87,7 +103,7 @@ function failurePage(c: C, scope: Scope, caught: unknown): Response | Promise<Re
  * as `/v1`); with no session cookie, straight to sign in.
  */
 const guarded =
-  (scope: Scope, page: SessionPage) =>
+  (scope: Scope | null, page: SessionPage) =>
   async (c: C): Promise<Response> => {
     const hash = await sessionHash(c);
     if (!hash) return toSignIn(c);
@@ -152,6 +168,12 @@ const readableForm = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+// A CSV sent to the import page may be larger than a form: a limit of its own, checked as early.
+const uploadLimit = limitedBodyOf(PANEL_FILE_BYTES);
+const bodyLimit = createMiddleware<AppEnv>((c, next) =>
+  (c.req.path === '/panel/imports/preview' ? uploadLimit : limitedBody)(c, next),
+);
+
 const asset = (body: string, type: string) =>
   createMiddleware<AppEnv>(async (c) =>
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }),
@@ -163,7 +185,7 @@ export function panelRouter(deliver: Deliver) {
   const out = '/endpoints/:id';
   return new Hono<AppEnv>()
     .use('*', securityHeaders)
-    .on(['POST'], '*', limitedBody, originCheck, readableForm)
+    .on(['POST'], '*', bodyLimit, originCheck, readableForm)
     .get('/static/panel.css', asset(css, 'text/css; charset=utf-8'))
     .get('/static/panel.js', asset(js, 'text/javascript; charset=utf-8'))
     .get('/', (c) => c.redirect('/panel/webhooks', 303))
@@ -215,6 +237,12 @@ export function panelRouter(deliver: Deliver) {
     .get(`${out}/deliveries`, guarded('webhook_endpoints:read', deliveriesLog))
     .post(`${out}/deliveries/:delivery_id/resend`, guarded('webhook_endpoints:update', resendDelivery))
     .post(`${out}/recover`, guarded('webhook_endpoints:update', recoverEndpoint))
+    .get('/imports', guarded(null, importsList))
+    .post('/imports/preview', guarded(null, previewImport))
+    .post('/imports', guarded(null, startFromPanel))
+    .get('/imports/:id', guarded(null, importShown))
+    .post('/imports/:id/cancel', guarded(null, cancelFromPanel))
+    .get('/imports/:id/errors.csv', guarded(null, importErrorsCsv))
     .get('/contacts/:id', guarded('contacts:read', contactPage))
     .get('/deals/:id', guarded('deals:read', dealPage))
     .get('/tasks/:id', guarded('tasks:read', taskPage))

@@ -2,11 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { list, one } from '../contracts/common';
 import { DryRun, Import, ImportListQuery, ImportQuery, importSorts } from '../contracts/imports';
-import { csvLine } from '../core/csv';
-import { invalid, notFound } from '../core/errors';
-import { writeScopes } from '../core/scopes';
+import { invalid } from '../core/errors';
 import { imports } from '../db/schema';
-import { scoped } from '../db/tenant';
 import type { AppEnv } from '../env';
 import { bodyTooLarge } from '../http/body-limit';
 import {
@@ -21,20 +18,9 @@ import {
 import { keyset } from '../http/pagination';
 import { ApiError } from '../http/problem';
 import { linkHeader } from '../http/routes';
-import { MAX_FILE_BYTES, readHeader, startImport } from '../imports/create';
-import { dryRun } from '../imports/dry-run';
-import { type ImportResource, mapHeader } from '../imports/fields';
-import {
-  activeImports,
-  cancelImport,
-  type ImportRow,
-  importById,
-  importErrors,
-  listImports,
-  MAX_ACTIVE_IMPORTS,
-  type RowError,
-} from '../imports/store';
-import type { ImportMessage } from '../model/import-messages';
+import { MAX_FILE_BYTES, startImport } from '../imports/create';
+import { errorsCsv, previewFile, readImport, roomForImport } from '../imports/service';
+import { cancelImport, type ImportRow, listImports, MAX_ACTIVE_IMPORTS } from '../imports/store';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -203,45 +189,15 @@ const errorsRoute = createRoute({
 });
 
 /** A dry run on the stored file, which is deleted after it. */
-async function tryFile(
-  c: Context<AppEnv>,
-  key: string,
-  size: number,
-  resource: ImportResource,
-  mode: 'create' | 'upsert' | 'update',
-  given: Record<string, string | null> | undefined,
-) {
+async function tryFile(c: Context<AppEnv>, file: { key: string; size: number }, options: PreviewOptions) {
   try {
-    const head = await readHeader(c.env.IMPORT_FILES, key);
-    const mapping = mapHeader(resource, head.header, given);
-    const message: ImportMessage = {
-      ...{ kind: 'import_chunk', import_id: 0, key_hash: '', resource, mode, file_key: key },
-      ...{ delimiter: head.delimiter, mapping, offset: head.offset, line: head.line },
-    };
-    const rows =
-      head.offset >= size ? [] : await dryRun(c.get('db'), c.env.IMPORT_FILES, c.get('keyHash'), message);
-    return {
-      resource,
-      mode,
-      columns: head.header.map((header, i) => ({ header, field: mapping[i] ?? null })),
-      ignored_columns: head.header.filter((_, i) => mapping[i] === null),
-      rows,
-    };
+    return await previewFile(c.get('db'), c.env.IMPORT_FILES, c.get('keyHash'), file, options);
   } finally {
-    await c.env.IMPORT_FILES.delete(key);
+    await c.env.IMPORT_FILES.delete(file.key);
   }
 }
 
-/** The import, read with the key; 404 for another account's; 403 without its scopes. */
-async function readImport(c: Context<AppEnv>, id: number): Promise<ImportRow> {
-  const [, rows] = await scoped(c.get('db'), c.get('keyHash'), importById(c.get('db'), c.get('keyHash'), id));
-  const row = rows[0];
-  if (!row) throw notFound();
-  c.get('keyHash').requireAll(
-    writeScopes(row.resource as ImportResource, [row.mode as ImportMessage['mode']]),
-  );
-  return row;
-}
+type PreviewOptions = Parameters<typeof previewFile>[4];
 
 export const importsRouter = router()
   .openapi(listRoute, async (c) => {
@@ -257,15 +213,7 @@ export const importsRouter = router()
     const mode = q.mode ?? 'upsert';
     const mapping = mappingOf(q.mapping);
     const db = c.get('db');
-    const [accountId, [active]] = await scoped(db, c.get('keyHash'), activeImports(db, c.get('keyHash')));
-    c.get('keyHash').requireAll(writeScopes(q.resource, [mode]));
-    if ((active?.n ?? 0) >= MAX_ACTIVE_IMPORTS) {
-      throw new ApiError(
-        409,
-        'conflict',
-        `At most ${MAX_ACTIVE_IMPORTS} imports of an account run at once: wait for one to end, or cancel one.`,
-      );
-    }
+    const { accountId } = await roomForImport(db, c.get('keyHash'), q.resource, mode);
     const file = await fileOf(c);
     if (file.size > MAX_FILE_BYTES) throw bodyTooLarge(MAX_FILE_BYTES);
     const key = `imports/${accountId}/${crypto.randomUUID()}.csv`;
@@ -278,7 +226,10 @@ export const importsRouter = router()
       throw invalid([{ path: 'file', code: 'required', message: 'The file is empty.' }]);
     }
     if (q.dry_run === 'true')
-      return c.json({ data: await tryFile(c, key, stored.size, q.resource, mode, mapping) }, 200);
+      return c.json(
+        { data: await tryFile(c, { key, size: stored.size }, { resource: q.resource, mode, mapping }) },
+        200,
+      );
     const { row } = await startImport(
       db,
       c.env,
@@ -289,21 +240,19 @@ export const importsRouter = router()
     return c.json({ data: presentImport(row, c) }, 202);
   })
   .openapi(getImport, async (c) =>
-    c.json({ data: presentImport(await readImport(c, c.req.valid('param').id), c) }, 200),
+    c.json(
+      { data: presentImport(await readImport(c.get('db'), c.get('keyHash'), c.req.valid('param').id), c) },
+      200,
+    ),
   )
   .openapi(cancelRoute, async (c) => {
-    const row = await readImport(c, c.req.valid('param').id);
+    const row = await readImport(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
     const [cancelled] = await cancelImport(c.get('db'), c.get('keyHash'), row.id, Date.now());
     if (cancelled) await c.env.IMPORT_FILES.delete(cancelled.fileKey);
     return c.json({ data: presentImport(cancelled ?? row, c) }, 200);
   })
   .openapi(errorsRoute, async (c) => {
-    const row = await readImport(c, c.req.valid('param').id);
-    const chunks = await importErrors(c.get('db'), row.id);
-    const errors = chunks.flatMap((chunk) => (chunk.errors ?? []) as RowError[]);
-    const lines = [
-      csvLine(['line', ...row.header, 'error'], 'csv'),
-      ...errors.map((e) => csvLine([e.line, ...row.header.map((_, i) => e.cells[i] ?? ''), e.reason], 'csv')),
-    ];
-    return c.body(lines.join(''), 200, { 'Content-Type': 'text/csv; charset=utf-8' }) as never;
+    const row = await readImport(c.get('db'), c.get('keyHash'), c.req.valid('param').id);
+    const csv = await errorsCsv(c.get('db'), row);
+    return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8' }) as never;
   });

@@ -4,6 +4,7 @@ import type { FieldError } from '../../core/errors';
 import type { Scope } from '../../core/scopes';
 import { eventStatuses, type webhookModes } from '../../core/statuses';
 import type { Lang, Messages } from '../i18n';
+import { importWords } from '../import-words';
 import { modeLabel, statusLabel } from '../labels';
 import { outboundText } from '../outbound-text';
 import { type Said, saidText } from '../said-words';
@@ -52,6 +53,7 @@ export function layout(p: Page, title: string, body: Html, flash?: FlashView) {
 <a class="brand" href="/panel/webhooks">${p.t.title}</a>
 <nav aria-label="${p.t.title}">
 ${p.signedIn ? html`<a href="/panel/webhooks">${p.t.webhooks}</a> <a href="/panel/endpoints">${outboundText[p.lang].title}</a> <a href="/panel/search">${p.t.searchTop}</a>` : ''}
+${p.signedIn ? html`<a href="/panel/imports">${importWords[p.lang].nav}</a>` : ''}
 <a href="/panel/lang/${other}?next=${encodeURIComponent(p.path)}" hreflang="${other}" lang="${other}">${other === 'en' ? 'English' : 'Português'}</a>
 ${p.signedIn ? html`<a href="/panel/settings?next=${encodeURIComponent(p.path)}">${p.t.settingsLink}</a>` : ''}
 ${
