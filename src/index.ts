@@ -25,6 +25,7 @@ import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { fanoutAfterWrite } from './outbound/after-write';
+import type { Exporter } from './panel/exports';
 import { panelRouter } from './panel/routes';
 import { consume, requeueStranded } from './queue/consumer';
 import { fanOutOnce, purgeDeliveries, requeueStrandedDeliveries } from './queue/outbound';
@@ -195,10 +196,28 @@ app.post(
     () => openApiDocument(''),
   ),
 );
+/** A panel list's export button: the `/v1` export router itself, run with the session's key. */
+const panelExport: Exporter = (resource, c, key) => {
+  const run = router()
+    .use(async (inner, next) => {
+      inner.set('db', c.get('db'));
+      inner.set('keyHash', key);
+      await next();
+    })
+    .route('/', exportRouters[resource]);
+  // Its failures are the panel page's to show (a refused scope, a bad filter), not a JSON problem.
+  run.onError((err) => {
+    throw err;
+  });
+  const url = new URL(c.req.url);
+  url.pathname = '/export';
+  return Promise.resolve(run.fetch(new Request(url), c.env, c.executionCtx));
+};
+
 // The panel's pages are HTML for people, not part of the API: outside the OpenAPI document.
 app.route(
   '/panel',
-  panelRouter(async (request, env) => app.fetch(request, env)),
+  panelRouter(async (request, env) => app.fetch(request, env), panelExport),
 );
 
 const problem = (err: ApiError, requestId: string | undefined) =>

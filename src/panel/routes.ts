@@ -10,6 +10,7 @@ import { limitedBody, limitedBodyOf } from '../http/body-limit';
 import { ApiError } from '../http/problem';
 import { formPairs } from '../webhooks/ingest/charset';
 import { css, js } from './assets';
+import { EXPORTED, type Exporter, exportList } from './exports';
 import { type C, PANEL_POLICY, pageOf, type SessionPage, toSignIn } from './page';
 import { connectionsList, revokeConnection } from './pages/connections';
 import {
@@ -179,10 +180,19 @@ const asset = (body: string, type: string) =>
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }),
   );
 
-/** The panel router. `deliver` hands a request to the whole Worker (to send a sample event). */
-export function panelRouter(deliver: Deliver) {
+/**
+ * The panel router. `deliver` hands a request to the whole Worker (to send a sample event);
+ * `exporter` runs a list's `/v1` export with the session's key (the lists' export buttons).
+ */
+export function panelRouter(deliver: Deliver, exporter?: Exporter) {
   const hook = '/webhooks/:id';
   const out = '/endpoints/:id';
+  const exports = new Hono<AppEnv>();
+  if (exporter) {
+    for (const resource of EXPORTED) {
+      exports.get(`/export/${resource}`, guarded(`${resource}:read`, exportList(exporter, resource)));
+    }
+  }
   return new Hono<AppEnv>()
     .use('*', securityHeaders)
     .on(['POST'], '*', bodyLimit, originCheck, readableForm)
@@ -243,6 +253,7 @@ export function panelRouter(deliver: Deliver) {
     .get('/imports/:id', guarded(null, importShown))
     .post('/imports/:id/cancel', guarded(null, cancelFromPanel))
     .get('/imports/:id/errors.csv', guarded(null, importErrorsCsv))
+    .route('/', exports)
     .get('/contacts/:id', guarded('contacts:read', contactPage))
     .get('/deals/:id', guarded('deals:read', dealPage))
     .get('/tasks/:id', guarded('tasks:read', taskPage))

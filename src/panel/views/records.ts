@@ -9,7 +9,9 @@ import type { Scope } from '../../core/scopes';
 import type { dealStatuses } from '../../core/statuses';
 import { TRASH_MS } from '../../db/live';
 import type { WritingEvent } from '../../webhooks/log/result-records';
+import { type Exported, exportHref } from '../exports';
 import type { Messages } from '../i18n';
+import { importWords } from '../import-words';
 import { layout, type Page, when } from './layout';
 
 // The read-only pages of a contact, a deal, a task and a company: what an event's result links to.
@@ -133,17 +135,20 @@ const statusColumn = (p: Page): Column => ({
 });
 
 /** Others of `kind` linked to the record; a key without their scope is told which it lacks. */
-function list(p: Page, kind: Kind, title: string, shown: Shown, column?: Column) {
+function list(p: Page, kind: Exported, title: string, shown: Shown, filter: string, column?: Column) {
   const { scope } = KINDS[kind];
   if (!p.can(scope)) return html`<h2>${title}</h2><p class="hint">${p.t.noScope} ${scope}</p>`;
   if (!shown.rows.length) return html`<h2>${title}</h2><p>${p.t.recNoneLinked}</p>`;
+  const w = importWords[p.lang];
+  // Every row of the list, not only the first ones shown: the `/v1` export of the same filter.
+  const exports = html`<p class="actions"><a class="button secondary" href="${exportHref(kind, filter)}" download>${w.export}</a> <a class="button secondary" href="${exportHref(kind, filter, true)}" download>${w.exportExcel}</a></p>`;
   const row = (r: Listed) =>
     html`<tr><td data-label="${p.t.name}">${ref(p, kind, r.id, r)}</td>${column ? html`<td data-label="${column.label}">${column.cell(r)}</td>` : ''}</tr>`;
   return html`<h2>${title}</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="${title}"><table>
 <thead><tr><th scope="col">${p.t.name}</th>${column ? html`<th scope="col">${column.label}</th>` : ''}</tr></thead>
 <tbody>${shown.rows.map(row)}</tbody></table></div>
-${shown.more ? html`<p class="hint">${p.t.recFirstOnly} ${shown.rows.length}.</p>` : ''}`;
+${shown.more ? html`<p class="hint">${p.t.recFirstOnly} ${shown.rows.length}.</p>` : ''}${exports}`;
 }
 
 /** The page of one record: its kind and number, a trash banner, its facts and what follows. */
@@ -184,7 +189,7 @@ export const contactView = (
       [p.t.recOwner, ref(p, 'users', c.owner_id, refs.owner)],
       ...sourceFact(p, refs.source),
     ],
-    html`${customFields(p, c.custom_fields)}${list(p, 'deals', p.t.recDeals, deals, statusColumn(p))}`,
+    html`${customFields(p, c.custom_fields)}${list(p, 'deals', p.t.recDeals, deals, `contact_id=${c.id}`, statusColumn(p))}`,
   );
 
 export const dealView = (
@@ -205,7 +210,7 @@ export const dealView = (
       [p.t.recOwner, ref(p, 'users', d.owner_id, refs.owner)],
       ...sourceFact(p, refs.source),
     ],
-    html`${customFields(p, d.custom_fields)}${list(p, 'tasks', p.t.recTasks, tasks, dueColumn(p))}`,
+    html`${customFields(p, d.custom_fields)}${list(p, 'tasks', p.t.recTasks, tasks, `deal_id=${d.id}`, dueColumn(p))}`,
   );
 
 const people = (p: Page, ids: number[], found: Named[]) =>
@@ -262,5 +267,5 @@ export const companyView = (
       [p.t.recLeads, String(co.lead_count)],
       ...sourceFact(p, refs.source),
     ],
-    html`${list(p, 'contacts', p.t.recContacts, lists.contacts)}${list(p, 'deals', p.t.recDeals, lists.deals, statusColumn(p))}`,
+    html`${list(p, 'contacts', p.t.recContacts, lists.contacts, `company_id=${co.id}`)}${list(p, 'deals', p.t.recDeals, lists.deals, `company_id=${co.id}`, statusColumn(p))}`,
   );
