@@ -877,6 +877,39 @@ async function openRecords(page, origin, key, editUrl) {
   await audit(page, 'company');
 }
 
+/** Where the import page is shot, at both widths (not committed). */
+const IMPORT_SHOTS = new URL('../dist/panel-import/', import.meta.url);
+
+/**
+ * The import page as a person uses it: a pt-BR Excel-style file (`;`, a column it does not know, a
+ * header with markup, a bad row), its columns and first rows, one column remapped, the import run
+ * to its end with the progress polled, the failed rows offered; then the recent imports.
+ * @param {import('playwright-core').Page} page @param {string} origin
+ */
+async function importWalk(page, origin) {
+  await page.goto(`${origin}/panel/imports`);
+  await guidedCheck(page, 'import-form', IMPORT_SHOTS);
+  const csv =
+    'Nome;E-mail;Telefone;Apelido;<b>Obs</b>\nMaria Souza;maria@exemplo.com.br;(11) 98765-4321;Mari;x\nJoão Lima;não-é-email;;Jo;y\n';
+  await page.setInputFiles('#file', { name: 'contatos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.selectOption('#resource', 'contacts');
+  await page.getByRole('button', { name: 'Ver as colunas e as primeiras linhas' }).click();
+  await page.getByRole('heading', { name: 'As primeiras linhas' }).waitFor();
+  check(
+    await page.getByText('<b>Obs</b>', { exact: true }).count(),
+    'the header with markup is not shown as text',
+  );
+  await guidedCheck(page, 'import-preview', IMPORT_SHOTS);
+  await page.selectOption('#map-3', 'external_id');
+  await page.getByRole('button', { name: 'Importar', exact: true }).click();
+  await page.getByRole('link', { name: 'Baixar as linhas com erro (CSV)' }).waitFor({ timeout: 60_000 });
+  await page.getByText('Concluída').waitFor();
+  await guidedCheck(page, 'import-done', IMPORT_SHOTS);
+  await page.getByRole('link', { name: 'Importações recentes' }).click();
+  await page.locator('td a[href^="/panel/imports/"]').first().waitFor();
+  await guidedCheck(page, 'import-list', IMPORT_SHOTS);
+}
+
 async function main() {
   const { origin, key } = await seedAccount();
   const page = await openPage(origin);
@@ -898,6 +931,7 @@ async function main() {
   await inspectEvents(page, editUrl);
   await openRecords(page, origin, key, editUrl);
   await outboundWalk(page, origin, key, (p, name) => guidedCheck(p, name, OUTBOUND_SHOTS));
+  await importWalk(page, origin);
   await phoneAndZone(page, editUrl);
   await disableAndSignOut(page, origin, editUrl);
   report();
