@@ -63,12 +63,13 @@ async function storedFile(c: C, accountId: number, fileKey: unknown) {
 async function mappingOf(c: C, fileKey: string, resource: ImportResource, form: Form) {
   if (!Object.keys(form).some((name) => name.startsWith('map.'))) return undefined;
   const { header } = await readHeader(c.env.IMPORT_FILES, fileKey);
-  const mapping: Record<string, string | null> = {};
-  header.forEach((cell, i) => {
-    const field = form[`map.${i}`];
-    mapping[cell] = typeof field === 'string' && Object.hasOwn(importFields[resource], field) ? field : null;
-  });
-  return mapping;
+  // Own properties, even for a header named `__proto__`.
+  return Object.fromEntries(
+    header.map((cell, i) => {
+      const field = form[`map.${i}`];
+      return [cell, typeof field === 'string' && Object.hasOwn(importFields[resource], field) ? field : null];
+    }),
+  );
 }
 
 /** The file sent now (stored under the account's prefix), or the one an earlier preview stored. */
