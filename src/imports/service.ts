@@ -19,6 +19,7 @@ import {
   type ImportRow,
   importById,
   importErrors,
+  importOfFile,
   MAX_ACTIVE_IMPORTS,
   type RowError,
 } from './store';
@@ -31,22 +32,26 @@ const requireAll = (key: KeyRef, resource: ImportResource, mode: Mode) => {
 
 /**
  * The account's id and the key's hash (what an import's chunks write with: a panel session's key
- * is known by its session), once the key holds the scopes and the account has room for an import.
+ * is known by its session), once the key holds the scopes and the account has room for an import;
+ * `started`: the import already made of the stored file `fileKey`, if one was.
  */
-export async function roomForImport(db: Db, key: KeyRef, resource: ImportResource, mode: Mode) {
-  const [accountId, [active], [own]] = await scoped(
+export async function roomForImport(db: Db, key: KeyRef, resource: ImportResource, mode: Mode, fileKey = '') {
+  const [accountId, [active], [own], [started]] = await scoped(
     db,
     key,
     activeImports(db, key),
     db.select({ hash: apiKeys.keyHash }).from(apiKeys).where(sql`${apiKeys.keyHash} = ${key}`),
+    importOfFile(db, key, fileKey),
   );
   requireAll(key, resource, mode);
+  // The same stored file started twice (a double click) is the import it started.
+  if (started) return { accountId, keyHash: own?.hash ?? '', started: started.id };
   if ((active?.n ?? 0) >= MAX_ACTIVE_IMPORTS) {
     throw conflict(
       `At most ${MAX_ACTIVE_IMPORTS} imports of an account run at once: wait for one to end, or cancel one.`,
     );
   }
-  return { accountId, keyHash: own?.hash ?? '' };
+  return { accountId, keyHash: own?.hash ?? '', started: undefined };
 }
 
 /** How a stored file would be read and its first rows written (`dry_run=true`), writing nothing. */

@@ -91,6 +91,13 @@ export async function listImports(db: Db, keyHash: KeyRef, page: PagePlan): Prom
   return rows;
 }
 
+/** The account's import of the stored file `fileKey` (none for ''). */
+export const importOfFile = (db: Db, keyHash: KeyRef, fileKey: string) =>
+  db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(and(sql`${imports.accountId} = ${accountOf(keyHash)}`, eq(imports.fileKey, fileKey)));
+
 /** Cancels it while queued or running; the chunk in flight then writes nothing (see `chunkGuard`). */
 export const cancelImport = (db: Db, keyHash: KeyRef, id: number, now: number) =>
   db

@@ -6,8 +6,14 @@ import { page, panel, signIn } from './browser';
 describe("the export buttons of the panel's lists", () => {
   it("a company's lists link their /v1 export, run with the session's key and the list's filter", async () => {
     const { key } = await newAccount();
-    const company = await create(key, '/v1/companies', { name: 'Auto Lima', cnpj: withCheckDigits('430000010001') });
-    const other = await create(key, '/v1/companies', { name: 'Outra', cnpj: withCheckDigits('430000020001') });
+    const company = await create(key, '/v1/companies', {
+      name: 'Auto Lima',
+      cnpj: withCheckDigits('430000010001'),
+    });
+    const other = await create(key, '/v1/companies', {
+      name: 'Outra',
+      cnpj: withCheckDigits('430000020001'),
+    });
     await create(key, '/v1/deals', { name: '=Onix LT', company_id: company.id, value: 1234.5 });
     await create(key, '/v1/deals', { name: 'Não listado', company_id: other.id });
     await create(key, '/v1/contacts', { name: 'Ana', company_id: company.id });

@@ -28,7 +28,7 @@ describe('the panel import page', () => {
     const empty = await page(await panel('/panel/imports', { cookie }));
     expect(empty).toContain('Nenhuma importação ainda.');
     expect(empty).toContain(
-      '<option value="upsert" selected>Atualizar quem já existe, criar os novos</option>',
+      '<input type="radio" name="mode" value="upsert" checked> Atualizar quem já existe, criar os novos',
     );
 
     const csv = 'Nome;E-mail;Apelido\nAna;ana@x.example;Aninha\nBia;não-é-email;B\n';
@@ -66,6 +66,12 @@ describe('the panel import page', () => {
     const at = start.headers.get('Location') ?? '';
     expect(at).toMatch(/^\/panel\/imports\/\d+$/);
     const id = Number(at.split('/').pop());
+    // A second click on the same preview's button starts nothing more: it is the same import.
+    const twice = await panel('/panel/imports', {
+      cookie,
+      form: { file_key: fileKey, resource: 'contacts', mode: 'upsert' },
+    });
+    expect(twice.headers.get('Location')).toBe(at);
     const running = await page(await panel(at, { cookie }));
     expect(running).toMatch(/<progress id="bar" max="\d+" value="\d+">/);
     for (const word of ['Linhas lidas', 'Criados', 'Atualizados', 'Sem mudança', 'Com erro'])
@@ -73,6 +79,11 @@ describe('the panel import page', () => {
 
     const done = await ended(key, id);
     expect(done.counts).toMatchObject({ rows: 2, created: 1, failed: 1 });
+    expect(
+      await env.DB.prepare('SELECT count(*) AS n FROM imports WHERE account_id = ?')
+        .bind(accountId)
+        .first('n'),
+    ).toBe(1);
     const shown = await page(await panel(at, { cookie }));
     expect(shown).toContain('Concluída');
     expect(shown).not.toContain('data-poll');

@@ -111,8 +111,11 @@ export async function startFromPanel(c: C, key: KeyGrant): Promise<Response> {
   const form = (await c.req.parseBody()) as Form;
   const { resource, mode } = choiceOf(form);
   const db = c.get('db');
-  const { accountId, keyHash } = await roomForImport(db, key, resource, mode);
-  const file = await storedFile(c, accountId, form.file_key);
+  const fileKey = typeof form.file_key === 'string' ? form.file_key : '';
+  const room = await roomForImport(db, key, resource, mode, fileKey);
+  if (room.started) return c.redirect(`/panel/imports/${room.started}`, 303);
+  const { accountId, keyHash } = room;
+  const file = await storedFile(c, accountId, fileKey);
   if (!file) return listed(c, key, importWords[pageOf(c, true).lang].fileGone);
   const mapping = await mappingOf(c, file.key, resource, form);
   const { row } = await startImport(

@@ -28,9 +28,10 @@ function choices(p: Page, resource: string, mode: string) {
   return html`<p><label for="resource">${w.resource}</label><br><select id="resource" name="resource" class="wide">${IMPORT_RESOURCES.map(
     (r) => html`<option value="${r}"${r === resource ? ' selected' : ''}>${resourceWord(p.lang, r)}</option>`,
   )}</select></p>
-<p><label for="mode">${w.mode}</label><br><select id="mode" name="mode" class="wide">${MODES.map(
-    (m) => html`<option value="${m}"${m === mode ? ' selected' : ''}>${modeWord(p.lang, m)}</option>`,
-  )}</select></p>`;
+<fieldset class="choices"><legend>${w.mode}</legend>${MODES.map(
+    (m) =>
+      html`<label><input type="radio" name="mode" value="${m}"${m === mode ? ' checked' : ''}> ${modeWord(p.lang, m)}</label>`,
+  )}</fieldset>`;
 }
 
 /** The account's recent imports, newest first. */
