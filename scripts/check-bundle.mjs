@@ -19,7 +19,10 @@
 // what the outbound endpoints' pages cost, 34 KiB (1192.41 -> 1226.28 KiB: their words in both
 // languages, 13 KiB of them, the views' templates and the pages), from 1196. The panel's one-time
 // form tokens raised it by 3 KiB (1227.85 -> 1231.12 KiB: the "already done" words in both
-// languages, 2 KiB of them, src/panel/form-token.ts and its page), from 1230.
+// languages, 2 KiB of them, src/panel/form-token.ts and its page), from 1230. Issue 40's panel
+// part raised it by what the import page and export buttons cost, 17 KiB (1231.12 -> 1247.91 KiB:
+// the page, its views and words in both languages, src/imports/service.ts, GET /v1/imports), from
+// 1234.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +30,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1234;
+const BUDGET_KIB = 1248;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
