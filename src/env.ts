@@ -45,6 +45,8 @@ export type Bindings = {
   EVENT_STORAGE_WEBHOOK_PERCENT?: string;
   /** `true` only from `.dev.vars` (never [vars]): outbound webhooks may post to http://localhost:<port>. */
   OUTBOUND_ALLOW_HTTP_LOCALHOST?: string;
+  /** From `.dev.vars` alone, with OUTBOUND_ALLOW_HTTP_LOCALHOST: the retry schedule times this (0 to 1). */
+  OUTBOUND_RETRY_SCALE?: string;
   /** The drill's shorter cron window in ms, honoured only with FAULT_INJECTION=on. */
   STRANDED_AFTER_MS?: string;
 };

@@ -6,7 +6,7 @@ import { announceDisabled } from './disabled';
 import { type EndpointRow, signingSecrets } from './endpoints';
 import { newPing, presentDelivery } from './log';
 import { enqueueDeliveries, enqueueRetry } from './messages';
-import { outboundPolicy } from './policy';
+import { outboundPolicy, retryScale } from './policy';
 import { type AttemptOutcome, postMessage } from './send';
 
 /** One attempt of a claimed delivery, written down. `retries`: false for a ping, which is tried once. */
@@ -19,7 +19,7 @@ export async function attempt(
 ): Promise<{ outcome: AttemptOutcome; recorded: Recorded }> {
   const message = { id: delivery.messageId, body: delivery.body, secrets: signingSecrets(endpoint) };
   const outcome = await postMessage(endpoint.url, message, outboundPolicy(env));
-  const recorded = await recordAttempt(db, delivery, outcome, { retries });
+  const recorded = await recordAttempt(db, delivery, outcome, { retries, retryScale: retryScale(env) });
   return { outcome, recorded };
 }
 

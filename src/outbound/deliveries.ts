@@ -106,11 +106,17 @@ export async function claimDelivery(db: Db, id: number, now: number): Promise<Cl
   return { kind: 'none' };
 }
 
+/** `retries`: false for a ping, tried once. `retryScale`: the schedule's factor (1 but in a local drill). */
+export type AttemptOptions = { retries: boolean; retryScale?: number };
+
 /** The status after an attempt, and when the next one is due (null: none). */
-function next(delivery: DeliveryRow, outcome: AttemptOutcome, retries: boolean) {
+function next(delivery: DeliveryRow, outcome: AttemptOutcome, options: AttemptOptions) {
   if (outcome.ok) return { status: 'succeeded' as const, nextAttemptAt: null };
   if (outcome.abort) return { status: 'aborted' as const, nextAttemptAt: null };
-  const delayS = retries && !outcome.gone ? retryDelayS(delivery.tries, outcome.retryAfterS) : undefined;
+  const delayS =
+    options.retries && !outcome.gone
+      ? retryDelayS(delivery.tries, outcome.retryAfterS, Math.random(), options.retryScale)
+      : undefined;
   if (delayS === undefined || delivery.tries >= MAX_TRIES)
     return { status: 'failed' as const, nextAttemptAt: null };
   return { status: 'pending' as const, nextAttemptAt: outcome.at + delayS * 1000 };
@@ -151,9 +157,9 @@ export async function recordAttempt(
   db: Db,
   delivery: DeliveryRow,
   outcome: AttemptOutcome,
-  options: { retries: boolean },
+  options: AttemptOptions,
 ): Promise<Recorded> {
-  const { status, nextAttemptAt } = next(delivery, outcome, options.retries);
+  const { status, nextAttemptAt } = next(delivery, outcome, options);
   const e = webhookEndpoints;
   const streakStart = outcome.ok ? null : sql`coalesce(${e.failingSince}, ${outcome.at})`;
   const failingTooLong = sql`coalesce(${e.failingSince}, ${outcome.at}) <= ${outcome.at - FAILING_DISABLES_MS}`;

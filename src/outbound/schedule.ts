@@ -12,12 +12,18 @@ export const QUEUE_MAX_DELAY_S = 43_200;
 /**
  * Seconds until the try after `tries` failed ones (1 after the first), or undefined when none is
  * left. A `Retry-After` (on 429 and 503) is honoured: never sooner than it asks, within the
- * Queue's limit.
+ * Queue's limit. `scale` (0 to 1) shortens the schedule for a local drill (outbound/policy.ts
+ * `retryScale`: 1 anywhere else); it never shortens a `Retry-After`.
  */
-export function retryDelayS(tries: number, retryAfterS?: number, random = Math.random()): number | undefined {
+export function retryDelayS(
+  tries: number,
+  retryAfterS?: number,
+  random = Math.random(),
+  scale = 1,
+): number | undefined {
   const scheduled = SCHEDULE_S[tries];
   if (scheduled === undefined) return undefined;
-  const jittered = Math.ceil(scheduled * (1 + 0.1 * random));
+  const jittered = Math.ceil(scheduled * scale * (1 + 0.1 * random));
   return Math.min(Math.max(jittered, retryAfterS ?? 0), QUEUE_MAX_DELAY_S);
 }
 
