@@ -9,13 +9,15 @@ import { wranglerBin, wranglerEnv } from '../scripts/wrangler.mjs';
 /**
  * Runs wrangler to completion, its output appended to `log`, or with `capture` its standard output
  * returned instead. stdin is closed: wrangler then runs non-interactively (no confirmation prompt
- * before applying migrations).
- * @param {string[]} args @param {string} log @param {boolean} [capture]
+ * before applying migrations). `cwd`: the checkout whose wrangler.toml and migrations it uses
+ * (this one by default; `npm run bench -- --against` passes another build's).
+ * @param {string[]} args @param {string} log @param {boolean} [capture] @param {string} [cwd]
  * @returns {Promise<string>}
  */
-export function wrangler(args, log, capture = false) {
+export function wrangler(args, log, capture = false, cwd = undefined) {
   const out = openSync(log, 'a');
   const child = spawn(process.execPath, [wranglerBin, ...args], {
+    cwd,
     env: wranglerEnv,
     stdio: ['ignore', capture ? 'pipe' : out, out],
   });
@@ -33,9 +35,9 @@ export function wrangler(args, log, capture = false) {
   });
 }
 
-/** Applies the migrations to a fresh local D1 in `dir`. @param {string} dir @param {string} log */
-export const migrate = (dir, log) =>
-  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log);
+/** Applies the migrations to a fresh local D1 in `dir`. @param {string} dir @param {string} log @param {string} [cwd] */
+export const migrate = (dir, log, cwd = undefined) =>
+  wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', dir], log, false, cwd);
 
 /**
  * The rows of each SQL statement, run on the local D1 in `dir` by `wrangler d1 execute`.
@@ -87,11 +89,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * `wrangler dev` over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN secret, the rate
  * limiters off, and `vars` as further variables, on `port` (a restart keeps its URL) or a free one;
- * resolves once `/health` answers.
- * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number }} options
+ * resolves once `/health` answers. `cwd`: the checkout it serves (this one by default).
+ * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number, cwd?: string }} options
  * @returns {Promise<LocalWorker>}
  */
-export async function startWorker({ persistTo, adminToken, log, vars = {}, port: fixed }) {
+export async function startWorker({ persistTo, adminToken, log, vars = {}, port: fixed, cwd }) {
   const port = fixed ?? (await freePort());
   const inspectorPort = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -122,7 +124,7 @@ export async function startWorker({ persistTo, adminToken, log, vars = {}, port:
       'warn',
     ],
     // Its own process group, so stopping it also stops the workerd it starts.
-    { env: wranglerEnv, stdio: ['ignore', out, out], detached: process.platform !== 'win32' },
+    { cwd, env: wranglerEnv, stdio: ['ignore', out, out], detached: process.platform !== 'win32' },
   );
   /** @type {Promise<void>} */
   const exited = new Promise((resolve) => child.on('exit', () => resolve()));

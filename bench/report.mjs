@@ -136,3 +136,51 @@ export function growthTable(rows, small, large, sizes) {
     ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
 }
+
+/**
+ * With `--against`: each endpoint's figures on this checkout over the same on the other build.
+ * @param {EndpointResult[]} head @param {EndpointResult[]} other
+ * @returns {{ name: string, kind: EndpointResult['kind'], rps: [number, number], p50: [number, number], rps_ratio: number, p50_ratio: number }[]}
+ */
+export function against(head, other) {
+  return head.flatMap((mine) => {
+    const theirs = other.find((r) => r.name === mine.name);
+    if (!theirs || mine.rps === undefined || theirs.rps === undefined) return [];
+    const p50 = /** @type {[number, number]} */ ([mine.p50_ms ?? Number.NaN, theirs.p50_ms ?? Number.NaN]);
+    return [
+      {
+        name: mine.name,
+        kind: mine.kind,
+        rps: /** @type {[number, number]} */ ([mine.rps, theirs.rps]),
+        p50,
+        rps_ratio: mine.rps / theirs.rps,
+        p50_ratio: p50[0] / p50[1],
+      },
+    ];
+  });
+}
+
+/** @param {ReturnType<typeof against>} rows @param {[string, string]} labels */
+export function againstTable(rows, labels) {
+  return table(
+    [
+      'endpoint',
+      `req/s ${labels[0]}`,
+      `req/s ${labels[1]}`,
+      'req/s ratio',
+      `p50 ms ${labels[0]}`,
+      `p50 ms ${labels[1]}`,
+      'p50 ratio',
+    ],
+    rows.map((r) => [
+      r.name,
+      fixed(r.rps[0], 0),
+      fixed(r.rps[1], 0),
+      times(r.rps_ratio),
+      fixed(r.p50[0], 1),
+      fixed(r.p50[1], 1),
+      times(r.p50_ratio),
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}

@@ -6,12 +6,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { client, createAccount, field } from '../bench/api.mjs';
+import { checkout } from '../bench/checkout.mjs';
 import { refusals } from '../bench/cli.mjs';
 import { drain } from '../bench/consumer.mjs';
 import { endpoints } from '../bench/endpoints.mjs';
 import { load, summarize } from '../bench/load.mjs';
 import { migrate, startWorker, wrangler } from '../bench/local.mjs';
 import {
+  against,
+  againstTable,
   growth,
   growthTable,
   notes,
@@ -40,6 +43,11 @@ const usage = `Usage: npm run bench -- [options]
   --no-cron         skip running the Worker's cron (PRAGMA optimize) after seeding: the query
                     planner then has no statistics, as on a database the cron has not reached yet
   --only TEXT       only endpoints whose name contains TEXT (/health always runs)
+  --writes          only the write endpoints (/health always runs)
+  --against REF     this checkout against the build of git REF (e.g. 87f3307^), one size, each
+                    on its own Worker and D1 seeded alike, loads alternating A B B A; a table of
+                    the ratios (this ÷ REF) after the two runs
+  --rounds N        repeat each endpoint's A B B A N times (default 1)
   --events N        webhook events for the Queue consumer's throughput, after the endpoints
                     (a flow of contact + deal + task each; default 1000, 0 skips it)
   --out FILE        where the JSON goes (default bench/results.json)`;
@@ -55,6 +63,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     cron: { type: 'boolean', default: true },
     only: { type: 'string' },
+    writes: { type: 'boolean', default: false },
+    against: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
     events: { type: 'string', default: '1000' },
     out: { type: 'string', default: 'bench/results.json' },
     help: { type: 'boolean', default: false },
@@ -72,18 +83,31 @@ const sizes = (args.rows ?? (args.compare ? '1000,100000' : '1000'))
   .map((n) => positive('rows', n));
 if (sizes.length > 2) fail('--rows takes one size, or two to compare.');
 if (args.check && sizes.length !== 2) fail('--check needs two sizes (--compare or --rows A,B).');
+if (args.against !== undefined && sizes.length !== 1) fail('--against takes one size (--rows N).');
 const settings = {
   connections: positive('connections', args.connections),
   duration_s: positive('duration', args.duration),
   warmup_s: positive('warmup', args.warmup),
   cron: args.cron,
   consumer_events: args.events === '0' ? 0 : positive('events', args.events),
+  rounds: positive('rounds', args.rounds),
 };
+// The build measured against: a temporary worktree of the ref, removed by cleanUp.
+const base = args.against === undefined ? undefined : checkout(args.against);
+/** What each run is: its size, or with --against the build. */
+const builds = base
+  ? [
+      { rows: sizes[0] ?? 1000, label: 'this checkout', cwd: undefined },
+      { rows: sizes[0] ?? 1000, label: `${args.against} (${base.commit.slice(0, 7)})`, cwd: base.dir },
+    ]
+  : sizes.map((rows) => ({ rows, label: String(rows), cwd: undefined }));
 
 /**
  * One size, ready to load: its Worker running over its own seeded database.
  * @typedef {object} Target
  * @property {number} rows
+ * @property {string} label its size, or with --against its build
+ * @property {string | undefined} cwd the checkout it serves (undefined: this one)
  * @property {string} dir its database directory
  * @property {import('../bench/local.mjs').LocalWorker} [worker]
  * @property {string} apiKey
@@ -102,6 +126,7 @@ async function cleanUp() {
     await target.worker?.stop();
     rmSync(target.dir, { recursive: true, force: true });
   }
+  base?.remove();
 }
 // wrangler dev runs in its own process group, so Ctrl-C reaches only this script: stop it here.
 process.once('SIGINT', async () => {
@@ -114,14 +139,16 @@ const progress = (text) => process.stderr.write(`${text}\n`);
 
 /**
  * A fresh D1, an account through the admin API, the bulk seed, and the Worker serving it.
- * @param {number} rows
+ * @param {{ rows: number, label: string, cwd: string | undefined }} build
  * @returns {Promise<Target>}
  */
-async function prepare(rows) {
+async function prepare({ rows, label, cwd }) {
   const dir = mkdtempSync(join(tmpdir(), 'crm-bench-'));
   /** @type {Target} */
   const target = {
     rows,
+    label,
+    cwd,
     dir,
     apiKey: '',
     endpoints: [],
@@ -130,10 +157,10 @@ async function prepare(rows) {
   targets.push(target);
   const log = join(dir, 'wrangler.log');
   const adminToken = randomBytes(24).toString('hex');
-  progress(`== ${rows} rows: migrating a fresh local D1 in ${dir}`);
-  await migrate(dir, log);
+  progress(`== ${label}: ${rows} rows, migrating a fresh local D1 in ${dir}`);
+  await migrate(dir, log, cwd);
 
-  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  target.worker = await startWorker({ persistTo: dir, adminToken, log, cwd });
   const { accountId, apiKey } = await createAccount(target.worker.origin, adminToken, `Benchmark ${rows}`);
   target.apiKey = apiKey;
   // The seed writes the database file directly; the dev server must not hold it meanwhile.
@@ -145,21 +172,23 @@ async function prepare(rows) {
   writeFileSync(file, seeded.sql);
   const generate_s = (performance.now() - started) / 1000;
   started = performance.now();
-  await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', file], log);
+  await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--file', file], log, false, cwd);
   const execute_s = (performance.now() - started) / 1000;
   target.seed = { rows: seeded.counts, sql_mb: seeded.sql.length / 1e6, generate_s, execute_s };
   progress(
     `   seeded account ${accountId} (${target.seed.sql_mb.toFixed(1)} MB of SQL): generated in ${generate_s.toFixed(1)} s, executed in ${execute_s.toFixed(1)} s`,
   );
 
-  target.worker = await startWorker({ persistTo: dir, adminToken, log });
+  target.worker = await startWorker({ persistTo: dir, adminToken, log, cwd });
   if (settings.cron) {
     // Production runs it every 15 minutes, so a database that size has planner statistics.
     await target.worker.scheduled();
     progress('   ran the cron (PRAGMA optimize)');
   }
   target.endpoints = endpoints(seeded.probe).filter(
-    (e) => e.kind === 'floor' || args.only === undefined || e.name.includes(args.only),
+    (e) =>
+      e.kind === 'floor' ||
+      ((args.only === undefined || e.name.includes(args.only)) && (!args.writes || e.kind === 'write')),
   );
   return target;
 }
@@ -176,7 +205,7 @@ async function prepare(rows) {
  */
 async function ready(target, index) {
   const endpoint = target.endpoints[index];
-  if (!endpoint || !target.worker) throw new Error(`no endpoint ${index} at ${target.rows} rows`);
+  if (!endpoint || !target.worker) throw new Error(`no endpoint ${index} at ${target.label}`);
   const { name, kind } = endpoint;
   const api = client(target.worker.origin, target.apiKey);
   const skipped = await endpoint.prepare?.(api);
@@ -214,7 +243,8 @@ async function measure(index) {
   for (const target of targets) slots.push(await ready(target, index));
   const live = slots.filter((slot) => slot.run);
   for (const { run } of live) if (run) await load({ ...run, seconds: settings.warmup_s });
-  const order = live.length === 2 ? [0, 1, 1, 0] : live.map((_, k) => k);
+  const round = live.length === 2 ? [0, 1, 1, 0] : live.map((_, k) => k);
+  const order = Array.from({ length: settings.rounds }, () => round).flat();
   const seconds = settings.duration_s / (live.length === 2 ? 2 : 1);
   for (const k of order) {
     const slot = live[k];
@@ -234,12 +264,12 @@ async function measure(index) {
   });
 }
 
-/** @type {{ rows: number, seed: Target['seed'], endpoints: EndpointResult[], consumer?: import('../bench/consumer.mjs').Drain }[]} */
+/** @type {{ rows: number, label: string, seed: Target['seed'], endpoints: EndpointResult[], consumer?: import('../bench/consumer.mjs').Drain }[]} */
 const runs = [];
 try {
-  for (const rows of sizes) {
-    const target = await prepare(rows);
-    runs.push({ rows, seed: target.seed, endpoints: [] });
+  for (const build of builds) {
+    const target = await prepare(build);
+    runs.push({ rows: build.rows, label: build.label, seed: target.seed, endpoints: [] });
   }
   for (let index = 0; index < (targets[0]?.endpoints.length ?? 0); index++) {
     (await measure(index)).forEach((result, k) => {
@@ -249,7 +279,7 @@ try {
       const figures = result.skipped
         ? `skipped, ${result.skipped}`
         : (result.error ?? resultRow(result).slice(1, 5).join('  '));
-      progress(`   [${run.rows}] ${result.name}  ${figures}`);
+      progress(`   [${run.label}] ${result.name}  ${figures}`);
     });
   }
   if (settings.consumer_events) {
@@ -261,7 +291,7 @@ try {
         events: settings.consumer_events,
         connections: settings.connections,
       });
-      progress(`   [${run.rows}] Queue consumer  ${run.consumer.events_per_s.toFixed(1)} events/s`);
+      progress(`   [${run.label}] Queue consumer  ${run.consumer.events_per_s.toFixed(1)} events/s`);
     }
   }
 } finally {
@@ -271,7 +301,7 @@ try {
 for (const run of runs) {
   const s = run.seed;
   console.log(
-    `\n### ${run.rows} rows per table (seed: ${s.sql_mb.toFixed(1)} MB of SQL, generated in ${s.generate_s.toFixed(1)} s, executed in ${s.execute_s.toFixed(1)} s)\n`,
+    `\n### ${base ? `${run.label}: ` : ''}${run.rows} rows per table (seed: ${s.sql_mb.toFixed(1)} MB of SQL, generated in ${s.generate_s.toFixed(1)} s, executed in ${s.execute_s.toFixed(1)} s)\n`,
   );
   console.log(table(RESULT_HEADER, run.endpoints.map(resultRow), RESULT_ALIGN));
   const why = notes(run.endpoints);
@@ -285,8 +315,13 @@ for (const run of runs) {
 }
 
 const [small, large] = runs;
-const growthRows = small && large ? growth(small.endpoints, large.endpoints, BUDGET) : [];
-if (small && large) {
+const againstRows = base && small && large ? against(small.endpoints, large.endpoints) : [];
+if (base && small && large) {
+  console.log(`\n### This checkout ÷ ${large.label} "${base.subject}" (target: req/s ratio ≥ 0.90)\n`);
+  console.log(againstTable(againstRows, [small.label, large.label]));
+}
+const growthRows = !base && small && large ? growth(small.endpoints, large.endpoints, BUDGET) : [];
+if (!base && small && large) {
   console.log(
     `\n### Growth from ${small.rows} to ${large.rows} rows (budget: a list's p50 within ${BUDGET}x)\n`,
   );
@@ -297,8 +332,12 @@ writeJson(args.out, {
   generated_at: new Date().toISOString(),
   machine: machine(loadAtStart, ['autocannon']),
   settings,
+  ...(base && {
+    against: { ref: args.against, commit: base.commit, subject: base.subject, endpoints: againstRows },
+  }),
   runs,
-  ...(small &&
+  ...(!base &&
+    small &&
     large && { growth: { from: small.rows, to: large.rows, budget: BUDGET, endpoints: growthRows } }),
 });
 console.log(`\n${machineLine(loadAtStart)} JSON: ${args.out}`);
