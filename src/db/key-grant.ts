@@ -54,7 +54,13 @@ function grantPieces(scope: Scope | null): StringChunk[] {
 }
 
 /** What the key lookup reads of the request's key, to tell 401, expired and 403 apart. */
-export type KeyState = { expiresAt: number | null; scopes: string[] | null; lastUsedAt: number | null };
+export type KeyState = {
+  expiresAt: number | null;
+  scopes: string[] | null;
+  lastUsedAt: number | null;
+  /** Whether the key's account has an endpoint taking deliveries (db/listening.ts). */
+  listening: boolean;
+};
 
 /**
  * A request's key as its queries see it: the key (its hash, or the panel session's subquery for
@@ -66,6 +72,8 @@ export class KeyGrant implements SQLWrapper {
   #touched = false;
   /** The key's scopes once its lookup has been read (null: full access), for pages that offer actions. */
   held?: string[] | null;
+  /** Once the key's lookup has been read: whether its account has an endpoint taking deliveries. */
+  listening?: boolean;
 
   constructor(
     /** The key: its SHA-256, or a scalar subquery yielding it. */
@@ -113,6 +121,7 @@ export class KeyGrant implements SQLWrapper {
   /** 401 for an expired key, 403 for a missing scope: the same rules as `usable`, on what was read. */
   check(state: KeyState): void {
     this.held = state.scopes;
+    this.listening = state.listening;
     if (state.expiresAt !== null && state.expiresAt <= this.now) {
       throw keyExpired(new Date(state.expiresAt).toISOString());
     }

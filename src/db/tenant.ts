@@ -3,6 +3,7 @@ import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import { unauthorized } from '../core/errors';
 import type { Db } from './client';
 import { KeyGrant } from './key-grant';
+import { listening } from './listening';
 import { live } from './live';
 import { filled, lazyPieces } from './prerendered';
 import { apiKeys, type TenantTable } from './schema';
@@ -48,6 +49,7 @@ export async function scoped<T extends Items>(
         expiresAt: apiKeys.expiresAt,
         scopes: apiKeys.scopes,
         lastUsedAt: apiKeys.lastUsedAt,
+        listening,
       })
       .from(apiKeys)
       .where(and(byKey, isNull(apiKeys.revokedAt))),

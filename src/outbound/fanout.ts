@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, gt, inArray, sql } from 'drizzle-orm';
 import { subscribes } from '../core/event-types';
 import type { Db } from '../db/client';
+import { takingDeliveries } from '../db/listening';
 import { journalEntries, outboundCursor, webhookEndpoints } from '../db/schema';
 import { deliveryInserts, type NewDelivery } from './deliveries';
 
@@ -11,13 +12,6 @@ export const FANOUT_BATCH = 100;
 const CURSOR = 'journal';
 
 const cursorSeq = sql<number>`coalesce((select ${outboundCursor.seq} from ${outboundCursor} where ${outboundCursor.name} = ${CURSOR}), 0)`;
-
-/**
- * The endpoints that take deliveries: those on, and those the service turned off (a 410, 5 days
- * failing), whose deliveries fail at once and wait for a recover (nothing they missed is lost).
- * One a person turned off takes none.
- */
-const taking = or(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.disabledReason));
 
 /**
  * Makes the deliveries of the journal entries past the cursor and moves the cursor past them, in
@@ -44,9 +38,7 @@ export async function fanOut(
     db
       .select()
       .from(webhookEndpoints)
-      .where(
-        and(inArray(webhookEndpoints.accountId, page), sql`${webhookEndpoints.deletedAt} is null`, taking),
-      ),
+      .where(and(inArray(webhookEndpoints.accountId, page), takingDeliveries)),
   ]);
   const last = entries.at(-1);
   if (!last) return { deliveries: [], more: false };

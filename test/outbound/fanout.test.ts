@@ -1,12 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '../../src/auth/secrets';
 import { primaryDb } from '../../src/db/client';
+import { KeyGrant } from '../../src/db/key-grant';
+import { scoped } from '../../src/db/tenant';
 import { entryBody } from '../../src/outbound/entry-body';
 import { fanOut } from '../../src/outbound/fanout';
 import { fanOutOnce } from '../../src/queue/outbound';
 import { call, create, type Json, newAccount } from '../helpers';
 import { entriesOf } from '../journal/helpers';
-import { deliveries, endpointWithBox, type Received, received } from './support';
+import { deliveries, endpointWithBox, plantEndpoint, type Received, received } from './support';
 
 const bodies = (got: Received[]) => got.map((r) => JSON.parse(r.body) as Json);
 
@@ -133,5 +136,30 @@ describe('LGPD erasure', () => {
     const left = (await answers()).results;
     expect(left.length).toBeGreaterThanOrEqual(1);
     for (const { response } of left) expect(response).not.toMatch(/Zenaide/);
+  });
+});
+
+describe('the fan-out ask after a /v1 write', () => {
+  /** What the request's key lookup (`scoped`, the first batch of every /v1 request) found. */
+  const listening = async (key: string) => {
+    const grant = new KeyGrant(await sha256Hex(key), null, Date.now());
+    await scoped(primaryDb(env.DB), grant);
+    return grant.listening;
+  };
+
+  it('is left out for an account with no endpoint taking deliveries, known from the key lookup', async () => {
+    const { key } = await newAccount();
+    const other = await newAccount();
+    await endpointWithBox(other.key);
+    expect(await listening(key)).toBe(false);
+    const { endpoint } = await endpointWithBox(key);
+    expect(await listening(key)).toBe(true);
+    await call(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'PUT', key, body: { enabled: false } });
+    expect(await listening(key)).toBe(false);
+    // Turned off by the service (a 410): its deliveries are still made, failed, for a recover.
+    await plantEndpoint(endpoint.id, "enabled = 0, disabled_reason = 'gone'");
+    expect(await listening(key)).toBe(true);
+    await call(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE', key });
+    expect(await listening(key)).toBe(false);
   });
 });
