@@ -92,8 +92,17 @@ const settings = {
   consumer_events: args.events === '0' ? 0 : positive('events', args.events),
   rounds: positive('rounds', args.rounds),
 };
+/** @param {string} ref */
+function checkoutOrFail(ref) {
+  try {
+    return checkout(ref);
+  } catch (err) {
+    const why = err instanceof Error && 'stderr' in err ? String(err.stderr).trim() : String(err);
+    return fail(`--against: no build of "${ref}" (${why}).`);
+  }
+}
 // The build measured against: a temporary worktree of the ref, removed by cleanUp.
-const base = args.against === undefined ? undefined : checkout(args.against);
+const base = args.against === undefined ? undefined : checkoutOrFail(args.against);
 /** What each run is: its size, or with --against the build. */
 const builds = base
   ? [
