@@ -29,6 +29,20 @@ const FLOWS = [
   },
 ];
 
+/**
+ * A webhook of `{ lead: { name, phone } }` events whose flows upsert the contact by phone, open a
+ * deal and schedule a task (also the outbound drill's, bench/outbound-changes.mjs).
+ * @param {string} name
+ */
+export const leadWebhook = (name) => ({
+  name,
+  fields: [
+    { key: 'lead.name', type: 'string', required: true, target: 'contact.name' },
+    { key: 'lead.phone', type: 'phone', required: true, target: 'contact.phone' },
+  ],
+  flows: FLOWS,
+});
+
 /** @param {Api} api @param {string} path @returns {Promise<boolean>} whether the page has a row */
 async function any(api, path) {
   const page = await api('GET', path);
@@ -59,14 +73,7 @@ export async function drain(api, origin, { events, connections }) {
     const path = `/v1/inbound-webhooks/${field(hook, 'id')}/events?status=pending&limit=1`;
     await until(async () => !(await any(api, path)), 300_000);
   }
-  const created = await api('POST', '/v1/inbound-webhooks', {
-    name: 'Consumer benchmark',
-    fields: [
-      { key: 'lead.name', type: 'string', required: true, target: 'contact.name' },
-      { key: 'lead.phone', type: 'phone', required: true, target: 'contact.phone' },
-    ],
-    flows: FLOWS,
-  });
+  const created = await api('POST', '/v1/inbound-webhooks', leadWebhook('Consumer benchmark'));
   const id = field(created.body, 'data', 'id');
   const url = field(created.body, 'data', 'url');
   if (created.status !== 201 || typeof url !== 'string') {

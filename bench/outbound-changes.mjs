@@ -3,27 +3,10 @@
 // has many versions in flight), inbound webhook events whose flow upserts a contact and opens a
 // deal and a task, and `/v1/{resource}/batch` writes of 100 items.
 import { field } from './api.mjs';
+import { leadWebhook } from './consumer.mjs';
 import { cnpjFor, maskCnpj } from './seed.mjs';
 
 /** @typedef {import('./api.mjs').Api} Api */
-
-const FLOW = {
-  name: 'Outbound drill',
-  fields: [
-    { key: 'lead.name', type: 'string', required: true, target: 'contact.name' },
-    { key: 'lead.phone', type: 'phone', required: true, target: 'contact.phone' },
-  ],
-  flows: [
-    { action: 'upsert_contact', match_on: ['phone'] },
-    { action: 'create_deal', name: 'Lead {{lead.name}}' },
-    {
-      action: 'create_task',
-      name: 'Ligar para {{lead.name}}',
-      category: 'Ligação',
-      due: { from: 'received_at', days: 1 },
-    },
-  ],
-};
 
 /** What the writes came to: requests answered 2xx, and the others (each a short line). */
 function tally() {
@@ -164,7 +147,7 @@ async function batches(api, check, { batches: count, size }) {
  * @param {{ api: Api, origin: string, changes: number, lanes: number }} options
  */
 export async function makeChanges({ api, origin, changes, lanes }) {
-  const created = await api('POST', '/v1/inbound-webhooks', FLOW);
+  const created = await api('POST', '/v1/inbound-webhooks', leadWebhook('Outbound drill'));
   const url = field(created.body, 'data', 'url');
   if (created.status !== 201 || typeof url !== 'string')
     throw new Error(`POST /v1/inbound-webhooks answered ${created.status}: ${JSON.stringify(created.body)}`);
