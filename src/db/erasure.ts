@@ -126,6 +126,8 @@ export async function eraseContact(
         rejection: sql`json_set(${e.rejection}, '$.body', null, '$.detail', ${ERASED})`,
         headers: {},
         preview: null,
+        // Who the event was about, as it arrived (the event list's "Lead"): the person, blanked.
+        lead: [],
         error: sql`case when ${e.error} is null then null else ${ERASED} end`,
         // A failure's params may quote a value too (a field error's `sent`, D1's detail): its code stays.
         errorParams: null,
