@@ -2,6 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { CompanyQuery, companySorts } from '../src/contracts/companies';
 import { ContactQuery, contactSorts } from '../src/contracts/contacts';
 import { DealQuery, dealSorts } from '../src/contracts/deals';
+import { ImportListQuery, importSorts } from '../src/contracts/imports';
 import { TaskCategoryQuery, TaskQuery, taskSorts } from '../src/contracts/tasks';
 import { UserQuery, userSorts } from '../src/contracts/users';
 import {
@@ -58,6 +59,7 @@ export async function seededAccount() {
     event_types: ['*'],
   });
   await call(`/v1/webhook-endpoints/${endpoint.id}/test`, { method: 'POST', key });
+  await cancelledImport(key);
   const ids = {
     user: user.id,
     company: company.id,
@@ -75,8 +77,21 @@ export async function seededAccount() {
   };
 }
 
+/** An import of one deal, cancelled at once: a row of the imports list that writes nothing. */
+async function cancelledImport(key: string): Promise<void> {
+  const res = await call('/v1/imports?resource=deals', {
+    method: 'POST',
+    key,
+    body: 'name\r\nImported deal\r\n',
+    headers: { 'Content-Type': 'text/csv' },
+  });
+  const { id } = (await json(res)).data;
+  await call(`/v1/imports/${id}/cancel`, { method: 'POST', key });
+}
+
 /** A second row of everything, so every list has a next page. */
 export async function secondRows({ key, hookPath, ids }: Seeded): Promise<void> {
+  await cancelledImport(key);
   await create(key, '/v1/webhook-endpoints', { url: 'https://receiver.example/second', event_types: ['*'] });
   await call(`/v1/webhook-endpoints/${ids.endpoint}/test`, { method: 'POST', key });
   const deal = await create(key, '/v1/deals', { name: 'Second deal' });
@@ -197,6 +212,7 @@ export const lists: List[] = [
     sorts: Object.keys(deliverySorts),
     filters: () => ({}),
   },
+  { path: '/v1/imports', query: ImportListQuery, sorts: Object.keys(importSorts), filters: () => ({}) },
   {
     path: '/v1/inbound-webhooks/{webhook}/events',
     query: WebhookEventQuery,

@@ -271,6 +271,8 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
     ]),
   ),
   'POST /v1/imports': async () => importReq(),
+  // Any valid key: it lists the imports whose resource's scopes it holds (docs/api.md).
+  'GET /v1/imports': async () => ({ method: 'GET', path: '/v1/imports', status: 200 }),
   'GET /v1/imports/{id}': async (a: Account): Promise<Req> => ({
     method: 'GET',
     path: `/v1/imports/${await started(a)}`,
