@@ -106,6 +106,36 @@ describe('a fan-out run', () => {
   });
 });
 
+describe('an entry the presenter cannot show', () => {
+  it("goes out as its envelope, and never holds up another account's deliveries", async () => {
+    const broken = await newAccount();
+    const healthy = await newAccount();
+    const brokenBox = await endpointWithBox(broken.key, [{ status: 204 }], ['*']);
+    const healthyBox = await endpointWithBox(healthy.key, [{ status: 204 }], ['*']);
+    // A snapshot of a shape the presenter no longer reads, journaled before the healthy write.
+    await env.DB.prepare(
+      `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+       VALUES ('evt_unreadable00000000000001', ?, 'company.created', 'company', 999998, 1, ?, '{"type":"system"}', ?)`,
+    )
+      .bind(broken.id, Date.now(), JSON.stringify({ follower_ids: 5, cnpj: { not: 'text' } }))
+      .run();
+    const contact = await create(healthy.key, '/v1/contacts', { name: 'Healthy' });
+    await fanOutOnce(env);
+    const [got] = await receivedN(healthyBox.name, 1);
+    expect(bodies([got as Received])[0]?.data).toMatchObject({
+      record_id: contact.id,
+      data: { name: 'Healthy' },
+    });
+    const [odd] = await receivedN(brokenBox.name, 1);
+    expect(odd?.id).toBe('evt_unreadable00000000000001');
+    expect(odd?.verified).toBe(true);
+    expect(bodies([odd as Received])[0]).toMatchObject({
+      type: 'company.created',
+      data: { id: 'evt_unreadable00000000000001', record_id: 999998, version: 1, data: null },
+    });
+  });
+});
+
 describe('LGPD erasure', () => {
   it('takes the person out of the deliveries of their contact’s entries, and of the answers to them', async () => {
     const { key } = await newAccount();
