@@ -22,7 +22,9 @@
 // languages, 2 KiB of them, src/panel/form-token.ts and its page), from 1230. Issue 40's panel
 // part raised it by what the import page and export buttons cost, 17 KiB (1231.12 -> 1247.91 KiB:
 // the page, its views and words in both languages, src/imports/service.ts, GET /v1/imports), from
-// 1234.
+// 1234. Issue 39's rest raised it by 1 KiB (1247.91 -> 1248.68 KiB: the key lookup's "an endpoint
+// takes deliveries" (src/db/listening.ts), the drill's retry scale, an unshowable entry's
+// envelope), from 1248.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1248;
+const BUDGET_KIB = 1250;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
