@@ -48,6 +48,8 @@ const usage = `Usage: npm run bench -- [options]
                     on its own Worker and D1 seeded alike, loads alternating A B B A; a table of
                     the ratios (this ÷ REF) after the two runs
   --rounds N        repeat each endpoint's A B B A N times (default 1)
+  --pair 'A|B'      two endpoints of one build, by exact name, loaded A B B A (--rounds times);
+                    prints B's req/s and p50 over A's (e.g. an MCP tools/call over its /v1 list)
   --events N        webhook events for the Queue consumer's throughput, after the endpoints
                     (a flow of contact + deal + task each; default 1000, 0 skips it)
   --out FILE        where the JSON goes (default bench/results.json)`;
@@ -66,6 +68,7 @@ const { values: args } = parseArgs({
     writes: { type: 'boolean', default: false },
     against: { type: 'string' },
     rounds: { type: 'string', default: '1' },
+    pair: { type: 'string' },
     events: { type: 'string', default: '1000' },
     out: { type: 'string', default: 'bench/results.json' },
     help: { type: 'boolean', default: false },
@@ -84,6 +87,10 @@ const sizes = (args.rows ?? (args.compare ? '1000,100000' : '1000'))
 if (sizes.length > 2) fail('--rows takes one size, or two to compare.');
 if (args.check && sizes.length !== 2) fail('--check needs two sizes (--compare or --rows A,B).');
 if (args.against !== undefined && sizes.length !== 1) fail('--against takes one size (--rows N).');
+const pair = args.pair?.split('|');
+if (pair && (pair.length !== 2 || sizes.length !== 1 || args.against !== undefined)) {
+  fail("--pair takes two names, 'A|B', and one size, without --against.");
+}
 const settings = {
   connections: positive('connections', args.connections),
   duration_s: positive('duration', args.duration),
@@ -197,7 +204,9 @@ async function prepare({ rows, label, cwd }) {
   target.endpoints = endpoints(seeded.probe).filter(
     (e) =>
       e.kind === 'floor' ||
-      ((args.only === undefined || e.name.includes(args.only)) && (!args.writes || e.kind === 'write')),
+      (pair
+        ? pair.includes(e.name)
+        : (args.only === undefined || e.name.includes(args.only)) && (!args.writes || e.kind === 'write')),
   );
   return target;
 }
@@ -242,14 +251,16 @@ async function ready(target, index) {
 }
 
 /**
- * Endpoint `index` at every size. With two sizes their loads alternate A B B A, each half the
- * duration, so a machine that slows down or speeds up meanwhile (it is shared) weighs on both alike.
- * @param {number} index @returns {Promise<EndpointResult[]>} one per size
+ * Endpoint `index` at every size, or endpoints `index` and `second` of one build (--pair). Two
+ * loads alternate A B B A, each half the duration, so a machine that slows down or speeds up
+ * meanwhile (it is shared) weighs on both alike.
+ * @param {number} index @param {number} [second] @returns {Promise<EndpointResult[]>} one per slot
  */
-async function measure(index) {
+async function measure(index, second) {
   /** @type {Slot[]} */
   const slots = [];
-  for (const target of targets) slots.push(await ready(target, index));
+  if (second === undefined) for (const target of targets) slots.push(await ready(target, index));
+  else for (const k of [index, second]) slots.push(await ready(/** @type {Target} */ (targets[0]), k));
   const live = slots.filter((slot) => slot.run);
   for (const { run } of live) if (run) await load({ ...run, seconds: settings.warmup_s });
   const round = live.length === 2 ? [0, 1, 1, 0] : live.map((_, k) => k);
@@ -275,12 +286,30 @@ async function measure(index) {
 
 /** @type {{ rows: number, label: string, seed: Target['seed'], endpoints: EndpointResult[], consumer?: import('../bench/consumer.mjs').Drain }[]} */
 const runs = [];
+
+/** --pair: the two endpoints' loads alternated in one build, and B over A. @param {string[]} names */
+async function measurePair(names) {
+  const found = names.map((name) => targets[0]?.endpoints.findIndex((e) => e.name === name) ?? -1);
+  const [a, b] = found;
+  if (a === undefined || b === undefined || a < 0 || b < 0) {
+    throw new Error(`--pair: no endpoint named ${names.filter((_, k) => (found[k] ?? -1) < 0).join(', ')}`);
+  }
+  const results = await measure(a, b);
+  runs[0]?.endpoints.push(...results);
+  const [x, y] = results;
+  if (x?.rps && y?.rps && x.p50_ms && y.p50_ms) {
+    progress(
+      `   ${y.name} ÷ ${x.name}: req/s ${(y.rps / x.rps).toFixed(2)}x, p50 ${(y.p50_ms / x.p50_ms).toFixed(2)}x`,
+    );
+  }
+}
 try {
   for (const build of builds) {
     const target = await prepare(build);
     runs.push({ rows: build.rows, label: build.label, seed: target.seed, endpoints: [] });
   }
-  for (let index = 0; index < (targets[0]?.endpoints.length ?? 0); index++) {
+  if (pair) await measurePair(pair);
+  for (let index = 0; !pair && index < (targets[0]?.endpoints.length ?? 0); index++) {
     (await measure(index)).forEach((result, k) => {
       const run = runs[k];
       if (!run) return;
