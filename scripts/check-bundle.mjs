@@ -24,7 +24,9 @@
 // the page, its views and words in both languages, src/imports/service.ts, GET /v1/imports), from
 // 1234. Issue 39's rest raised it by 1 KiB (1247.91 -> 1248.68 KiB: the key lookup's "an endpoint
 // takes deliveries" (src/db/listening.ts), the drill's retry scale, an unshowable entry's
-// envelope), from 1248.
+// envelope), from 1248. The import's reasons as codes raised it by what they cost, 1.48 KiB
+// (1248.68 -> 1250.16 KiB: params on the batch's field errors, the dry run's `errors`, the
+// `date_time` and `invalid_format` words), from 1250.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +34,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1250;
+const BUDGET_KIB = 1251;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

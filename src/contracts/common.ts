@@ -3,6 +3,7 @@ import { DATE_TIME, dateTimeMessage, parseDateTime } from '../core/filters';
 import { isoTime } from '../core/iso-time';
 import { isReservedSegment, RESERVED_CODE, RESERVED_SEGMENTS, reservedMessage } from '../core/outside-keys';
 import { E164, normalizePhone, PHONE_SHAPE } from '../core/phone';
+import { expectedWords } from '../core/said';
 import { BLANK, EMAIL, MAX_EMAIL, NOT_BLANK, wellFormed } from '../core/text';
 import { MetaSchema } from './page';
 
@@ -29,7 +30,8 @@ export const DateTimeIn = (example: string) =>
       if (ms === undefined) {
         ctx.addIssue({
           code: 'custom',
-          message: dateTimeMessage(value, 'Expected an ISO 8601 date-time with an offset.'),
+          message: dateTimeMessage(value, `Expected ${expectedWords('date_time')}.`),
+          params: { code: 'invalid', params: { expected: 'date_time' } },
         });
         return z.NEVER;
       }
@@ -80,7 +82,11 @@ export const Phone = z
   .transform((value, ctx) => {
     const phone = normalizePhone(value);
     if (phone === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Expected a Brazilian or international (+CC) phone number.' });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Expected ${expectedWords('phone')}.`,
+        params: { code: 'invalid', params: { expected: 'phone' } },
+      });
       return z.NEVER;
     }
     return phone;

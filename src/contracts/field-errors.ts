@@ -173,6 +173,8 @@ function issueWords(issue: Issue, value: unknown): string {
  * allowed values or the nearest ones, the type expected; none for a message a schema gave.
  */
 function zodParams(issue: Issue, value: unknown): Params | undefined {
+  // The format a string missed (`email`): zod's message for it is its own either way.
+  if (issue.code === 'invalid_format') return { format: issue.format };
   if (!ZOD_DEFAULT.test(issue.message)) return undefined;
   switch (issue.code) {
     case 'invalid_type': {

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Id } from './common';
 import { pageQuery } from './page';
+import { FieldErrorSchema } from './problem';
 
 export const importStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 
@@ -64,6 +65,10 @@ export const DryRun = z
         line: z.number().int(),
         action: z.enum(['create', 'update', 'fail']),
         reason: z.string().optional(),
+        errors: z.array(FieldErrorSchema).optional().openapi({
+          description:
+            "A failed row's reasons as data, to word in another language: each field error's `path` (the body field: `cnpj`, `company.cnpj`), `code` and `params`, as the batch's; a row the CSV broke has `path` empty and `row_too_long` (`max_kib`) or `unclosed_quote`. `reason` is their English words",
+        }),
       }),
     ),
   })

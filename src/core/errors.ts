@@ -62,8 +62,13 @@ export const notFound = (detail = 'No such resource.') => new DomainError('not_f
 export const invalid = (errors: FieldError[]) =>
   new DomainError('validation_failed', 'The request body breaks one or more rules; see errors.', errors);
 
-export const conflict = (detail: string, path?: string) =>
-  new DomainError('conflict', detail, path ? [{ path, code: 'taken', message: detail }] : undefined);
+/** `params`: what the panel words a `taken` field with (the field, and who holds its value). */
+export const conflict = (detail: string, path?: string, params?: Params) =>
+  new DomainError(
+    'conflict',
+    detail,
+    path ? [{ path, code: 'taken', message: detail, ...(params && { params }) }] : undefined,
+  );
 
 /**
  * The most inbound webhooks an account may have, disabled ones included. The trigger

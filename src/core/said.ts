@@ -95,6 +95,7 @@ const expectations: Readonly<Record<string, (a: Args) => string>> = {
       .list('formats')
       .map((f) => `, ${f}`)
       .join('')}`,
+  date_time: () => 'an ISO 8601 date-time with an offset',
   email_text: () => 'an email address as a string',
   email: () => 'a valid email address',
   cnpj_text: () => 'a CNPJ as a string',

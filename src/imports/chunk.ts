@@ -6,7 +6,8 @@
  */
 import type { BatchInput } from '../contracts/batch';
 import { MAX_RECORD_BYTES, readRecords } from '../core/csv-read';
-import { DomainError } from '../core/errors';
+import { DomainError, type FieldError } from '../core/errors';
+import type { Params } from '../core/said';
 import type { Db } from '../db/client';
 import { runBatch } from '../model/batch';
 import { batchResources } from '../model/batch-resources';
@@ -26,11 +27,18 @@ export class ImportFailure extends Error {}
 /** A cell as text: UTF-8, or Windows-1252 (pt-BR Excel's CSV) when its bytes are not UTF-8. */
 export const cellText = (cell: Uint8Array): string => decodeText(cell, 'utf-8').text;
 
-export type Row = { line: number; cells: string[]; problem?: string };
+/** What broke a row before any batch read it (the CSV itself), as a code with its English words. */
+export type CsvProblem = { code: 'row_too_long' | 'unclosed_quote'; params?: Params; message: string };
 
-const TOO_LONG = `The row is over ${MAX_RECORD_BYTES / 1024} KiB.`;
+export type Row = { line: number; cells: string[]; problem?: CsvProblem };
 
-const UNCLOSED = 'A quoted cell never ends.';
+const TOO_LONG: CsvProblem = {
+  code: 'row_too_long',
+  params: { max_kib: MAX_RECORD_BYTES / 1024 },
+  message: `The row is over ${MAX_RECORD_BYTES / 1024} KiB.`,
+};
+
+const UNCLOSED: CsvProblem = { code: 'unclosed_quote', message: 'A quoted cell never ends.' };
 
 /** The rows of the window at `offset`; `next`: where the following chunk starts. */
 export async function readChunk(
@@ -67,6 +75,15 @@ export async function readChunk(
   return { rows, next, line: m.line + lines, done: next >= object.size };
 }
 
+/**
+ * Why an item failed, as data: each field's error (path, code, params), or the problem's own code
+ * when it names no field (a record gone between the read and the write).
+ */
+export function problemsOf(error: unknown): FieldError[] {
+  if (!(error instanceof DomainError)) throw error;
+  return error.errors?.length ? error.errors : [{ path: '', code: error.code, message: error.message }];
+}
+
 /** Why an item failed, in words: the problem's detail and each field's message. */
 export function reasonOf(error: unknown): string {
   if (!(error instanceof DomainError)) throw error;
@@ -90,7 +107,7 @@ export function itemsOf(m: ImportMessage, rows: Row[]) {
   const input: BatchInput = { atomic: false, items: readable.map((row) => itemOf(m, row)) };
   const failedBefore: RowError[] = rows
     .filter((row) => row.problem)
-    .map((row) => ({ line: row.line, cells: row.cells, reason: row.problem ?? '' }));
+    .map((row) => ({ line: row.line, cells: row.cells, reason: row.problem?.message ?? '' }));
   return { readable, input, failedBefore };
 }
 

@@ -2,12 +2,13 @@
  * `dry_run=true`: the first chunk planned by the batch's own checks (its first round trip) and
  * stopped before its write batch: how each row would be written, nothing written.
  */
+import type { FieldError } from '../core/errors';
 import type { Db } from '../db/client';
 import type { KeyRef } from '../db/tenant';
-import { runBatch } from '../model/batch';
+import { runBatch, type Tail } from '../model/batch';
 import { batchResources } from '../model/batch-resources';
 import type { ImportMessage } from '../model/import-messages';
-import { itemsOf, readChunk, reasonOf } from './chunk';
+import { itemsOf, problemsOf, readChunk, reasonOf } from './chunk';
 import type { ImportResource } from './fields';
 
 /** Thrown by the batch's tail, before any write: what was planned and what failed. */
@@ -18,22 +19,33 @@ class Planned {
   ) {}
 }
 
-export type DryRow = { line: number; action: 'create' | 'update' | 'fail'; reason?: string };
+/** A row as it would be written; a failed one's `reason` in English and its `errors` as codes. */
+export type DryRow = {
+  line: number;
+  action: 'create' | 'update' | 'fail';
+  reason?: string;
+  errors?: FieldError[];
+};
 
 export async function dryRun(db: Db, bucket: R2Bucket, keyHash: KeyRef, m: ImportMessage): Promise<DryRow[]> {
   const chunk = await readChunk(bucket, m);
-  const { readable, input, failedBefore } = itemsOf(m, chunk.rows);
+  const { readable, input } = itemsOf(m, chunk.rows);
   const resource = batchResources[m.resource as ImportResource];
   let plan: Planned | undefined;
   try {
-    await runBatch(db, keyHash, resource as never, input, [], (planned, failed) => {
+    const stop: Tail = (planned, failed) => {
       throw new Planned(planned, failed);
-    });
+    };
+    await runBatch(db, keyHash, resource as never, input, [], stop, true);
   } catch (error) {
     if (!(error instanceof Planned)) throw error;
     plan = error;
   }
-  const rows: DryRow[] = failedBefore.map((f) => ({ line: f.line, action: 'fail', reason: f.reason }));
+  const rows: DryRow[] = chunk.rows.flatMap(({ line, problem }) =>
+    problem
+      ? [{ line, action: 'fail' as const, reason: problem.message, errors: [{ path: '', ...problem }] }]
+      : [],
+  );
   for (const p of plan?.planned ?? []) {
     rows.push({
       line: (readable[p.index] as { line: number }).line,
@@ -45,6 +57,7 @@ export async function dryRun(db: Db, bucket: R2Bucket, keyHash: KeyRef, m: Impor
       line: (readable[f.index] as { line: number }).line,
       action: 'fail',
       reason: reasonOf(f.error),
+      errors: problemsOf(f.error),
     });
   }
   return rows.sort((a, b) => a.line - b.line);

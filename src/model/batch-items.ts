@@ -64,7 +64,13 @@ function split(kind: Kind, data: Record<string, unknown>, errors: FieldError[]) 
 }
 
 /** The item's own rules: its op and id, its relations, its fields as an update parses them. */
-export function checkItem(kind: Kind, schemas: { update: z.ZodType }, item: Item, index: number): Checked {
+export function checkItem(
+  kind: Kind,
+  schemas: { update: z.ZodType },
+  item: Item,
+  index: number,
+  withParams = false,
+): Checked {
   const errors: FieldError[] = [];
   if (item.op === 'update' && item.id === undefined) {
     errors.push(failure('id', 'required', 'An update names the record to update by its id.'));
@@ -76,7 +82,7 @@ export function checkItem(kind: Kind, schemas: { update: z.ZodType }, item: Item
   // As an update even for a create: a required field may still come from a relation by natural key
   // (a task's `deal_id` from `deal: { external_id }`); finalBody checks the create once it has.
   const result = schemas.update.safeParse(fields);
-  if (!result.success) errors.push(...fieldErrors(result.error, fields));
+  if (!result.success) errors.push(...fieldErrors(result.error, fields, withParams));
   if (errors.length) throw invalid(errors);
   return { index, item, fields, parsed: result.data as Record<string, unknown>, keyRefs };
 }
@@ -86,9 +92,10 @@ export function finalBody(
   schema: z.ZodType,
   checked: Checked,
   ids: Record<string, number>,
+  withParams = false,
 ): Record<string, unknown> {
   const fields = { ...checked.fields, ...ids };
   const result = schema.safeParse(fields);
-  if (!result.success) throw invalid(fieldErrors(result.error, fields));
+  if (!result.success) throw invalid(fieldErrors(result.error, fields, withParams));
   return result.data as Record<string, unknown>;
 }

@@ -124,7 +124,10 @@ function currentOf(kind: Kind, checked: Checked, own: Row[]): Row | undefined {
     const row = value === undefined ? undefined : holder(own, key, value);
     if (!row) continue;
     if (row.deletedAt !== null) {
-      throw conflict(`A record in the trash has this ${key.field}: restore it first.`, key.field);
+      throw conflict(`A record in the trash has this ${key.field}: restore it first.`, key.field, {
+        field: key.field,
+        holder: 'trash',
+      });
     }
     return row;
   }
@@ -143,6 +146,7 @@ function relationIds(checked: Checked, targets: Found['targets']): Record<string
         path: `${relation.field}.${key.field}`,
         code: 'not_found',
         message: `No ${relation.target} of this account has this ${key.field}.`,
+        params: { record: relation.target, key: key.field },
       });
     }
   }
@@ -179,7 +183,8 @@ function claim(
   path?: string,
 ) {
   const other = claims.get(what);
-  if (other !== undefined) throw conflict(message(other), path);
+  if (other !== undefined)
+    throw conflict(message(other), path, path ? { field: path, holder: 'batch', item: other } : undefined);
   claims.set(what, index);
 }
 
@@ -190,11 +195,12 @@ function planItem<T extends TrashTable, C, U, X extends Extras>(
   found: Found,
   accountId: number,
   claims: Claims,
+  withParams: boolean,
 ): Plan {
   const { kind, spec } = resource;
   const current = currentOf(kind, checked, found.own);
   const ids = relationIds(checked, found.targets);
-  const body = finalBody(current ? resource.update : resource.create, checked, ids);
+  const body = finalBody(current ? resource.update : resource.create, checked, ids, withParams);
   assertIds(spec.refs?.(body as C & U) ?? {}, found.targets);
   if (current) checkUpdate(spec, current as T['$inferSelect'], body as U, accountId);
   for (const key of naturalKeys[kind] as NaturalKey[]) {
@@ -202,7 +208,10 @@ function planItem<T extends TrashTable, C, U, X extends Extras>(
     if (value === undefined) continue;
     const other = holder(found.own, key, value);
     if (other && other.id !== current?.id) {
-      throw conflict(`Another record of this account has this ${key.field}.`, key.field);
+      throw conflict(`Another record of this account has this ${key.field}.`, key.field, {
+        field: key.field,
+        holder: other.deletedAt === null ? 'other' : 'trash',
+      });
     }
     claim(
       claims,
@@ -234,13 +243,15 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
   input: BatchInput,
   scopes: Scope[],
   tail?: Tail,
+  /** Zod's codes with their params (the panel's import page words them): off for `/v1`'s answers. */
+  withParams = false,
 ): Promise<Outcome<Viewed<T, X>>[]> {
   const { kind, spec } = resource;
   const outcomes: Outcome<Viewed<T, X>>[] = [];
   const checked: Checked[] = [];
   input.items.forEach((item, index) => {
     try {
-      checked.push(checkItem(kind, resource, item, index));
+      checked.push(checkItem(kind, resource, item, index, withParams));
     } catch (error) {
       outcomes.push({ index, error });
     }
@@ -254,7 +265,7 @@ export async function runBatch<T extends TrashTable, C, U, X extends Extras>(
   const plans: Plan[] = [];
   for (const each of checked) {
     try {
-      plans.push(planItem(resource, each, found, accountId, claims));
+      plans.push(planItem(resource, each, found, accountId, claims, withParams));
     } catch (error) {
       outcomes.push({ index: each.index, error });
     }

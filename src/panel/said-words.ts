@@ -131,6 +131,10 @@ const expectations: Readonly<Record<string, Words>> = {
         .join('')}`,
     en: api('date'),
   },
+  date_time: {
+    'pt-BR': () => 'uma data e hora ISO 8601 com fuso, como 2026-12-01T10:00:00-03:00',
+    en: api('date_time'),
+  },
   email_text: { 'pt-BR': () => 'um e-mail como texto', en: () => 'an email address as text' },
   email: { 'pt-BR': () => 'um e-mail válido', en: api('email') },
   cnpj_text: { 'pt-BR': () => 'um CNPJ como texto', en: () => 'a CNPJ as text' },
@@ -243,6 +247,12 @@ const allowed = (a: Args, c: Said) => {
     : values;
 };
 
+/** The string formats zod names in its `invalid_format` (the ones `/v1`'s contracts use). */
+const FORMATS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = Object.assign(Object.create(null), {
+  email: { 'pt-BR': 'um e-mail válido', en: 'a valid email address' },
+  url: { 'pt-BR': 'um endereço (URL) válido', en: 'a valid URL' },
+});
+
 /** A `/v1` custom check's code with params: the CNPJ of a company, refused as ingest refuses it. */
 /** And zod's own codes, with the params the panel's own validation gives them (fieldErrors). */
 const generic = {
@@ -267,6 +277,10 @@ const generic = {
       a.has('values')
         ? `Expected one of: ${allowed(a, c).join(', ')}.`
         : `${a.has('sent') ? `${q(a.text('sent'))} is not one of the ${a.text('count')} allowed values` : `Expected one of ${a.text('count')} values`}; the nearest are ${a.list('nearest').join(', ')}.`,
+  },
+  invalid_format: {
+    'pt-BR': (a, c) => `Deve ser ${FORMATS[a.text('format')]?.[c.lang] ?? a.text('format')}.`,
+    en: (a, c) => `Expected ${FORMATS[a.text('format')]?.[c.lang] ?? a.text('format')}.`,
   },
   unknown_field: {
     'pt-BR': (a) => `Campo desconhecido ${q(a.text('key'))}.`,
