@@ -26,7 +26,8 @@
 // takes deliveries" (src/db/listening.ts), the drill's retry scale, an unshowable entry's
 // envelope), from 1248. The import's reasons as codes raised it by what they cost, 1.48 KiB
 // (1248.68 -> 1250.16 KiB: params on the batch's field errors, the dry run's `errors`, the
-// `date_time` and `invalid_format` words), from 1250.
+// `date_time` and `invalid_format` words), from 1250; the import page's reasons in both languages
+// by 3.63 KiB more (1250.16 -> 1253.79 KiB: src/panel/import-reasons.ts), from 1251.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1251;
+const BUDGET_KIB = 1254;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -4,6 +4,7 @@ import { fieldErrors } from '../contracts/field-errors';
 import { type Relation, relations } from '../contracts/relation-keys';
 import { type FieldError, invalid } from '../core/errors';
 import type { RefTarget } from '../core/refs';
+import { expectationCodes } from '../core/said';
 import { type NaturalKey, naturalKeys } from './natural-keys';
 
 export type Kind = RefTarget | 'task';
@@ -39,7 +40,12 @@ function keyRef(relation: Relation, given: unknown, errors: FieldError[]): KeyRe
   }
   const value = key.normal(entry[1]);
   if (value === undefined) {
-    errors.push(failure(`${relation.field}.${key.field}`, 'invalid', `Not a valid ${key.field}.`));
+    // What the key takes (`cnpj`, `email`, `phone`) is an expectation the panel words.
+    const expected = expectationCodes.includes(key.field) ? { params: { expected: key.field } } : {};
+    errors.push({
+      ...failure(`${relation.field}.${key.field}`, 'invalid', `Not a valid ${key.field}.`),
+      ...expected,
+    });
     return undefined;
   }
   return { relation, key, value };

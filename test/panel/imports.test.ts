@@ -43,7 +43,9 @@ describe('the panel import page', () => {
       /<label for="map-2">Apelido<\/label><\/td>\s*<td[^>]*><select id="map-2" name="map.2"><option value="" selected>Ignorada/,
     );
     expect(preview).toContain('>Criar</span>');
-    expect(preview).toMatch(/>Falhar<\/span><\/td><td data-label="Motivo">email: /);
+    expect(preview).toMatch(
+      />Falhar<\/span><\/td><td data-label="Motivo">E-mail: Deve ser um e-mail válido\.</,
+    );
     expect(
       await env.DB.prepare('SELECT count(*) AS n FROM contacts WHERE account_id = ?')
         .bind(accountId)

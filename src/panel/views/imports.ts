@@ -3,6 +3,7 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 import { IMPORT_RESOURCES, type ImportResource, importFields } from '../../imports/fields';
 import type { previewFile } from '../../imports/service';
 import type { ImportRow } from '../../imports/store';
+import { rowReason } from '../import-reasons';
 import {
   actionWord,
   fieldWord,
@@ -86,14 +87,16 @@ function mappingTable(p: Page, resource: ImportResource, columns: Preview['colum
   )}</tbody></table></div>`;
 }
 
-function firstRows(p: Page, rows: Preview['rows']) {
+/** The dry run's first rows: each one's action, and a failed one's reasons in the page's language. */
+function firstRows(p: Page, preview: Preview) {
   const w = importWords[p.lang];
+  const { rows } = preview;
   if (!rows.length) return html`<h2>${w.firstRows}</h2><p>${w.noRows}</p>`;
   return html`<h2>${w.firstRows}</h2><p class="hint">${w.firstRowsHint}</p><div class="scroll" tabindex="0" role="region" aria-label="${w.firstRows}"><table>
 <thead><tr><th scope="col">${w.line}</th><th scope="col">${w.action}</th><th scope="col">${w.reason}</th></tr></thead>
 <tbody>${rows.map(
     (r) =>
-      html`<tr><td data-label="${w.line}">${r.line}</td><td data-label="${w.action}"><span class="badge${r.action === 'fail' ? ' failed' : ''}">${actionWord(p.lang, r.action)}</span></td><td data-label="${w.reason}">${r.reason ?? ''}</td></tr>`,
+      html`<tr><td data-label="${w.line}">${r.line}</td><td data-label="${w.action}"><span class="badge${r.action === 'fail' ? ' failed' : ''}">${actionWord(p.lang, r.action)}</span></td><td data-label="${w.reason}">${rowReason(p.lang, preview, r)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -111,7 +114,7 @@ ${mappingTable(p, resource, preview.columns)}
 <div class="actions"><button type="submit">${w.start}</button>
 <button type="submit" class="button secondary" formaction="/panel/imports/preview">${w.previewAgain}</button></div>
 </form>
-${firstRows(p, preview.rows)}`,
+${firstRows(p, preview)}`,
   );
 }
 
