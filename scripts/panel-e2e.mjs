@@ -172,7 +172,7 @@ async function checkMapping(page) {
     nome: ['contact.name', 'Contato › Nome'],
     telefone: ['contact.phone', 'Contato › Telefone'],
     email: ['contact.email', 'Contato › E-mail'],
-    veiculo: ['contact.custom_fields.veiculo', 'Contato › Campo personalizado'],
+    veiculo: ['deal.custom_fields.veiculo', 'Negócio › Campo personalizado'],
     data_compra: ['contact.custom_fields.data_compra', 'Contato › Campo personalizado'],
     cnpj: ['company.cnpj', 'Empresa › CNPJ'],
   };
@@ -229,11 +229,26 @@ async function guidedStart(page, origin, key) {
   await checkMapping(page);
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
   await page.waitForURL(/\/start\/4$/);
-  await page.getByLabel('Criar um negócio para', { exact: true }).selectOption({ label: 'Beatriz Souza' });
+  // The deal's name and how the contact is found, picked here: no need for the full form.
+  check(
+    (await page.getByLabel('Nome do negócio', { exact: true }).inputValue()) === '{{nome}} - {{veiculo}}',
+    'the deal name is not suggested from the name and the vehicle',
+  );
+  check(
+    await page.getByText('criar o negócio “Ana Souza - Onix LT 1.0 Turbo”').isVisible(),
+    'the deal name is not shown with the example event',
+  );
+  await page.locator('select[name=match]').selectOption({ label: 'pelo telefone' });
+  await page.locator('select[name=deal_owner]').selectOption({ label: 'Beatriz Souza' });
   await page.getByText('Criar uma tarefa').click();
   await guidedCheck(page, 'guided-4-actions');
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
   await page.waitForURL(/\/start\/5$/);
+  // The step 2 event went through no actions: no stale result shown as this setup's.
+  check(
+    await page.getByText('Nada foi testado ainda com a configuração atual').isVisible(),
+    'step 5 shows an older test as the current setup’s result',
+  );
   await page.getByRole('button', { name: 'Testar com o evento do passo 2' }).click();
   await page.getByText('O que este evento faria').waitFor({ timeout: 30_000 });
   check(

@@ -402,14 +402,18 @@ const ptBR = {
   gSaveNext: 'Salvar e continuar',
   gNoEvent: 'Ainda não chegou nenhum evento de teste: volte ao passo 2.',
   gFlowsIntro: 'O que fazer com cada lead que chegar:',
-  gContactBy: 'Criar ou atualizar o contato pelo {keys}',
+  gContactBy: 'Criar ou atualizar o contato, encontrado',
   gContactNone: 'Para criar contatos, leve um telefone ou um e-mail ao contato no passo 3.',
   gCompanyBy: 'Criar ou atualizar a empresa pelo CNPJ',
   gCompanyNoName:
     'Ligar o contato à empresa do CNPJ, se ela já estiver no CRM (para criar empresas novas, leve a razão social a “Empresa › Nome” no passo 3)',
   gSeeEvent: 'Ver o evento',
-  gDealFor: 'Criar um negócio para',
-  gTaskFor: 'Criar uma tarefa “Ligar para o cliente”, com prazo de 2 horas, para',
+  gDealFor: 'Criar um negócio chamado',
+  gDealNameLabel: 'Nome do negócio',
+  gDealNameHint: 'Monte o nome com os campos do evento, entre chaves:',
+  gDealExample: 'Com o evento de teste: criar o negócio “{name}”.',
+  gOwner: 'Responsável:',
+  gTaskFor: 'Criar uma tarefa “Ligar para o cliente”, com prazo de 2 horas.',
   gNobody: 'ninguém em especial',
   gDealName: 'Lead',
   gTaskName: 'Ligar para',
@@ -422,15 +426,18 @@ const ptBR = {
   gResend: 'Testar com o evento do passo 2',
   gPreviewWaiting: 'Processando o evento de teste…',
   gPreviewDone: 'Evento de teste processado.',
-  gPreviewNone: 'Clique no botão para testar a configuração com o evento que chegou.',
+  gPreviewNone:
+    'Nada foi testado ainda com a configuração atual. Clique em “Testar com o evento do passo 2” para ver o que ela faria.',
   gLiveIntro:
-    'Tudo certo? Em produção, cada evento novo grava registros no CRM. Você pode voltar para o modo de teste quando quiser.',
+    'Tudo certo? Em produção, cada evento novo grava registros no CRM. Você pode voltar para o modo de teste quando quiser. O evento de teste do passo 2 não fica gravado: depois de passar para produção, peça ao remetente um novo envio.',
   gGoLive: 'Passar para produção',
   gLive: 'Este webhook está em produção: cada evento novo grava registros no CRM.',
   gOpen: 'Abrir o webhook',
-  gAnd: ' e ',
-  gMatchPhone: 'telefone',
-  gMatchEmail: 'e-mail',
+  gMatchPhone: 'pelo telefone',
+  gMatchEmail: 'pelo e-mail',
+  gMatchEither: 'pelo telefone ou, se o lead vier sem telefone, pelo e-mail',
+  gTestNote:
+    'Os eventos deste passo são de teste: não gravam nada no CRM. Depois de passar para produção (passo 6), peça ao remetente um novo envio.',
 } as const;
 
 export type Messages = { readonly [K in keyof typeof ptBR]: string };
@@ -832,14 +839,18 @@ const en: Messages = {
   gSaveNext: 'Save and continue',
   gNoEvent: 'No test event has arrived yet: go back to step 2.',
   gFlowsIntro: 'What to do with each lead that arrives:',
-  gContactBy: 'Create or update the contact by {keys}',
+  gContactBy: 'Create or update the contact, found',
   gContactNone: 'To create contacts, send a phone or an email to the contact in step 3.',
   gCompanyBy: 'Create or update the company by its CNPJ',
   gCompanyNoName:
     'Link the contact to the company of the CNPJ, if it is in the CRM already (to create new companies, send the company name to “Company › Name” in step 3)',
   gSeeEvent: 'See the event',
-  gDealFor: 'Create a deal for',
-  gTaskFor: 'Create a task “Call the customer”, due in 2 hours, for',
+  gDealFor: 'Create a deal named',
+  gDealNameLabel: 'Deal name',
+  gDealNameHint: 'Build the name from the event’s fields, in braces:',
+  gDealExample: 'With the test event: create the deal “{name}”.',
+  gOwner: 'Owner:',
+  gTaskFor: 'Create a task “Call the customer”, due in 2 hours.',
   gNobody: 'nobody in particular',
   gDealName: 'Lead',
   gTaskName: 'Call',
@@ -852,15 +863,18 @@ const en: Messages = {
   gResend: 'Test with the event of step 2',
   gPreviewWaiting: 'Processing the test event…',
   gPreviewDone: 'Test event processed.',
-  gPreviewNone: 'Click the button to test the configuration with the event that arrived.',
+  gPreviewNone:
+    'Nothing tested yet with the current setup. Click “Test with the event of step 2” to see what it would do.',
   gLiveIntro:
-    'All right? In production every new event writes records to the CRM. You can go back to test mode at any time.',
+    'All right? In production every new event writes records to the CRM. You can go back to test mode at any time. The test event of step 2 is not recorded: after going live, ask the sender to send again.',
   gGoLive: 'Go live',
   gLive: 'This webhook is live: every new event writes records to the CRM.',
   gOpen: 'Open the webhook',
-  gAnd: ' and ',
-  gMatchPhone: 'phone',
-  gMatchEmail: 'email',
+  gMatchPhone: 'by phone',
+  gMatchEmail: 'by email',
+  gMatchEither: 'by phone or, when the lead has no phone, by email',
+  gTestNote:
+    'The events of this step are tests: they write nothing to the CRM. After going live (step 6), ask the sender to send again.',
 };
 
 export const messages: Record<Lang, Messages> = { 'pt-BR': ptBR, en };

@@ -60,10 +60,8 @@ describe('the guided start', () => {
     expect(picked(html, 'nome')).toEqual(['contact.name', 'Contato › Nome']);
     expect(picked(html, 'telefone')).toEqual(['contact.phone', 'Contato › Telefone']);
     expect(picked(html, 'email')).toEqual(['contact.email', 'Contato › E-mail']);
-    expect(picked(html, 'veiculo')).toEqual([
-      'contact.custom_fields.veiculo',
-      'Contato › Campo personalizado',
-    ]);
+    // What the lead wants to buy is the deal's, not the contact's.
+    expect(picked(html, 'veiculo')).toEqual(['deal.custom_fields.veiculo', 'Negócio › Campo personalizado']);
     expect(picked(html, 'data_compra')).toEqual([
       'contact.custom_fields.data_compra',
       'Contato › Campo personalizado',
@@ -87,7 +85,7 @@ describe('the guided start', () => {
       { key: 'nome', type: 'string', target: 'contact.name', required: false },
       { key: 'telefone', type: 'phone', target: 'contact.phone', required: false },
       { key: 'email', type: 'email', target: 'contact.email', required: false },
-      { key: 'veiculo', type: 'string', target: 'contact.custom_fields.veiculo', required: false },
+      { key: 'veiculo', type: 'string', target: 'deal.custom_fields.veiculo', required: false },
       {
         key: 'data_compra',
         type: 'date',
@@ -159,8 +157,20 @@ describe('the guided start', () => {
     const map = await page(await panel(`${base}/3`, { cookie }));
     await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
     const step4 = await page(await panel(`${base}/4`, { cookie }));
-    expect(step4).toContain('Criar ou atualizar o contato pelo telefone e e-mail');
+    expect(step4).toContain('Criar ou atualizar o contato, encontrado');
+    expect(step4).toContain(
+      '<option value="phone,email" selected>pelo telefone ou, se o lead vier sem telefone, pelo e-mail</option>',
+    );
     expect(step4).toContain('Criar ou atualizar a empresa pelo CNPJ');
+    // The deal's name: a template of the event's fields, shown with what the example makes of it.
+    expect(step4).toContain('name="deal_name" value="{{nome}} - {{veiculo}}"');
+    expect(step4).toContain('<code class="chip">{{veiculo}}</code>');
+    expect(step4).toContain('Com o evento de teste: criar o negócio “Ana Souza - Onix LT”.');
+    expect(step4).toContain('Responsável: <select name="deal_owner">');
+    // Before the flows are saved, step 5 says nothing was tested with them (the step 2 event is older).
+    const before = await page(await panel(`${base}/5`, { cookie }));
+    expect(before).toContain('Nada foi testado ainda com a configuração atual');
+    expect(before).not.toContain('Mandamos de novo');
     const form = { ...asForm(submitForm(step4, `${base}/4`)), deal_owner: [String(ana.id)] };
     const saved = await panel(`${base}/4`, { cookie, form });
     expect(saved.headers.get('Location')).toBe(`${base}/5`);
@@ -169,7 +179,7 @@ describe('the guided start', () => {
     expect(flows).toEqual([
       { action: 'upsert_contact', match_on: ['phone', 'email'] },
       { action: 'upsert_company' },
-      { action: 'create_deal', name: 'Lead - {{nome|sem nome}}', owner: { user_id: ana.id } },
+      { action: 'create_deal', name: '{{nome}} - {{veiculo}}', owner: { user_id: ana.id } },
     ]);
     // Flows made already are never replaced from here.
     await panel(`${base}/4`, { cookie, form: { contact: 'on' } });
@@ -182,7 +192,7 @@ describe('the guided start', () => {
     await deliver([newest.id]);
     const preview = await page(await panel(`${base}/5`, { cookie }));
     expect(preview).toContain('para Ana');
-    expect(preview).toContain('Lead - Ana Souza');
+    expect(preview).toContain('Ana Souza - Onix LT');
     expect((await json(await call('/v1/contacts', { key }))).data).toEqual([]);
     // Live.
     const live = await page(await panel(`${base}/6`, { cookie }));
@@ -190,6 +200,39 @@ describe('the guided start', () => {
     expect((await panel(path, { cookie, form: asForm(submitForm(live, path)) })).status).toBe(303);
     expect((await hookOf(key, id)).mode).toBe('production');
     expect(await page(await panel(`${base}/6`, { cookie }))).toContain('Este webhook está em produção');
+  });
+
+  it('finds the contact as the person picked and names the deal as they typed it', async () => {
+    const { key, cookie, hook, base, id } = await started();
+    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    const map = await page(await panel(`${base}/3`, { cookie }));
+    await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
+    const step4 = await page(await panel(`${base}/4`, { cookie }));
+    expect(step4).toContain('<option value="phone">pelo telefone</option>');
+    expect(step4).toContain('<option value="email">pelo e-mail</option>');
+    const form = {
+      ...asForm(submitForm(step4, `${base}/4`)),
+      match: ['phone'],
+      deal_name: ['{{veiculo}} para {{nome}}'],
+    };
+    expect((await panel(`${base}/4`, { cookie, form })).headers.get('Location')).toBe(`${base}/5`);
+    expect((await hookOf(key, id)).flows).toEqual([
+      { action: 'upsert_contact', match_on: ['phone'] },
+      { action: 'create_deal', name: '{{veiculo}} para {{nome}}' },
+    ]);
+  });
+
+  it('keeps a refused deal name in its box with the error in words', async () => {
+    const { key, cookie, hook, base, id } = await started();
+    expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
+    const map = await page(await panel(`${base}/3`, { cookie }));
+    await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
+    const step4 = await page(await panel(`${base}/4`, { cookie }));
+    const form = { ...asForm(submitForm(step4, `${base}/4`)), deal_name: ['{{modelo}} <b>'] };
+    const refused = await page(await panel(`${base}/4`, { cookie, form }), 422);
+    expect(refused).toContain('value="{{modelo}} &lt;b&gt;"');
+    expect(refused).toMatch(/<li>Ação \d · Criar negócio: [^<]+<\/li>/);
+    expect((await hookOf(key, id)).flows).toEqual([]);
   });
 
   it('saves each step in at most two round trips: the read the page shows, then the write', async () => {

@@ -19,7 +19,7 @@ describe('suggestTargets', () => {
       { key: 'nome', target: 'contact.name', type: 'string' },
       { key: 'telefone', target: 'contact.phone', type: 'phone' },
       { key: 'email', target: 'contact.email', type: 'email' },
-      { key: 'veiculo', target: 'contact.custom_fields.veiculo', type: 'string' },
+      { key: 'veiculo', target: 'deal.custom_fields.veiculo', type: 'string' },
       {
         key: 'data_compra',
         target: 'contact.custom_fields.data_compra',
@@ -54,6 +54,18 @@ describe('suggestTargets', () => {
     ['doc', mask(CNPJ), 'company.cnpj', 'cnpj'],
   ])('reads the value of %s (%s) as %s', (key, value, target, type) => {
     expect(one(key, value)).toMatchObject({ target, type });
+  });
+
+  it.each([
+    ['veiculo', 'deal.custom_fields.veiculo'],
+    ['Veículo', 'deal.custom_fields.veiculo'],
+    ['modelo', 'deal.custom_fields.modelo'],
+    ['carro_interesse', 'deal.custom_fields.carro_interesse'],
+    ['produto', 'deal.custom_fields.produto'],
+    ['interesse', 'deal.custom_fields.interesse'],
+    ['cidade', 'contact.custom_fields.cidade'],
+  ])('gives what the lead wants (%s) to the deal: %s', (key, target) => {
+    expect(one(key, 'Onix LT')?.target).toBe(target);
   });
 
   it('reads a date, a Brazilian number and a yes/no by their value', () => {

@@ -13,7 +13,14 @@ import { senderHeaders } from '../../webhooks/resource/sample-event';
 import { webhookQuery, webhookSpec } from '../../webhooks/resource/store';
 import type { Action, FieldMapping } from '../../webhooks/rules/config';
 import { fixedTargets, ownerRefs } from '../../webhooks/rules/config';
-import { customName, declarableKey, readAs, suggestTargets } from '../../webhooks/rules/target-guess';
+import {
+  customName,
+  declarableKey,
+  productKey,
+  readAs,
+  suggestTargets,
+} from '../../webhooks/rules/target-guess';
+import { render } from '../../webhooks/rules/templates';
 import { usersOf } from '../owners';
 import { type C, idOf, pageOf, viewOf } from '../page';
 import { configErrorText, saidText } from '../said-words';
@@ -28,6 +35,7 @@ import {
   previewStep,
   type Step,
 } from '../views/guided';
+import type { Page } from '../views/layout';
 import { type Deliver, post } from './samples';
 import { update } from './webhook-writes';
 
@@ -180,10 +188,12 @@ export async function guidedStep(c: C, key: KeyRef): Promise<Response> {
     return c.html(eventStep(p, h, payload ? leaves(JSON.parse(payload) as unknown, MAX_FIELDS) : undefined));
   }
   if (step === 3) return c.html(mappingStep(p, h, mapRows(row.fields, samples)));
-  if (step === 4) return c.html(flowsStep(p, h, flowChoices(row.fields, row.flows, people)));
+  if (step === 4) return c.html(flowsStep(p, h, flowChoices(p, row, people, samples)));
   if (step === 5) {
     const owners = new Map(people.map((u) => [u.id, u.name]));
-    return c.html(previewStep(p, h, newest && presentEvent(newest), owners));
+    // A test made before the latest change says nothing of the setup now: never shown as its result.
+    const current = newest && newest.receivedAt >= row.updatedAt ? presentEvent(newest) : undefined;
+    return c.html(previewStep(p, h, current, owners));
   }
   return c.html(liveStep(p, h));
 }
@@ -209,17 +219,59 @@ export async function saveMapping(c: C, key: KeyRef): Promise<Response> {
   return c.html(mappingStep(p, viewOf(row, c), mapRows(row.fields, samples), errors), 422);
 }
 
-/** What the flows step offers, from the stored fields. */
-function flowChoices(fields: readonly FieldMapping[], flows: readonly Action[], users: FlowChoices['users']) {
+/**
+ * The deal's name suggested from the stored fields: the contact's name and what they want to buy
+ * (`{{nome}} - {{veiculo}}`) when both are mapped, else as much of that as there is.
+ */
+function suggestedDealName(p: Page, fields: readonly FieldMapping[]): string {
+  const name = fields.find((f) => f.target === 'contact.name')?.key;
+  const product = fields.find((f) => productKey(f.key))?.key;
+  if (name && product) return `{{${name}}} - {{${product}}}`;
+  if (name) return `${p.t.gDealName} - {{${name}|${p.t.gNoName}}}`;
+  return product ? `${p.t.gDealName} - {{${product}}}` : p.t.gDealName;
+}
+
+/** The example event's value of each key, as a template reads it. */
+const exampleValues = (samples: { payload: string }[]) =>
+  new Map(
+    sampleFieldsOf(samples).flatMap(({ key, example }) =>
+      ['string', 'number', 'boolean'].includes(typeof example) ? [[key, example as string]] : [],
+    ),
+  );
+
+/** What the flows step offers, from the stored fields; `dealName` as the person typed it, if any. */
+function flowChoices(
+  p: Page,
+  row: { fields: readonly FieldMapping[]; flows: readonly Action[] },
+  users: FlowChoices['users'],
+  samples: { payload: string }[],
+  dealName?: string,
+): FlowChoices {
+  const { fields } = row;
   const mapped = (t: string) => fields.some((f) => f.target === t);
   const matchOn = (['phone', 'email'] as const).filter((k) => mapped(`contact.${k}`));
+  const name = dealName ?? suggestedDealName(p, fields);
+  const values = exampleValues(samples);
   return {
     matchOn,
     cnpj: mapped('company.cnpj'),
     companyName: mapped('company.name'),
     users,
-    existing: flows,
+    dealName: name,
+    keys: fields.map((f) => f.key),
+    example: samples.length ? render(name, (k) => values.get(k)) : undefined,
+    existing: row.flows,
   };
+}
+
+const formText = (form: Record<string, unknown>, name: string) =>
+  typeof form[name] === 'string' ? (form[name] as string) : '';
+
+/** The keys the contact is found by: the person's choice among the mapped ones, else all of them. */
+function matchOf(form: Record<string, unknown>, mapped: readonly ('phone' | 'email')[]) {
+  const picked = formText(form, 'match').split(',');
+  const on = mapped.filter((k) => picked.includes(k));
+  return on.length ? on : [...mapped];
 }
 
 /** The flows the ticked sentences make, in the order they must run. */
@@ -231,12 +283,14 @@ function flowsOf(c: C, form: Record<string, unknown>, fields: readonly FieldMapp
       ? { owner: { user_id: Number(form[name]) } }
       : {};
   const nameKey = fields.find((f) => f.target === 'contact.name')?.key;
-  const { matchOn, cnpj } = flowChoices(fields, [], []);
+  const mapped = (t: string) => fields.some((f) => f.target === t);
+  const matchOn = (['phone', 'email'] as const).filter((k) => mapped(`contact.${k}`));
   const flows: Record<string, unknown>[] = [];
-  if (on('contact') && matchOn.length) flows.push({ action: 'upsert_contact', match_on: matchOn });
-  if (on('company') && cnpj) flows.push({ action: 'upsert_company' });
+  if (on('contact') && matchOn.length)
+    flows.push({ action: 'upsert_contact', match_on: matchOf(form, matchOn) });
+  if (on('company') && mapped('company.cnpj')) flows.push({ action: 'upsert_company' });
   if (on('deal') || on('task')) {
-    const name = nameKey ? `${p.t.gDealName} - {{${nameKey}|${p.t.gNoName}}}` : p.t.gDealName;
+    const name = formText(form, 'deal_name').trim() || suggestedDealName(p, fields);
     flows.push({ action: 'create_deal', name, ...owner('deal_owner') });
   }
   if (on('task')) {
@@ -254,7 +308,7 @@ export async function saveFlows(c: C, key: KeyRef): Promise<Response> {
   const id = idOf(c);
   const form = await c.req.parseBody();
   // The owners chosen are checked in the read: who they are does not depend on the fields.
-  const { row, people, read } = await readHook(c, key, id, ownerRefs(flowsOf(c, form, [])));
+  const { row, people, samples, read } = await readHook(c, key, id, ownerRefs(flowsOf(c, form, [])));
   // Flows made in the full form are changed there: this step never replaces them.
   if (row.flows.length) return at(c, id, 5);
   const flows = flowsOf(c, form, row.fields);
@@ -263,7 +317,8 @@ export async function saveFlows(c: C, key: KeyRef): Promise<Response> {
     : undefined;
   if (!errors) return at(c, id, 5);
   const p = pageOf(c, true);
-  return c.html(flowsStep(p, viewOf(row, c), flowChoices(row.fields, row.flows, people), errors), 422);
+  const typed = formText(form, 'deal_name');
+  return c.html(flowsStep(p, viewOf(row, c), flowChoices(p, row, people, samples, typed), errors), 422);
 }
 
 /**

@@ -186,12 +186,34 @@ export type FlowChoices = {
   /** Whether a company name is mapped too: without one a new CNPJ makes no company. */
   companyName: boolean;
   users: { id: number; name: string }[];
+  /** The deal's name template shown (a suggestion, or what the person typed) and the keys it may use. */
+  dealName: string;
+  keys: string[];
+  /** The deal's name the example event gives with `dealName`, when an example arrived. */
+  example: string | undefined;
   /** The flows stored already: shown, and changed only in the full form. */
   existing: readonly Action[];
 };
 
-const ownerSelect = (p: Page, name: string, label: string, users: FlowChoices['users']) =>
-  html`<select name="${name}" aria-label="${label}">${option('', p.t.gNobody, true)}${users.map((u) => option(String(u.id), u.name, false))}</select>`;
+// Who owns the record, said as such: "nobody in particular" alone read as the customer.
+const ownerSelect = (p: Page, name: string, users: FlowChoices['users']) =>
+  html`<label class="owner">${p.t.gOwner} <select name="${name}">${option('', p.t.gNobody, true)}${users.map((u) => option(String(u.id), u.name, false))}</select></label>`;
+
+/** How the contact is found: each key the mapping filled, and either when both are. */
+function matchSelect(p: Page, on: FlowChoices['matchOn']) {
+  const choices: [string, string][] = on.map((k) => [k, k === 'phone' ? p.t.gMatchPhone : p.t.gMatchEmail]);
+  if (on.length === 2) choices.unshift(['phone,email', p.t.gMatchEither]);
+  return html`<select name="match" aria-label="${p.t.gContactBy}">${choices.map(([v, l], i) => option(v, l, i === 0))}</select>`;
+}
+
+/** The deal's sentence: its name as a template of the event's fields, an example, and its owner. */
+function dealSentence(p: Page, c: FlowChoices) {
+  const example = c.example ? p.t.gDealExample.replace('{name}', c.example) : '';
+  return html`<label><input type="checkbox" name="deal" value="on" checked> ${p.t.gDealFor}</label>
+<input name="deal_name" value="${c.dealName}" aria-label="${p.t.gDealNameLabel}" aria-describedby="deal-name-hint" class="template">
+${ownerSelect(p, 'deal_owner', c.users)}
+<p class="hint" id="deal-name-hint">${p.t.gDealNameHint} ${c.keys.map((k) => html`<code class="chip">{{${k}}}</code> `)}${example ? html`<br><span data-deal-example>${example}</span>` : ''}</p>`;
+}
 
 /** Step 4: what to do with each lead, in sentences to tick. */
 export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: string[] = []) {
@@ -206,7 +228,6 @@ export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: strin
       html`<p>${p.t.gFlowsKept}</p><ol>${c.existing.map((a) => html`<li>${actionLabel(p, a.action)}</li>`)}</ol>
 <p><a href="/panel/webhooks/${h.id}">${p.t.gExpert}</a></p>${buttons(false)}`,
     );
-  const keys = c.matchOn.map((k) => (k === 'phone' ? p.t.gMatchPhone : p.t.gMatchEmail)).join(p.t.gAnd);
   const box = (name: string, text: Html | string, on: boolean) =>
     html`<li><label><input type="checkbox" name="${name}" value="on"${on ? raw(' checked') : ''}> ${text}</label></li>`;
   return guidedPage(
@@ -217,10 +238,10 @@ export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: strin
 <p>${p.t.gFlowsIntro}</p>
 ${errors.length ? html`<ul class="error" role="alert">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
 <ul class="sentences">
-${c.matchOn.length ? box('contact', p.t.gContactBy.replace('{keys}', keys), true) : html`<li class="hint">${p.t.gContactNone}</li>`}
+${c.matchOn.length ? html`<li><label><input type="checkbox" name="contact" value="on" checked> ${p.t.gContactBy}</label> ${matchSelect(p, c.matchOn)}</li>` : html`<li class="hint">${p.t.gContactNone}</li>`}
 ${c.cnpj ? box('company', c.companyName ? p.t.gCompanyBy : p.t.gCompanyNoName, c.companyName) : ''}
-${box('deal', html`${p.t.gDealFor} ${ownerSelect(p, 'deal_owner', p.t.gDealFor, c.users)}`, true)}
-${box('task', html`${p.t.gTaskFor} ${ownerSelect(p, 'task_owner', p.t.gTaskFor, c.users)}`, false)}
+<li>${dealSentence(p, c)}</li>
+<li><label><input type="checkbox" name="task" value="on"> ${p.t.gTaskFor}</label> ${ownerSelect(p, 'task_owner', c.users)}</li>
 </ul>
 ${buttons(true)}
 </form>`,

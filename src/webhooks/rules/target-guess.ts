@@ -36,6 +36,10 @@ const BY_KEY: [RegExp, Target, FieldType][] = [
   [/^(valor|value|preco|price|amount)$/, 'deal.value', 'number'],
 ];
 
+/** Whether a key names what the lead wants to buy (`veiculo`, `modelo`, `carro`, `produto`): the deal's. */
+export const productKey = (key: string) =>
+  /^(veiculo|modelo|carro|produto|interesse|vehicle|model|car|product)(_\w+)?$/.test(wordsOf(key));
+
 /** A bare 14-character CNPJ with valid check digits: a company, even unmasked. */
 const isCnpj = (value: unknown) =>
   typeof value === 'string' && /^[\d./\s-]{14,18}$/.test(value.trim()) && canonicalCnpj(value) !== undefined;
@@ -90,7 +94,9 @@ function guessOne(key: string, value: unknown, taken: Set<string>): TargetGuess 
     return { key, target: fixed[0], type: fixed[1], ...(locale ? { locale } : {}) };
   }
   const name = customName(key);
-  const target: Target | undefined = name ? `contact.custom_fields.${name}` : undefined;
+  // What the lead wants (a car, a product) belongs to the deal; anything else, to the contact.
+  const record = productKey(key) ? 'deal' : 'contact';
+  const target: Target | undefined = name ? `${record}.custom_fields.${name}` : undefined;
   const free = target && !taken.has(target) ? target : undefined;
   if (free) taken.add(free);
   return { key, target: free, ...readAs(value) };
@@ -99,8 +105,8 @@ function guessOne(key: string, value: unknown, taken: Set<string>): TargetGuess 
 /**
  * A suggested mapping for each field of an example event, in its order: a key that names a record
  * field (`nome`, `telefone`, `e-mail`, `cnpj`, `razao_social`, `valor`), else a value that is one
- * (a phone, an email, a valid CNPJ), fills it; any other field, a contact's custom field of its
- * name, typed by its value (`15/03/2025` a date read as `DD/MM/YYYY`). Each target goes to the
+ * (a phone, an email, a valid CNPJ), fills it; a product-like key (`veiculo`, `modelo`), a deal's
+ * custom field of its name; any other field, a contact's custom field of its name, typed by its value (`15/03/2025` a date read as `DD/MM/YYYY`). Each target goes to the
  * first field that claims it (a configuration fills a target once), the next ones to custom fields;
  * `filled` are the targets the configuration fills already.
  */
