@@ -71,7 +71,8 @@ async function audit(page, name) {
 async function widerThanViewport(page) {
   return /** @type {string[]} */ (
     await page.evaluate(`[...document.body.querySelectorAll('*')].filter((el) => {
-      if (el.matches('input, select, textarea, option, optgroup, .skip, .skip *')) return false;
+      // A command to copy (pre.curl) is a labelled, focusable box that scrolls rather than break a token.
+      if (el.matches('input, select, textarea, option, optgroup, .skip, .skip *, pre.curl')) return false;
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) return false;
       const scrolls = /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1;
@@ -110,6 +111,16 @@ async function cutOrBroken(page) {
         const text = el.selectedOptions[0]?.textContent ?? '';
         const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
         if (ctx.measureText(text).width > room + 1) found.push('cut ' + name(el) + ': ' + text);
+      }
+      // A text box's lines (a date format) each whole on one line of the box.
+      for (const el of document.querySelectorAll('main textarea')) {
+        const s = getComputedStyle(el);
+        if (el.offsetParent === null) continue;
+        ctx.font = s.font;
+        const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+        for (const line of (el.value || el.placeholder).split(String.fromCharCode(10))) {
+          if (ctx.measureText(line).width > room + 1) found.push('cut ' + name(el) + ': ' + line);
+        }
       }
       for (const el of document.querySelectorAll('main input, main button, main .button, main .badge, main .steps li, main th, main label')) {
         // Hidden, or visually hidden for screen readers only (a table's head as cards).
@@ -201,6 +212,42 @@ async function checkMapping(page) {
 }
 
 /**
+ * Step 4: the deal's name and how the contact is found, picked here (no need for the full form).
+ * @param {import('playwright-core').Page} page
+ */
+async function pickActions(page) {
+  check(
+    (await page.getByLabel('Nome do negócio', { exact: true }).inputValue()) === '{{nome}} - {{veiculo}}',
+    'the deal name is not suggested from the name and the vehicle',
+  );
+  check(
+    await page.getByText('criar o negócio “Ana Souza - Onix LT 1.0 Turbo”').isVisible(),
+    'the deal name is not shown with the example event',
+  );
+  await page.locator('select[name=match]').selectOption({ label: 'pelo telefone' });
+  await page.locator('select[name=deal_owner]').selectOption({ label: 'Beatriz Souza' });
+}
+
+/**
+ * Just live: one banner, a flash that says the test leads are not recorded, and the full form of
+ * the guided webhook with its keys, targets and date format whole at both widths.
+ * @param {import('playwright-core').Page} page
+ */
+async function checkLive(page) {
+  // One banner says it is live; the flash says what is left (the test leads are not recorded).
+  check(
+    String(await page.locator('.flash.ok').textContent()).includes('peça ao remetente um novo envio'),
+    'going live does not say the test leads are not recorded',
+  );
+  // The full form of the guided webhook: its keys, targets and date format whole at both widths.
+  check(
+    (await page.locator('textarea[name="fields.4.formats"]').inputValue()).trim() === 'DD/MM/AAAA',
+    'the full form does not show the date format of data_compra',
+  );
+  await guidedCheck(page, 'guided-7-full-form');
+}
+
+/**
  * The guided start from nothing to a live webhook: a name, one real event posted as a sender
  * would (fetch, as curl), each suggested target checked, the sentences, the test's preview, live,
  * and a real event that writes its contact.
@@ -229,17 +276,7 @@ async function guidedStart(page, origin, key) {
   await checkMapping(page);
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
   await page.waitForURL(/\/start\/4$/);
-  // The deal's name and how the contact is found, picked here: no need for the full form.
-  check(
-    (await page.getByLabel('Nome do negócio', { exact: true }).inputValue()) === '{{nome}} - {{veiculo}}',
-    'the deal name is not suggested from the name and the vehicle',
-  );
-  check(
-    await page.getByText('criar o negócio “Ana Souza - Onix LT 1.0 Turbo”').isVisible(),
-    'the deal name is not shown with the example event',
-  );
-  await page.locator('select[name=match]').selectOption({ label: 'pelo telefone' });
-  await page.locator('select[name=deal_owner]').selectOption({ label: 'Beatriz Souza' });
+  await pickActions(page);
   await page.getByText('Criar uma tarefa').click();
   await guidedCheck(page, 'guided-4-actions');
   await page.getByRole('button', { name: 'Salvar e continuar' }).click();
@@ -264,6 +301,7 @@ async function guidedStart(page, origin, key) {
   await guidedCheck(page, 'guided-6-live');
   await page.getByRole('button', { name: 'Passar para produção' }).click();
   await page.locator('.banner.production').waitFor();
+  await checkLive(page);
   const real = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

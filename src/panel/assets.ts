@@ -31,7 +31,9 @@ table{border-collapse:collapse;width:100%;background:#fff}
 td>input:not([type=checkbox]),td>select,td>textarea{width:100%}
 td{overflow-wrap:anywhere}
 /* A row's type and target show whole on a wide screen (as cards, each takes the card's width). */
-@media (min-width:40.01rem){td>select.js-type{min-width:8.5rem}td>input[list=targets]{min-width:19rem}}
+@media (min-width:40.01rem){td>select.js-type{min-width:8.5rem}td>input[list=targets]{min-width:22rem}td>input[name$=".key"]{min-width:9rem}td>textarea.js-formats{min-width:9rem}}
+/* A custom field's target (\`contact.custom_fields.data_compra\`) shows whole at phone width too. */
+@media (max-width:40rem){td>input[list=targets]{font-size:.85rem}}
 /* A flow's texts (a name template) show whole, up to the screen's width. */
 fieldset.flow .option input[type=text]{width:min(22rem,calc(100vw - 5rem))}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
@@ -58,6 +60,8 @@ fieldset.readonly{border:0;margin:0;padding:0}
 fieldset.flow{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 fieldset.inline-group{display:flex;flex-wrap:wrap;gap:.25rem 1rem;width:100%}
 pre{background:#0f172a;color:#e2e8f0;padding:.75rem;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
+/* A command to copy: its lines kept whole, the box scrolls instead of breaking a token. */
+pre.curl{white-space:pre;overflow-wrap:normal;overflow-x:auto}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 progress{width:100%;max-width:28rem;height:1.25rem}
 .facts dd{margin:0}

@@ -324,7 +324,8 @@ const ptBR = {
   deleteAllFinished:
     '{n} evento apagado; nenhum resta neste filtro.|{n} eventos apagados; nenhum resta neste filtro.',
   // newcomer: what a one-click setting did, said in the flash after it.
-  nowProduction: 'Webhook em produção: cada evento novo grava registros no CRM.',
+  nowProduction:
+    'Em produção. Os eventos de teste que já chegaram não foram gravados: para ter esses leads no CRM, peça ao remetente um novo envio.',
   nowTest: 'Webhook em teste: os eventos novos são só pré-visualizados, nada é gravado.',
   enabledDone: 'Webhook ativado: a URL volta a receber eventos.',
   secretSaved: 'Segredo de assinatura salvo.',
@@ -431,7 +432,6 @@ const ptBR = {
   gLiveIntro:
     'Tudo certo? Em produção, cada evento novo grava registros no CRM. Você pode voltar para o modo de teste quando quiser. O evento de teste do passo 2 não fica gravado: depois de passar para produção, peça ao remetente um novo envio.',
   gGoLive: 'Passar para produção',
-  gLive: 'Este webhook está em produção: cada evento novo grava registros no CRM.',
   gOpen: 'Abrir o webhook',
   gMatchPhone: 'pelo telefone',
   gMatchEmail: 'pelo e-mail',
@@ -763,7 +763,8 @@ const en: Messages = {
   deleteAllFinished:
     '{n} event deleted; none remains in this filter.|{n} events deleted; none remains in this filter.',
   // newcomer: what a one-click setting did, said in the flash after it.
-  nowProduction: 'Webhook in production: each new event writes records to the CRM.',
+  nowProduction:
+    'Live. The test events that arrived are not recorded: to have those leads in the CRM, ask the sender to send them again.',
   nowTest: 'Webhook in test mode: new events are only previewed, nothing is written.',
   enabledDone: 'Webhook enabled: its URL takes events again.',
   secretSaved: 'Signing secret saved.',
@@ -868,7 +869,6 @@ const en: Messages = {
   gLiveIntro:
     'All right? In production every new event writes records to the CRM. You can go back to test mode at any time. The test event of step 2 is not recorded: after going live, ask the sender to send again.',
   gGoLive: 'Go live',
-  gLive: 'This webhook is live: every new event writes records to the CRM.',
   gOpen: 'Open the webhook',
   gMatchPhone: 'by phone',
   gMatchEmail: 'by email',

@@ -36,6 +36,13 @@ describe('the guided start', () => {
     expect(waiting).toContain('Passo 2 de 6');
     expect(waiting).toContain(hook.url);
     expect(waiting).toContain('data-refresh="pending"');
+    // Says that a test lead is not recorded, and what to do about it.
+    expect(waiting).toContain(
+      'não gravam nada no CRM. Depois de passar para produção (passo 6), peça ao remetente um novo envio.',
+    );
+    // The curl keeps its lines whole (the box scrolls), one field a line.
+    expect(waiting).toContain(`>curl -X POST \\\n  '${hook.url}' \\\n`);
+    expect(waiting).toContain('\n    &quot;veiculo&quot;: &quot;Onix LT&quot;,\n');
     expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);
     const arrived = await page(await panel(`${base}/2`, { cookie }));
     expect(arrived).not.toContain('data-refresh="pending"');
@@ -199,7 +206,10 @@ describe('the guided start', () => {
     const path = `/panel/webhooks/${id}/mode`;
     expect((await panel(path, { cookie, form: asForm(submitForm(live, path)) })).status).toBe(303);
     expect((await hookOf(key, id)).mode).toBe('production');
-    expect(await page(await panel(`${base}/6`, { cookie }))).toContain('Este webhook está em produção');
+    // Live: the mode banner alone says so, not a second sentence alike.
+    const done = await page(await panel(`${base}/6`, { cookie }));
+    expect(done.match(/grava registros no CRM/g)).toHaveLength(1);
+    expect(done).toContain('<p class="banner production"');
   });
 
   it('finds the contact as the person picked and names the deal as they typed it', async () => {

@@ -85,8 +85,9 @@ describe('the one-click settings say what they did', () => {
       const html = await page(await panel(res.headers.get('Location') ?? '', { cookie }));
       return /<p class="flash ok"[^>]*>([^<]*)</.exec(html)?.[1];
     };
+    // Not the banner's words again: what going live leaves to do (the test leads are not recorded).
     expect(await flashAfter('mode', { mode: 'production' })).toBe(
-      'Webhook em produção: cada evento novo grava registros no CRM.',
+      'Em produção. Os eventos de teste que já chegaram não foram gravados: para ter esses leads no CRM, peça ao remetente um novo envio.',
     );
     expect(await flashAfter('mode', { mode: 'test' })).toContain('Webhook em teste');
     expect(await flashAfter('enabled', { enabled: 'false', confirm: 'yes' })).toContain('desativado');
@@ -193,7 +194,7 @@ describe('fill from test events suggests targets', () => {
       'contact.name',
       'contact.phone',
       'contact.email',
-      'contact.custom_fields.veiculo',
+      'deal.custom_fields.veiculo',
       'contact.custom_fields.data_compra',
       'company.cnpj',
     ]);

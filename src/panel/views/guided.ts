@@ -66,8 +66,14 @@ export const exampleText = (value: unknown) => {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 };
 
-const CURL_BODY =
-  '{"nome":"Ana Souza","telefone":"(11) 91234-5678","email":"ana@example.com","veiculo":"Onix LT","data_compra":"15/03/2025"}';
+// One field a line: at phone width only the URL's line is wider than the box, which scrolls.
+const CURL_BODY = `{
+    "nome": "Ana Souza",
+    "telefone": "(11) 91234-5678",
+    "email": "ana@example.com",
+    "veiculo": "Onix LT",
+    "data_compra": "15/03/2025"
+  }`;
 
 /** Step 2: the URL to give the sender, then the first test event's fields (or a wait for it). */
 export function eventStep(p: Page, h: WebhookView, fields: [string, unknown][] | undefined) {
@@ -88,9 +94,11 @@ export function eventStep(p: Page, h: WebhookView, fields: [string, unknown][] |
     h,
     html`<p>${p.t.gUrlIntro}</p>
 <p class="url-line">${p.t.url}: ${copyable(p, 'url', h.url)}</p>
-<details><summary>${p.t.gCurl}</summary><pre tabindex="0">curl -X POST '${h.url ?? ''}' \\
+<p class="hint">${p.t.gTestNote}</p>
+<details open><summary>${p.t.gCurl}</summary><pre class="curl" id="curl" tabindex="0" role="region" aria-label="${p.t.gCurl}">curl -X POST \\
+  '${h.url ?? ''}' \\
   -H 'Content-Type: application/json' \\
-  -d '${CURL_BODY}'</pre></details>
+  -d '${CURL_BODY}'</pre><button type="button" class="js-copy secondary" data-copy="curl" data-done="${p.t.copied}" hidden>${p.t.copy}</button></details>
 ${arrived}`,
   );
 }
@@ -278,7 +286,8 @@ export function previewStep(
 export function liveStep(p: Page, h: WebhookView) {
   const body =
     h.mode === 'production'
-      ? html`<p>${p.t.gLive}</p><p><a class="button" href="/panel/webhooks/${h.id}">${p.t.gOpen}</a></p>`
+      ? // The mode banner above says it is live: one sentence, not two alike.
+        html`<p><a class="button" href="/panel/webhooks/${h.id}">${p.t.gOpen}</a></p>`
       : html`<p>${p.t.gLiveIntro}</p>
 <div class="step-buttons"><a class="button secondary" href="/panel/webhooks/${h.id}/start/5">${p.t.gBack}</a> <form method="post" action="/panel/webhooks/${h.id}/mode" class="inline"><input type="hidden" name="mode" value="production"><button type="submit">${p.t.gGoLive}</button></form></div>`;
   return guidedPage(p, 6, h, body);
