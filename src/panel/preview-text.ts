@@ -1,4 +1,5 @@
 import type { Lang } from './i18n';
+import { actionLabel } from './labels';
 
 // A test event's preview (src/webhooks/processing/records.ts `preview`) as a sentence in the page's language:
 // what production would write, with owners by name. Pure: the page passes the names it read in its
@@ -30,6 +31,8 @@ const words = {
     user: 'usuário nº ',
     nothing: 'Não cria nem atualiza nenhum registro.',
     skipped: (n: number, reason: string) => `A ação ${n} não roda: ${reason}.`,
+    action: 'Ação',
+    notRun: 'não roda porque',
     reasons: {
       'its condition does not hold': 'a condição dela não se cumpre',
       'the event has no CNPJ': 'o evento não traz CNPJ',
@@ -50,6 +53,8 @@ const words = {
     user: 'user #',
     nothing: 'Creates or updates no record.',
     skipped: (n: number, reason: string) => `Action ${n} does not run: ${reason}.`,
+    action: 'Action',
+    notRun: 'does not run:',
     reasons: {} as Record<string, string>,
   },
 } as const;
@@ -87,10 +92,25 @@ function named(e: Entry, lang: Lang): string {
   return typeof e.id === 'number' ? ` ${words[lang].number}${e.id}` : '';
 }
 
+/** A record's custom fields as `key: value`, so the summary shows every field the event fills. */
+function customTexts(f: Record<string, unknown>): string[] {
+  const custom = f.custom_fields;
+  if (custom === null || typeof custom !== 'object' || Array.isArray(custom)) return [];
+  return Object.entries(custom).flatMap(([key, value]) =>
+    value === null || value === undefined || value === ''
+      ? []
+      : [`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`],
+  );
+}
+
+const detailOf = (parts: unknown[]) => {
+  const shown = parts.filter((x): x is string => typeof x === 'string' && x !== '');
+  return shown.length ? ` (${shown.join(', ')})` : '';
+};
+
 function contactClause(e: Entry, ctx: PreviewContext): Clause {
   const f = fieldsOf(e);
-  const ways = [str(f.phone) && phoneText(f.phone as string), str(f.email)].filter(Boolean);
-  const detail = ways.length ? ` (${ways.join(', ')})` : '';
+  const detail = detailOf([str(f.phone) && phoneText(f.phone as string), str(f.email), ...customTexts(f)]);
   return {
     verb: verbOf(e),
     text: `${words[ctx.lang].contact}${named(e, ctx.lang)}${detail}${ownerText(f, ctx)}`,
@@ -110,7 +130,7 @@ function companyClause(e: Entry, ctx: PreviewContext): Clause {
 function itemClause(kind: 'deal' | 'task', e: Entry, ctx: PreviewContext): Clause {
   const f = fieldsOf(e);
   const w = words[ctx.lang];
-  const name = str(f.name) ? ` '${f.name}'` : '';
+  const name = `${str(f.name) ? ` '${f.name}'` : ''}${detailOf(customTexts(f))}`;
   const due = str(f.due_date) ? `, ${w.due} ${ctx.time(f.due_date as string)}` : '';
   return { verb: verbOf(e), text: `${w[kind]}${name}${ownerText(f, ctx)}${due}` };
 }
@@ -139,9 +159,12 @@ function skippedSentences(preview: Record<string, unknown>, ctx: PreviewContext)
   const w = words[ctx.lang];
   const skipped = Array.isArray(preview.skipped) ? preview.skipped : [];
   return skipped.flatMap((s: unknown) => {
-    const { index, reason } = (entryOf(s) ?? {}) as { index?: unknown; reason?: unknown };
+    const { index, reason, action } = (entryOf(s) ?? {}) as Record<string, unknown>;
     if (typeof index !== 'number' || typeof reason !== 'string') return [];
-    return [w.skipped(index + 1, w.reasons[reason] ?? reason)];
+    const text = w.reasons[reason] ?? reason;
+    // Named as the warnings name it ("Ação 2 · Criar ou atualizar empresa"), not by its number alone.
+    if (typeof action !== 'string') return [w.skipped(index + 1, text)];
+    return [`${w.action} ${index + 1} · ${actionLabel(ctx, action)}: ${w.notRun} ${text}.`];
   });
 }
 

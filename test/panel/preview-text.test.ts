@@ -14,10 +14,23 @@ const preview = {
 };
 
 describe('previewSentences', () => {
+  it('lists the custom fields each record gets, so the summary shows every field', () => {
+    const custom = {
+      contact: { action: 'create', fields: { name: 'Ana', custom_fields: { data_compra: '2025-03-15' } } },
+      deal: {
+        action: 'create',
+        fields: { name: 'Ana - Onix', custom_fields: { veiculo: 'Onix LT', vazio: '' } },
+      },
+    };
+    expect(previewSentences(custom, { lang: 'pt-BR', owners, time })).toEqual([
+      "Cria o contato Ana (data_compra: 2025-03-15); um negócio 'Ana - Onix' (veiculo: Onix LT).",
+    ]);
+  });
+
   it('writes what an event would do in Portuguese, owners by name', () => {
     expect(previewSentences(preview, { lang: 'pt-BR', owners, time })).toEqual([
       "Cria o contato Exemplo (+55 11 91234-5678) para Ana Souza; um negócio 'Lead site - Exemplo' para Ana Souza; uma tarefa 'Ligar' para Rita Alves, prazo <2026-11-24T19:41:00.000Z>.",
-      'A ação 5 não roda: a condição dela não se cumpre.',
+      'Ação 5 · Criar tarefa: não roda porque a condição dela não se cumpre.',
     ]);
   });
 
@@ -25,7 +38,7 @@ describe('previewSentences', () => {
     const skipped = [{ index: 0, action: 'upsert_company', reason: 'something new' }];
     expect(previewSentences({ ...preview, skipped }, { lang: 'en', owners, time })).toEqual([
       "Creates the contact Exemplo (+55 11 91234-5678) for Ana Souza; a deal 'Lead site - Exemplo' for Ana Souza; a task 'Ligar' for Rita Alves, due <2026-11-24T19:41:00.000Z>.",
-      'Action 1 does not run: something new.',
+      'Action 1 · Create or update company: does not run: something new.',
     ]);
   });
 
