@@ -51,7 +51,7 @@ const ptBR = {
   action: 'Ação',
   position: 'Posição',
   noAction: '(nenhuma)',
-  matchOn: 'Casar por',
+  matchOn: 'Identificar por',
   taskName: 'Nome (modelo)',
   category: 'Categoria (modelo)',
   description: 'Descrição',
@@ -371,6 +371,7 @@ const ptBR = {
   gStep5: 'Conferir',
   gStep6: 'Produção',
   gExpert: 'Formulário completo (para quem já conhece)',
+  gBackToSteps: 'Voltar ao passo a passo (testar no passo 5)',
   gNameHint: 'Um nome para você reconhecer o webhook, como “Formulário do site”.',
   gCreate: 'Criar e continuar',
   gUrlIntro:
@@ -492,7 +493,7 @@ const en: Messages = {
   action: 'Action',
   position: 'Position',
   noAction: '(none)',
-  matchOn: 'Match on',
+  matchOn: 'Identify by',
   taskName: 'Name (template)',
   category: 'Category (template)',
   description: 'Description',
@@ -808,6 +809,7 @@ const en: Messages = {
   gStep5: 'Check',
   gStep6: 'Go live',
   gExpert: 'Full form (for experts)',
+  gBackToSteps: 'Back to the steps (test in step 5)',
   gNameHint: 'A name to know the webhook by, such as “Website form”.',
   gCreate: 'Create and continue',
   gUrlIntro:

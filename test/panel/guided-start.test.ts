@@ -215,6 +215,24 @@ describe('the guided start', () => {
     expect(done).toContain('<p class="banner production"');
   });
 
+  it('after a save on the full form of a webhook not live yet, links back to the steps', async () => {
+    const { key, cookie, id } = await started();
+    const path = `/panel/webhooks/${id}`;
+    const full = await page(await panel(path, { cookie }));
+    const saved = await panel(path, { cookie, form: asForm(submitForm(full, path)) });
+    expect(saved.status).toBe(303);
+    const after = await page(await panel(saved.headers.get('Location') ?? '', { cookie }));
+    expect(after).toContain(`Salvo. <a href="/panel/webhooks/${id}/start/5">Voltar ao passo a passo`);
+    const step6 = await page(await panel(`${path}/start/6`, { cookie }));
+    const mode = `${path}/mode`;
+    expect((await panel(mode, { cookie, form: asForm(submitForm(step6, mode)) })).status).toBe(303);
+    expect((await hookOf(key, id)).mode).toBe('production');
+    const live = await panel(path, { cookie, form: asForm(submitForm(full, path)) });
+    const shown = await page(await panel(live.headers.get('Location') ?? '', { cookie }));
+    expect(shown).toContain('Salvo.');
+    expect(shown).not.toContain('Voltar ao passo a passo');
+  });
+
   it('finds the contact as the person picked and names the deal as they typed it', async () => {
     const { key, cookie, hook, base, id } = await started();
     expect((await postEvent(hook.url, DEALERSHIP)).status).toBe(204);

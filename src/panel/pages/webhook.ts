@@ -59,6 +59,9 @@ export async function renderWebhook(
   const p = withStorageNotice(pageOf(c, true), presentEventStorage(storage, c.env));
   const draft = state.draft ?? draftOf(row);
   let flash = state.flash;
+  // A webhook still in test came from the guided start, most likely: the way back to its steps.
+  if (flash && c.req.query('done') === 'saved' && row.mode === 'test')
+    flash = { ...flash, link: { href: `/panel/webhooks/${id}/start/5`, text: p.t.gBackToSteps } };
   if (wantSamples) flash = addSampleFields(p, draft, sampleFieldsOf(samples));
   const users = {
     live: people,
