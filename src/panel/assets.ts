@@ -31,11 +31,15 @@ table{border-collapse:collapse;width:100%;background:#fff}
 td>input:not([type=checkbox]),td>select,td>textarea{width:100%}
 td{overflow-wrap:anywhere}
 /* A row's type and target show whole on a wide screen (as cards, each takes the card's width). */
-@media (min-width:40.01rem){td>select.js-type{min-width:8.5rem}td>input[list=targets]{min-width:22rem}td>input[name$=".key"]{min-width:9rem}td>textarea.js-formats{min-width:9rem}}
-/* A custom field's target (\`contact.custom_fields.data_compra\`) shows whole at phone width too. */
+@media (min-width:40.01rem){td>select.js-type{min-width:8rem}td>input[list=targets]{min-width:19.5rem}td>input[name$=".key"]{min-width:7.5rem}td>textarea.js-formats{min-width:8.5rem}}
+/* A key (\`data_compra\`), a custom field's target (\`contact.custom_fields.data_compra\`) and a date
+   format (\`DD/MM/AAAA\`) show whole in a row that holds seven columns, at phone width too. */
+td>input[list=targets],td>input[name$=".key"],td>textarea.js-formats{font-size:.9rem}
 @media (max-width:40rem){td>input[list=targets]{font-size:.85rem}}
 /* A flow's texts (a name template) show whole, up to the screen's width. */
 fieldset.flow .option input[type=text]{width:min(22rem,calc(100vw - 5rem))}
+/* A flow's box keeps the page's width: its widest control (a long owner's name) never widens the page. */
+fieldset.flow{min-width:0}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
 .copy{display:inline-flex;flex-wrap:wrap;gap:.25rem;align-items:center}
 code{overflow-wrap:anywhere;font-size:.85rem}
