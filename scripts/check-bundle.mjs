@@ -27,7 +27,10 @@
 // envelope), from 1248. The import's reasons as codes raised it by what they cost, 1.48 KiB
 // (1248.68 -> 1250.16 KiB: params on the batch's field errors, the dry run's `errors`, the
 // `date_time` and `invalid_format` words), from 1250; the import page's reasons in both languages
-// by 3.63 KiB more (1250.16 -> 1253.79 KiB: src/panel/import-reasons.ts), from 1251.
+// by 3.63 KiB more (1250.16 -> 1253.79 KiB: src/panel/import-reasons.ts), from 1251. Issue 41's
+// guided second pass raised it by 6 KiB (1253.79 -> 1259.82 KiB: step 4's deal name, its field
+// buttons and live example in panel.js, the match choices, the custom fields and action names in
+// the preview's summary, the words in both languages, the wider boxes' rules), from 1254.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +38,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1254;
+const BUDGET_KIB = 1260;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

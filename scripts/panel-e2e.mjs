@@ -224,6 +224,23 @@ async function pickActions(page) {
     await page.getByText('criar o negócio “Ana Souza - Onix LT 1.0 Turbo”').isVisible(),
     'the deal name is not shown with the example event',
   );
+  // Built by picking: a field's button inserts it, and the example's name follows as it is typed.
+  const box = page.getByLabel('Nome do negócio', { exact: true });
+  await box.fill('{{veiculo}} para ');
+  check(
+    await page.getByText('criar o negócio “Onix LT 1.0 Turbo para”').isVisible(),
+    'the example does not follow the typing',
+  );
+  await page.getByRole('button', { name: '{{nome}}', exact: true }).click();
+  check(
+    (await box.inputValue()) === '{{veiculo}} para {{nome}}',
+    'the field button does not insert its field',
+  );
+  check(
+    await page.getByText('criar o negócio “Onix LT 1.0 Turbo para Ana Souza”').isVisible(),
+    'the example does not follow the picked field',
+  );
+  await box.fill('{{nome}} - {{veiculo}}');
   await page.locator('select[name=match]').selectOption({ label: 'pelo telefone' });
   await page.locator('select[name=deal_owner]').selectOption({ label: 'Beatriz Souza' });
 }

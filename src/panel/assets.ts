@@ -120,6 +120,7 @@ select.wide{display:block;width:100%;max-width:28rem;margin:0 0 .5rem}
 .sentences{list-style:none;padding:0;margin:.5rem 0 1rem}
 .sentences li{margin:.5rem 0}
 .sentences select{margin:.25rem 0}
+.sentences .chip{padding:.05rem .4rem;margin:.1rem 0;font-family:ui-monospace,monospace;font-size:.85rem}
 .step-buttons{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .guided h2{margin-top:0}
 td .part{display:inline-block;max-width:100%;overflow-wrap:break-word}
@@ -172,6 +173,29 @@ for (const button of document.querySelectorAll(".js-copy")) {
     button.textContent = button.dataset.done;
     setTimeout(() => { button.textContent = label; }, 1500);
   });
+}
+// Step 4's deal name: each field's button inserts it where the cursor is, and the name the example
+// event gives is written again as it is typed (defaults kept; the server's tidying is not redone).
+const dealName = document.querySelector("input[name=deal_name]");
+if (dealName) {
+  const shown = document.querySelector("[data-deal-example]");
+  const values = shown ? JSON.parse(shown.dataset.values) : {};
+  const valueOf = (key, fallback) => String(Object.hasOwn(values, key) ? values[key] : (fallback ?? "")).trim();
+  const again = () => {
+    if (!shown) return;
+    const name = dealName.value.replace(/\\{\\{\\s*([^{}|\\s]+)\\s*(?:\\|([^{}]*))?\\}\\}/g, (_, k, d) => valueOf(k, d));
+    shown.textContent = shown.dataset.template.replace("{name}", name.trim());
+  };
+  dealName.addEventListener("input", again);
+  for (const button of document.querySelectorAll(".js-chips button")) {
+    button.addEventListener("click", () => {
+      dealName.setRangeText(button.dataset.insert, dealName.selectionStart, dealName.selectionEnd, "end");
+      dealName.focus();
+      again();
+    });
+  }
+  document.querySelector(".js-chips").hidden = false;
+  document.querySelector(".js-chips-text").hidden = true;
 }
 // A pending event's page looks again every 4 s, for 5 minutes at most, and swaps in the page once
 // the event settles, saying so through a polite live region (no meta refresh: it moves focus).

@@ -172,6 +172,9 @@ describe('the guided start', () => {
     // The deal's name: a template of the event's fields, shown with what the example makes of it.
     expect(step4).toContain('name="deal_name" value="{{nome}} - {{veiculo}}"');
     expect(step4).toContain('<code class="chip">{{veiculo}}</code>');
+    // panel.js makes each field a button that inserts it, and renders the name again from these values.
+    expect(step4).toContain('<button type="button" class="secondary chip" data-insert="{{veiculo}}">');
+    expect(step4).toContain('&quot;veiculo&quot;:&quot;Onix LT&quot;');
     expect(step4).toContain('Com o evento de teste: criar o negócio “Ana Souza - Onix LT”.');
     expect(step4).toContain('Responsável: <select name="deal_owner">');
     // Before the flows are saved, step 5 says nothing was tested with them (the step 2 event is older).

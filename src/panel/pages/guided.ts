@@ -260,6 +260,7 @@ function flowChoices(
     dealName: name,
     keys: fields.map((f) => f.key),
     example: samples.length ? render(name, (k) => values.get(k)) : undefined,
+    values: Object.fromEntries(values),
     existing: row.flows,
   };
 }

@@ -199,6 +199,8 @@ export type FlowChoices = {
   keys: string[];
   /** The deal's name the example event gives with `dealName`, when an example arrived. */
   example: string | undefined;
+  /** The example event's values by key: panel.js renders the name again as it is typed. */
+  values: Record<string, string | number | boolean>;
   /** The flows stored already: shown, and changed only in the full form. */
   existing: readonly Action[];
 };
@@ -217,10 +219,15 @@ function matchSelect(p: Page, on: FlowChoices['matchOn']) {
 /** The deal's sentence: its name as a template of the event's fields, an example, and its owner. */
 function dealSentence(p: Page, c: FlowChoices) {
   const example = c.example ? p.t.gDealExample.replace('{name}', c.example) : '';
+  // Without JS the fields are listed to type; panel.js turns them into buttons that insert one.
+  const chips = c.keys.map((k) => html`<code class="chip">{{${k}}}</code> `);
+  const buttons = c.keys.map(
+    (k) => html`<button type="button" class="secondary chip" data-insert="{{${k}}}">{{${k}}}</button> `,
+  );
   return html`<label><input type="checkbox" name="deal" value="on" checked> ${p.t.gDealFor}</label>
 <input name="deal_name" value="${c.dealName}" aria-label="${p.t.gDealNameLabel}" aria-describedby="deal-name-hint" class="template">
 ${ownerSelect(p, 'deal_owner', c.users)}
-<p class="hint" id="deal-name-hint">${p.t.gDealNameHint} ${c.keys.map((k) => html`<code class="chip">{{${k}}}</code> `)}${example ? html`<br><span data-deal-example>${example}</span>` : ''}</p>`;
+<p class="hint" id="deal-name-hint">${p.t.gDealNameHint} <span class="js-chips-text">${chips}</span><span class="js-chips" hidden>${buttons}</span>${example ? html`<br><span data-deal-example data-template="${p.t.gDealExample}" data-values="${JSON.stringify(c.values)}" aria-live="polite">${example}</span>` : ''}</p>`;
 }
 
 /** Step 4: what to do with each lead, in sentences to tick. */
