@@ -523,6 +523,10 @@ export const webhookEndpoints = sqliteTable(
   (t) => [
     uniqueIndex('webhook_endpoints_account_id_uq').on(t.accountId, t.id),
     index('webhook_endpoints_created_idx').on(t.accountId, t.createdAt, t.id),
+    // The live endpoints: the list's order, and every /v1 key lookup's question whether the
+    // account has one taking deliveries (db/listening.ts), asked of at most MAX_ENDPOINTS rows
+    // however many the trash holds.
+    index('webhook_endpoints_live_idx').on(t.accountId, t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     ...trashIndexes('webhook_endpoints', t, { created: t.createdAt }),
   ],
 );
@@ -758,6 +762,8 @@ export const imports = sqliteTable(
   (t) => [
     uniqueIndex('imports_account_id_uq').on(t.accountId, t.id),
     index('imports_account_status_idx').on(t.accountId, t.status),
+    // GET /v1/imports: newest first, a page read in order, never the account's imports sorted.
+    index('imports_created_idx').on(t.accountId, t.createdAt, t.id),
   ],
 );
 

@@ -55,9 +55,9 @@ async function expectPrebuiltAsDrizzle(request: (s: Seeded) => string, prebuilt 
 
 describe('statements prebuilt per shape', () => {
   for (const list of lists) {
-    // A webhook's events and an endpoint's deliveries are listed by their own queries (no shape),
-    // behind the prebuilt key lookup.
-    const prebuilt = /\/(events|deliveries)$/.test(list.path) ? 1 : 2;
+    // A webhook's events, an endpoint's deliveries and the imports are listed by their own queries
+    // (no shape), behind the prebuilt key lookup.
+    const prebuilt = /\/(events|deliveries|imports)$/.test(list.path) ? 1 : 2;
     const page = (params: (s: Seeded) => Record<string, string>) => (s: Seeded) =>
       `${pathOf(list, s.ids)}?${qs(params(s))}`;
 

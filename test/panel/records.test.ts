@@ -190,6 +190,9 @@ describe('the record pages read by index', () => {
           .bind(...params)
           .all<{ detail: string }>();
         for (const { detail } of plan.results) {
+          // The key lookup's "an endpoint takes deliveries" (db/listening.ts) reads the account's live
+          // endpoints, at most MAX_ENDPOINTS, by their partial index: bounded, not a walk of its rows.
+          if (detail.includes('webhook_endpoints_live_idx')) continue;
           expect(detail, `${path}: ${sql}`).not.toMatch(/^SCAN (?!json_each)|\(account_id=\?\)$/);
         }
       }

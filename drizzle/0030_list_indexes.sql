@@ -1,0 +1,2 @@
+CREATE INDEX `imports_created_idx` ON `imports` (`account_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `webhook_endpoints_live_idx` ON `webhook_endpoints` (`account_id`,`created_at`,`id`) WHERE "webhook_endpoints"."deleted_at" is null;
