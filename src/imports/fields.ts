@@ -53,7 +53,7 @@ export const importFields: Record<ImportResource, Record<string, Field>> = {
   },
   tasks: {
     id: text(),
-    name: text('Tarefa', 'Título', 'Assunto', 'Task', 'Title', 'Name'),
+    name: text('Tarefa', 'Título', 'Assunto', 'Nome', 'Task', 'Title', 'Name'),
     description: text('Descrição', 'Description'),
     due_date: { kind: 'date', labels: ['Data de vencimento', 'Vencimento', 'Prazo', 'Due date', 'Due'] },
     category: text('Categoria', 'Tipo', 'Category', 'Type'),

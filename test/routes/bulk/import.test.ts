@@ -56,6 +56,32 @@ describe('imports at size, and back from an export', () => {
     expect(await storedFiles(id)).toBe(0);
   });
 
+  it('a whole CRM, file after file: companies, contacts by CNPJ, deals by CNPJ and email, tasks by deal', async () => {
+    const { key } = await newAccount();
+    const c = cnpj();
+    await runImport(key, 'resource=companies', `Razão social;CNPJ\nAuto Lima;${mask(c)}\n`);
+    await runImport(key, 'resource=contacts', `Nome;E-mail;CNPJ\nAna;ana@lima.example;${c}\n`);
+    const deals = await runImport(
+      key,
+      'resource=deals',
+      `Nome,external_id,CNPJ da empresa,E-mail do contato\nOnix,D-1,${mask(c)},ANA@lima.example\n`,
+    );
+    expect(deals.counts).toMatchObject({ created: 1, failed: 0 });
+    const tasks = await runImport(
+      key,
+      'resource=tasks',
+      'Nome;Categoria;Negócio (ID externo);Data de vencimento\nLigar;Ligação;D-1;15/03/2027\n',
+    );
+    expect(tasks.counts).toMatchObject({ created: 1, failed: 0 });
+    const [company] = (await json(await call('/v1/companies', { key }))).data;
+    const [contact] = (await json(await call('/v1/contacts', { key }))).data;
+    const [deal] = (await json(await call('/v1/deals', { key }))).data;
+    const [task] = (await json(await call('/v1/tasks', { key }))).data;
+    expect(contact).toMatchObject({ name: 'Ana', company_id: company.id });
+    expect(deal).toMatchObject({ name: 'Onix', company_id: company.id, contact_id: contact.id });
+    expect(task).toMatchObject({ name: 'Ligar', deal_id: deal.id, category: 'Ligação' });
+  });
+
   it('import, export, re-import with upsert: the same records, none added', async () => {
     const { key } = await newAccount();
     const owner = await create(key, '/v1/users', { name: 'Dona', email: 'dona@x.example' });
