@@ -31,6 +31,8 @@
 // guided second pass raised it by 6 KiB (1253.79 -> 1259.82 KiB: step 4's deal name, its field
 // buttons and live example in panel.js, the match choices, the custom fields and action names in
 // the preview's summary, the words in both languages, the wider boxes' rules), from 1254.
+// The second newcomer's pass raised it by 0.1 KiB (1259.97 -> 1260.08 KiB: step 4's contact match as
+// radios, a task's "Nome" column), from 1260.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +40,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1260;
+const BUDGET_KIB = 1262;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -241,7 +241,7 @@ async function pickActions(page) {
     'the example does not follow the picked field',
   );
   await box.fill('{{nome}} - {{veiculo}}');
-  await page.locator('select[name=match]').selectOption({ label: 'pelo telefone' });
+  await page.getByRole('radio', { name: 'pelo telefone', exact: true }).check();
   await page.locator('select[name=deal_owner]').selectOption({ label: 'Beatriz Souza' });
 }
 

@@ -337,6 +337,8 @@ describe('400 Bad Request', () => {
         code: 'invalid',
         message:
           '"2026-12-01T10:00:00" has no offset, so it is no instant: add Z or ±hh:mm (2026-12-01T10:00:00Z, 2026-12-01T10:00:00-03:00).',
+        // What was expected, for a client (the panel's import page) to say it in its own words.
+        params: { expected: 'date_time' },
       },
     ]);
   });

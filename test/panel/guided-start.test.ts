@@ -166,7 +166,7 @@ describe('the guided start', () => {
     const step4 = await page(await panel(`${base}/4`, { cookie }));
     expect(step4).toContain('Criar ou atualizar o contato, encontrado');
     expect(step4).toContain(
-      '<option value="phone,email" selected>pelo telefone ou, se o lead vier sem telefone, pelo e-mail</option>',
+      '<label><input type="radio" name="match" value="phone,email" checked> pelo telefone ou, se o lead vier sem telefone, pelo e-mail</label>',
     );
     expect(step4).toContain('Criar ou atualizar a empresa pelo CNPJ');
     // The deal's name: a template of the event's fields, shown with what the example makes of it.
@@ -242,8 +242,8 @@ describe('the guided start', () => {
     const map = await page(await panel(`${base}/3`, { cookie }));
     await panel(`${base}/3`, { cookie, form: asForm(submitForm(map, `${base}/3`)) });
     const step4 = await page(await panel(`${base}/4`, { cookie }));
-    expect(step4).toContain('<option value="phone">pelo telefone</option>');
-    expect(step4).toContain('<option value="email">pelo e-mail</option>');
+    expect(step4).toContain('<label><input type="radio" name="match" value="phone"> pelo telefone</label>');
+    expect(step4).toContain('<label><input type="radio" name="match" value="email"> pelo e-mail</label>');
     const form = {
       ...asForm(submitForm(step4, `${base}/4`)),
       match: ['phone'],

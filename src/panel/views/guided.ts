@@ -209,11 +209,14 @@ export type FlowChoices = {
 const ownerSelect = (p: Page, name: string, users: FlowChoices['users']) =>
   html`<label class="owner">${p.t.gOwner} <select name="${name}">${option('', p.t.gNobody, true)}${users.map((u) => option(String(u.id), u.name, false))}</select></label>`;
 
-/** How the contact is found: each key the mapping filled, and either when both are. */
-function matchSelect(p: Page, on: FlowChoices['matchOn']) {
+/**
+ * How the contact is found: each key the mapping filled, and either when both are. Radios, not a
+ * select: the longest choice is a sentence, which a select cuts at 375 px and radios wrap.
+ */
+function matchChoice(p: Page, on: FlowChoices['matchOn']) {
   const choices: [string, string][] = on.map((k) => [k, k === 'phone' ? p.t.gMatchPhone : p.t.gMatchEmail]);
   if (on.length === 2) choices.unshift(['phone,email', p.t.gMatchEither]);
-  return html`<select name="match" aria-label="${p.t.gContactBy}">${choices.map(([v, l], i) => option(v, l, i === 0))}</select>`;
+  return html`<span class="choices" role="radiogroup" aria-label="${p.t.gContactBy}">${choices.map(([v, l], i) => html`<label><input type="radio" name="match" value="${v}"${i === 0 ? raw(' checked') : ''}> ${l}</label>`)}</span>`;
 }
 
 /** The deal's sentence: its name as a template of the event's fields, an example, and its owner. */
@@ -253,7 +256,7 @@ export function flowsStep(p: Page, h: WebhookView, c: FlowChoices, errors: strin
 <p>${p.t.gFlowsIntro}</p>
 ${errors.length ? html`<ul class="error" role="alert">${errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}
 <ul class="sentences">
-${c.matchOn.length ? html`<li><label><input type="checkbox" name="contact" value="on" checked> ${p.t.gContactBy}</label> ${matchSelect(p, c.matchOn)}</li>` : html`<li class="hint">${p.t.gContactNone}</li>`}
+${c.matchOn.length ? html`<li><label><input type="checkbox" name="contact" value="on" checked> ${p.t.gContactBy}</label> ${matchChoice(p, c.matchOn)}</li>` : html`<li class="hint">${p.t.gContactNone}</li>`}
 ${c.cnpj ? box('company', c.companyName ? p.t.gCompanyBy : p.t.gCompanyNoName, c.companyName) : ''}
 <li>${dealSentence(p, c)}</li>
 <li><label><input type="checkbox" name="task" value="on"> ${p.t.gTaskFor}</label> ${ownerSelect(p, 'task_owner', c.users)}</li>
