@@ -44,7 +44,9 @@ describe("OAuth, attacker's pass", () => {
     }
     const { verifier, challenge } = await pkce();
     const path = authorizePath(clientId, { code_challenge: challenge });
-    for (const code_verifier of [undefined, `${verifier.slice(0, -1)}A`]) {
+    // The verifier with its last character changed (to another one: an `A` stays an `A` 1 time in 64).
+    const wrong = `${verifier.slice(0, -1)}${verifier.endsWith('A') ? 'B' : 'A'}`;
+    for (const code_verifier of [undefined, wrong]) {
       const code = await approve(path, cookie, ['companies:read']);
       const res = await token(codeGrant(code, clientId, verifier, { code_verifier }));
       expect(res.status, JSON.stringify(res.body)).toBe(400);
