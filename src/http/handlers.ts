@@ -43,11 +43,15 @@ export function ownHandlers<
   present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
   keyed?: KeyedWrite<Viewed<T, X>>,
 ) {
-  // The body as sent (the validator's cache), when it names a relation by key: the item parses it.
-  const byKey = async (c: Context<AppEnv>, body: object) =>
-    keyed?.fields.some((field) => Object.hasOwn(body, field))
-      ? ((await c.req.json()) as Record<string, unknown>)
-      : undefined;
+  /**
+   * The write of a body that names a relation by key, or undefined (the spec's own write). It
+   * takes the body as sent (the validator's cache): the batch item parses it itself.
+   */
+  const byKey = (c: Context<AppEnv>, body: object) => {
+    if (!keyed?.fields.some((field) => Object.hasOwn(body, field))) return undefined;
+    return async (op: 'create' | 'update', id?: number) =>
+      keyed.write(c.get('db'), c.get('keyHash'), op, (await c.req.json()) as Record<string, unknown>, id);
+  };
   return {
     get: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number } }>>) => {
       const row = await getOwn(c.get('db'), c.get('keyHash'), spec, c.req.valid('param').id);
@@ -57,9 +61,9 @@ export function ownHandlers<
     // `deal` may stand in): without a key, its contract made it C.
     create: async <P extends string, B extends object>(c: Context<AppEnv, P, Valid<{ json: B }>>) => {
       const body = c.req.valid('json');
-      const data = await byKey(c, body);
-      const row = data
-        ? await (keyed as KeyedWrite<Viewed<T, X>>).write(c.get('db'), c.get('keyHash'), 'create', data)
+      const write = byKey(c, body);
+      const row = write
+        ? await write('create')
         : await createOwn(c.get('db'), c.get('keyHash'), spec, body as unknown as C);
       c.header('Location', urlOf(c, `${path}/${row.id}`));
       return c.json({ data: present(row, c) }, 201);
@@ -67,9 +71,9 @@ export function ownHandlers<
     update: async <P extends string>(c: Context<AppEnv, P, Valid<{ param: { id: number }; json: U }>>) => {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const data = await byKey(c, body);
-      const row = data
-        ? await (keyed as KeyedWrite<Viewed<T, X>>).write(c.get('db'), c.get('keyHash'), 'update', data, id)
+      const write = byKey(c, body);
+      const row = write
+        ? await write('update', id)
         : await updateOwn(c.get('db'), c.get('keyHash'), spec, id, body);
       // A key without the resource's `:read` learns only what it just wrote.
       return c.json({ data: visibleAnswer(c, present(row, c), Object.keys(body)) }, 200);
