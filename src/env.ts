@@ -1,5 +1,6 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
+import type { D1Meter } from './db/meter';
 import type { IdempotencyClaim } from './http/idempotency-claim';
 import type { ImportMessage } from './model/import-messages';
 import type { DeliveryMessage } from './outbound/messages';
@@ -54,6 +55,8 @@ export type Bindings = {
 export type Variables = {
   requestId: string;
   db: Db;
+  /** The request's D1 round trips, as its `Server-Timing` tells them (src/http/middleware.ts). */
+  meter: D1Meter;
   /**
    * The bearer API key as the queries see it: its SHA-256 while the key may do the route's
    * operation; checked against D1 inside the request's first batch.

@@ -25,6 +25,16 @@ export function trace(headers: Headers, requestId: string, timing: string, bookm
 }
 
 /**
+ * The meter of the request a request was made for in-process (an MCP tool's `/v1` call): its D1
+ * round trips are counted in the `Server-Timing` of the request the client sent. Keyed by the
+ * in-process request object, so it lives as long as that request and reaches no other.
+ */
+const inProcess = new WeakMap<Request, D1Meter>();
+
+/** Counts `inner`'s D1 round trips in `meter`: `inner` is made in-process for the request `meter` times. */
+export const countIn = (inner: Request, meter: D1Meter): void => void inProcess.set(inner, meter);
+
+/**
  * The first link of every request's chain: its request id, its database client (whose D1 session
  * starts on the first statement, so a request that never reaches D1 starts none) and, on the
  * response, `trace` and the security headers. One middleware where there were two (the security
@@ -33,7 +43,8 @@ export function trace(headers: Headers, requestId: string, timing: string, bookm
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now();
   const requestId = requestIdOf(c.req.header('X-Request-Id'));
-  const meter = new D1Meter();
+  const meter = inProcess.get(c.req.raw) ?? new D1Meter();
+  c.set('meter', meter);
   const session = lazySession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
   c.set('requestId', requestId);
   const claim = new IdempotencyClaim();

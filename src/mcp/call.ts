@@ -156,13 +156,15 @@ export const toolError = (problem: Problem): CallToolResult => ({
  * that read only text. A problem+json answer is a tool error.
  */
 export async function resultOf(tool: Tool, args: Args, res: Response): Promise<CallToolResult> {
-  const body = (await res.json()) as Page & Problem;
+  // Read as text once: the text block is `/v1`'s own JSON, not a second serialization of it.
+  const text = await res.text();
+  const body = JSON.parse(text) as Page & Problem;
   if (!res.ok) return toolError(inKind(tool, args, body));
   const replayed = res.headers.get('Idempotent-Replayed') === 'true';
   return {
     content: [
       { type: 'text', text: summary(tool, args, body, replayed) },
-      { type: 'text', text: JSON.stringify(body) },
+      { type: 'text', text },
     ],
     structuredContent: body as unknown as Record<string, unknown>,
   };

@@ -4,6 +4,7 @@ import { unauthorized } from '../core/errors';
 import { ownVar } from '../core/own-vars';
 import type { AppEnv, Bindings } from '../env';
 import { bodyTooLarge, MAX_BODY_BYTES, readLimited } from '../http/body-limit';
+import { countIn } from '../http/middleware';
 import { ApiError } from '../http/problem';
 import { clientOf, rateLimit } from '../http/rate-limit';
 import type { V1Request } from './call';
@@ -79,21 +80,21 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
     const env = { ...c.env, CLIENT_RATE_LIMITER: COUNTED };
     const origin = new URL(c.req.url).origin;
     const client = c.req.header('CF-Connecting-IP');
-    const send = async (request: V1Request) =>
-      app(
-        new Request(`${origin}${request.path}`, {
-          method: request.method,
-          headers: {
-            ...request.headers,
-            Authorization: `Bearer ${token}`,
-            'X-Request-Id': c.get('requestId'),
-            ...(client ? { 'CF-Connecting-IP': client } : {}),
-          },
-          body: request.body,
-        }),
-        env,
-        c.executionCtx,
-      );
+    const send = async (request: V1Request) => {
+      const inner = new Request(`${origin}${request.path}`, {
+        method: request.method,
+        headers: {
+          ...request.headers,
+          Authorization: `Bearer ${token}`,
+          'X-Request-Id': c.get('requestId'),
+          ...(client ? { 'CF-Connecting-IP': client } : {}),
+        },
+        body: request.body,
+      });
+      // Its round trips are this request's: /mcp's Server-Timing counts them.
+      countIn(inner, c.get('meter'));
+      return app(inner, env, c.executionCtx);
+    };
     const message = messageOf(bytes);
     const method = typeof message?.method === 'string' ? message.method : '';
     catalogue ??= toolsOf(document());
@@ -109,13 +110,11 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
     const forwarded = new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: bytes });
     // Imported on the first /mcp request: the SDK's module setup (its protocol schemas) is not paid at
     // the Worker's start (docs/mcp.md, Cost).
-    const { mcpHandler } = await import('./server');
-    const res = await mcpHandler().fetch(forwarded, {
-      authInfo: { token: 'api-key', clientId: 'api-key', scopes: [], extra: { session } },
-      ...(message ? { parsedBody: message } : {}),
-    });
-    // Read whole before the verdict is looked at: the 2025 leg answers with a stream that opens
-    // before its tool has run.
+    const { serveMcp } = await import('./server');
+    const res = await serveMcp(forwarded, session, message);
+    // A stream (an SSE answer) opens before its tool has run: read whole before the verdict is
+    // looked at. A JSON answer is made once the tool has run.
+    if (res.headers.get('Content-Type')?.startsWith('application/json')) return session.verdict ?? res;
     const body = await res.arrayBuffer();
     return session.verdict ?? new Response(body, res);
   };

@@ -1,11 +1,14 @@
 import {
+  type AuthInfo,
   type CallToolResult,
   createMcpHandler,
   fromJsonSchema,
+  isLegacyRequest,
   type jsonSchemaValidator,
   type McpHttpHandler,
   type McpRequestContext,
   McpServer,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import packageJson from '../../package.json';
 import { MAX_BODY_BYTES } from '../http/body-limit';
@@ -48,6 +51,38 @@ async function run(session: McpSession, tool: Tool, args: Record<string, unknown
   return resultOf(tool, args, res);
 }
 
+type Schema = ReturnType<typeof fromJsonSchema>;
+type ToolConfig = {
+  description: string;
+  inputSchema: Schema;
+  outputSchema?: Schema;
+  annotations: Tool['spec']['annotations'];
+};
+
+/**
+ * Each tool's registration, made once per tool and the operations the key may call: it comes from
+ * the OpenAPI document alone (never a request's or an account's data), and building its schemas
+ * again on every call was a tenth of a `tools/call`'s CPU beyond `/v1`'s (docs/mcp.md, Cost).
+ */
+const configs = new Map<string, ToolConfig>();
+
+function configOf(tool: Tool): ToolConfig {
+  const key = `${tool.spec.name} ${Object.keys(tool.operations).join(' ')}`;
+  let config = configs.get(key);
+  if (!config) {
+    const output = outputSchemaOf(tool);
+    config = {
+      description: tool.spec.description,
+      inputSchema: fromJsonSchema(inputSchemaOf(tool), ARGUMENTS_AS_SENT),
+      // Announced, not checked again: `/v1` made the answer from this very contract.
+      ...(output && { outputSchema: fromJsonSchema(output, ARGUMENTS_AS_SENT) }),
+      annotations: tool.spec.annotations,
+    };
+    configs.set(key, config);
+  }
+  return config;
+}
+
 /** A fresh server for one request: nothing of it outlives the request or meets another's. */
 function serverFor(session: McpSession): McpServer {
   const server = new McpServer(
@@ -55,17 +90,8 @@ function serverFor(session: McpSession): McpServer {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, maxToolInputElements: MAX_ARGUMENT_ELEMENTS },
   );
   for (const tool of session.tools) {
-    const output = outputSchemaOf(tool);
-    server.registerTool(
-      tool.spec.name,
-      {
-        description: tool.spec.description,
-        inputSchema: fromJsonSchema(inputSchemaOf(tool), ARGUMENTS_AS_SENT),
-        // Announced, not checked again: `/v1` made the answer from this very contract.
-        ...(output && { outputSchema: fromJsonSchema(output, ARGUMENTS_AS_SENT) }),
-        annotations: tool.spec.annotations,
-      },
-      (args) => run(session, tool, args as Record<string, unknown>),
+    server.registerTool(tool.spec.name, configOf(tool), (args) =>
+      run(session, tool, args as Record<string, unknown>),
     );
   }
   return server;
@@ -73,17 +99,50 @@ function serverFor(session: McpSession): McpServer {
 
 const sessionOf = (ctx: McpRequestContext): McpSession => ctx.authInfo?.extra?.session as McpSession;
 
-let handler: McpHttpHandler | undefined;
+let modern: McpHttpHandler | undefined;
+
+/** What the route hands the SDK with a request: the session, and the body it has parsed already. */
+type Handed = { authInfo: AuthInfo; parsedBody?: unknown };
 
 /**
- * The SDK's handler: the 2026-07-28 revision per request, and the 2025-era `initialize` traffic by
- * its stateless fallback, both from one factory called once per request. Made on the first `/mcp`
- * request, not at the Worker's start; it holds no request's state (the session rides in `authInfo`).
+ * A 2025-era request (with `initialize`), stateless as the SDK's own fallback serves it, but its
+ * answer as one JSON body rather than an SSE stream (`enableJsonResponse`, which the 2025-11-25
+ * transport allows either way): a call's answer is one message, and streaming it cost the Worker
+ * and wrangler's proxy half again a `/v1` list's CPU (docs/mcp.md, Cost). Server and transport are
+ * this request's alone and closed with it.
  */
-export function mcpHandler(): McpHttpHandler {
-  handler ??= createMcpHandler((ctx) => serverFor(sessionOf(ctx)), {
-    legacy: 'stateless',
+async function legacy(request: Request, session: McpSession, handed: Handed): Promise<Response> {
+  const server = serverFor(session);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
     maxRequestBodySize: MAX_BODY_BYTES,
   });
-  return handler;
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, handed);
+  } finally {
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  }
+}
+
+/**
+ * One `/mcp` POST: the 2026-07-28 revision through the SDK's per-request handler (made on the first
+ * `/mcp` request, not at the Worker's start; it holds no request's state: the session rides in
+ * `authInfo`), and 2025-era traffic, as the SDK's own predicate tells them apart, by `legacy`.
+ */
+export async function serveMcp(request: Request, session: McpSession, message: unknown): Promise<Response> {
+  const handed: Handed = {
+    authInfo: { token: 'api-key', clientId: 'api-key', scopes: [], extra: { session } },
+    ...(message !== undefined && { parsedBody: message }),
+  };
+  if (await isLegacyRequest(request, message, { maxRequestBodySize: MAX_BODY_BYTES })) {
+    return legacy(request, session, handed);
+  }
+  modern ??= createMcpHandler((ctx) => serverFor(sessionOf(ctx)), {
+    legacy: 'reject',
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  return modern.fetch(request, handed);
 }

@@ -38,6 +38,40 @@ describe('/mcp as the transport spec asks of a stateless server', () => {
     expect((await message(res)).result.tools.length).toBeGreaterThan(0);
   });
 
+  it("answers a call of either revision as one JSON body whose text block is /v1's own answer", async () => {
+    const { key } = await newAccount();
+    await call('/v1/companies', { method: 'POST', key, body: { name: 'Acme', cnpj: '11222333000181' } });
+    const v1 = await (await call('/v1/companies', { key })).text();
+    const modern = {
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': 'list_companies',
+    };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const asked = [
+      await rpc(key, callTool('list_companies', {})),
+      await rpc(
+        key,
+        { ...callTool('list_companies', {}), params: { name: 'list_companies', arguments: {}, _meta: meta } },
+        modern,
+      ),
+    ];
+    for (const res of asked) {
+      expect(res.status).toBe(200);
+      // One message, not an SSE stream: the 2025-11-25 transport allows either, and a stream cost
+      // the Worker and the proxy more per call (docs/mcp.md, Cost).
+      expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+      // The /v1 request the call made in-process is counted in /mcp's own Server-Timing.
+      expect(res.headers.get('Server-Timing')).toMatch(/desc="1 round trip"/);
+      const { result } = JSON.parse(await res.text());
+      expect(result.content[1].text).toBe(v1);
+      expect(result.structuredContent).toEqual(JSON.parse(v1));
+    }
+  });
+
   it("an Origin other than the service's own is 403 (DNS rebinding); its own passes", async () => {
     const { key } = await newAccount();
     await expectProblem(await rpc(key, list, { Origin: 'https://evil.example' }), 403, 'origin_not_allowed');
