@@ -68,6 +68,8 @@ export type Variables = {
   panelKey?: KeyGrant;
   /** On `/mcp` with an OAuth access token: the API key its grant acts as (src/oauth/grant-keys.ts). */
   oauthKey?: string;
+  /** With it, the access token's own scopes when its request narrowed the grant's: `/mcp` applies both. */
+  oauthScopes?: readonly string[];
   /** Inert unless the request is a `/v1` POST with an Idempotency-Key. */
   claim: IdempotencyClaim;
 };

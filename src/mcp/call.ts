@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Problem } from '../contracts/problem';
-import { type FieldError, invalid } from '../core/errors';
+import { type DomainError, type FieldError, insufficientScope, invalid } from '../core/errors';
+import { allows, scopeOfRoute } from '../core/scopes';
 import { asApiError } from '../http/problem';
 import type { Operation } from './operations';
 import { choiceOf, type Tool } from './tools';
@@ -93,9 +94,29 @@ export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
   return { path: `${path}${search}`, method: operation.method, headers, ...(body ? { body } : {}) };
 }
 
+/** The problem of a refusal made before `/v1`, worded as `/v1` words it. */
+const problemOf = (err: DomainError): Problem =>
+  (asApiError(err) as NonNullable<ReturnType<typeof asApiError>>).toProblem();
+
 /** The problem a call refused before `/v1`, as `/v1` words a body that breaks its rules. */
-export const refusal = (errors: FieldError[]): Problem =>
-  (asApiError(invalid(errors)) as NonNullable<ReturnType<typeof asApiError>>).toProblem();
+export const refusal = (errors: FieldError[]): Problem => problemOf(invalid(errors));
+
+/**
+ * `/v1`'s 403 for a call its OAuth access token may not make: the token's request narrowed the
+ * grant's scopes (src/oauth/server.ts) and the key behind it would allow the call. Undefined when
+ * the token allows it, or for a key or a token that narrowed nothing (`narrowed` undefined).
+ */
+export function beyondToken(
+  narrowed: readonly string[] | undefined,
+  request: V1Request,
+): Problem | undefined {
+  if (!narrowed) return undefined;
+  const scope = scopeOfRoute(request.method, request.path.split('?')[0] ?? '');
+  const needed = scope === undefined ? '*:*' : scope;
+  if (allows(narrowed, needed)) return undefined;
+  const detail = `This connection's access token lacks the scope ${needed}, which this tool needs: its token request asked for fewer scopes than the connection was granted.`;
+  return problemOf(insufficientScope(needed ?? '', detail));
+}
 
 type Page = { data?: unknown; meta?: { limit?: number; next_cursor?: string | null } };
 

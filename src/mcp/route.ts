@@ -106,7 +106,10 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
       if (scopes instanceof Response) return scopes;
       tools = visibleTools(catalogue, scopes);
     }
-    const session: McpSession = { tools, send };
+    // An OAuth token that narrowed its grant's scopes sees, and may call, no more than it asked for.
+    const narrowed = c.get('oauthScopes');
+    if (narrowed && method !== 'tools/call') tools = visibleTools(tools, narrowed);
+    const session: McpSession = { tools, send, ...(narrowed && { narrowed }) };
     const forwarded = new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: bytes });
     // Imported on the first /mcp request: the SDK's module setup (its protocol schemas) is not paid at
     // the Worker's start (docs/mcp.md, Cost).

@@ -12,13 +12,15 @@ import {
 } from '@modelcontextprotocol/server';
 import packageJson from '../../package.json';
 import { MAX_BODY_BYTES } from '../http/body-limit';
-import { refusal, requestOf, resultOf, toolError, type V1Request } from './call';
+import { beyondToken, refusal, requestOf, resultOf, toolError, type V1Request } from './call';
 import { inputSchemaOf, outputSchemaOf, type Tool } from './tools';
 
 /** What one `/mcp` request gives the server made for it: its tools and its way to `/v1`. */
 export type McpSession = {
   /** The tools the key may see (all of them for a `tools/call`: `/v1` checks the scope). */
   tools: readonly Tool[];
+  /** An OAuth access token's own scopes when its request narrowed its grant's (src/oauth/server.ts). */
+  narrowed?: readonly string[];
   /** Sends a request to `/v1` in-process, as the key that called `/mcp`. */
   send: (request: V1Request) => Promise<Response>;
   /** `/v1`'s answer when it was about the request, not the tool (401, 429): it answers `/mcp`. */
@@ -43,6 +45,8 @@ const INSTRUCTIONS =
 async function run(session: McpSession, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
   const request = requestOf(tool, args);
   if (Array.isArray(request)) return toolError(refusal(request));
+  const refused = beyondToken(session.narrowed, request);
+  if (refused) return toolError(refused);
   const res = await session.send(request);
   if (res.status === 401 || res.status === 429) {
     session.verdict = res;

@@ -105,7 +105,10 @@ export function oauthRouter(app: AppFetch) {
 
 const grantOf = (c: Context<AppEnv>): GrantProps | undefined => {
   const props = (c.executionCtx as ExecutionContext & { props?: Partial<GrantProps> }).props;
-  return typeof props?.key === 'string' ? { key: props.key } : undefined;
+  if (typeof props?.key !== 'string') return undefined;
+  const { scopes } = props;
+  const narrowed = Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string');
+  return narrowed ? { key: props.key, scopes } : { key: props.key };
 };
 
 /** `/mcp`'s RFC 9728 metadata URL, which every 401 of `/mcp` names (MCP authorization spec). */
@@ -132,6 +135,7 @@ export function mcpOAuth(app: AppFetch): MiddlewareHandler<AppEnv> {
       );
     }
     if (grant) c.set('oauthKey', grant.key);
+    if (grant?.scopes) c.set('oauthScopes', grant.scopes);
     await next();
     const header = c.res.headers.get('WWW-Authenticate');
     if (origin && c.res.status === 401 && !header?.includes('resource_metadata=')) {

@@ -4,6 +4,7 @@ import {
   OAuthError,
   OAuthResourceServer,
   type TokenExchangeCallbackOptions,
+  type TokenExchangeCallbackResult,
 } from '@cloudflare/workers-oauth-provider';
 import { ownVar } from '../core/own-vars';
 import { primaryDb } from '../db/client';
@@ -21,8 +22,11 @@ export const REGISTER_PATH = '/oauth/register';
 export const ACCESS_TOKEN_TTL_S = 3600;
 export const GRANT_TTL_S = 30 * 24 * 3600;
 
-/** What an OAuth access token's grant carries, encrypted by the library with the token. */
-export type GrantProps = { key: string };
+/**
+ * What an OAuth access token's grant carries, encrypted by the library with the token: the grant's
+ * API key, and the token's own scopes when its request narrowed the grant's (RFC 6749 §3.3, §6).
+ */
+export type GrantProps = { key: string; scopes?: string[] };
 
 /**
  * The origin OAuth is served at: PUBLIC_BASE_URL's, else the request's. Undefined when it is plain
@@ -50,21 +54,32 @@ function authorizationOptions(origin: string): OAuthAuthorizationServerOptions<B
     accessTokenTTL: ACCESS_TOKEN_TTL_S,
     refreshTokenTTL: GRANT_TTL_S,
     clientIdMetadataDocumentEnabled: true,
-    tokenExchangeCallback: endWithKey,
+    tokenExchangeCallback: exchange,
   };
 }
 
 /**
- * A grant whose key no longer acts (revoked with `DELETE /v1/api-keys/{id}`, or expired) issues
- * no more tokens: `invalid_grant`, on which the library also revokes the grant and its tokens, so
- * the connection leaves the panel's list at the client's next refresh instead of lingering.
+ * Each code or refresh exchange. A grant whose key no longer acts (revoked with
+ * `DELETE /v1/api-keys/{id}`, or expired) issues no more tokens: `invalid_grant`, on which the
+ * library also revokes the grant and its tokens, so the connection leaves the panel's list at the
+ * client's next refresh instead of lingering. A token asked for fewer scopes than the grant's
+ * carries them in its own props, which `/mcp` applies on top of the key's (src/mcp/route.ts); the
+ * grant keeps its scopes, so a later refresh may ask for all of them again.
  */
-async function endWithKey({ props, env }: TokenExchangeCallbackOptions<Bindings>): Promise<void> {
+async function exchange({
+  props,
+  env,
+  scope,
+  requestedScope,
+}: TokenExchangeCallbackOptions<Bindings>): Promise<TokenExchangeCallbackResult | undefined> {
   const key = (props as Partial<GrantProps> | undefined)?.key;
-  if (typeof key === 'string' && (await grantKeyLive(primaryDb(env.DB), key, Date.now()))) return;
-  throw new OAuthError('invalid_grant', {
-    description: "This connection's API key was revoked or has expired: connect again.",
-  });
+  if (typeof key !== 'string' || !(await grantKeyLive(primaryDb(env.DB), key, Date.now()))) {
+    throw new OAuthError('invalid_grant', {
+      description: "This connection's API key was revoked or has expired: connect again.",
+    });
+  }
+  const narrowed = requestedScope.length < scope.length;
+  return narrowed ? { accessTokenProps: { key, scopes: requestedScope } satisfies GrantProps } : undefined;
 }
 
 // One of each per origin and isolate: their options are fixed at construction.

@@ -57,6 +57,50 @@ describe('OAuth 2.1 for /mcp', () => {
     );
   });
 
+  it('a token asked for fewer scopes than the grant sees and calls no more; the next refresh may ask for all', async () => {
+    const account = await newAccount();
+    const key = await keyWith(account.id, ['*:read', 'companies:insert']);
+    const { refresh, clientId } = await connect(key, ['companies:read', 'companies:insert']);
+    const refreshed = (scope?: string, refreshToken = refresh) =>
+      token({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: clientId,
+        resource: RESOURCE,
+        ...(scope && { scope }),
+      });
+    const narrow = await refreshed('companies:read');
+    expect(narrow.status, JSON.stringify(narrow.body)).toBe(200);
+    expect(narrow.body.scope).toBe('companies:read');
+    const client = await oauthClient(narrow.body.access_token);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.sort()).toEqual(['get_record', 'get_record_history', 'list_companies']);
+    const refused = await client.callTool({
+      name: 'create_record',
+      arguments: { company: { name: 'Acme', cnpj: '11222333000181' } },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({
+      code: 'insufficient_scope',
+      required_scope: 'companies:insert',
+    });
+    expect((refused.content as { text: string }[])[0]?.text).toContain('companies:insert');
+    await client.close();
+
+    const full = await refreshed(undefined, narrow.body.refresh_token);
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    const again = await oauthClient(full.body.access_token);
+    const made = await again.callTool({
+      name: 'create_record',
+      arguments: { company: { name: 'Acme', cnpj: '11222333000181' } },
+    });
+    expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
+    // Nothing was written by the refused call: only the second one's company exists.
+    const list = await again.callTool({ name: 'list_companies', arguments: {} });
+    expect((list.structuredContent as { data: unknown[] }).data).toHaveLength(1);
+    await again.close();
+  });
+
   it('the consent page sends a person with no session to sign in, and back to it', async () => {
     const account = await newAccount();
     const clientId = await register();
