@@ -58,8 +58,11 @@ export type KeyState = {
   expiresAt: number | null;
   scopes: string[] | null;
   lastUsedAt: number | null;
-  /** Whether the key's account has an endpoint taking deliveries (db/listening.ts). */
-  listening: boolean;
+  /**
+   * Whether the key's account has an endpoint taking deliveries (db/listening.ts): asked by a
+   * write's lookup only, absent from a read's.
+   */
+  listening?: boolean;
 };
 
 /**
@@ -72,7 +75,10 @@ export class KeyGrant implements SQLWrapper {
   #touched = false;
   /** The key's scopes once its lookup has been read (null: full access), for pages that offer actions. */
   held?: string[] | null;
-  /** Once the key's lookup has been read: whether its account has an endpoint taking deliveries. */
+  /**
+   * Once a write's key lookup has been read: whether its account has an endpoint taking deliveries
+   * (undefined for a read, whose lookup does not ask).
+   */
   listening?: boolean;
 
   constructor(

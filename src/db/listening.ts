@@ -14,9 +14,10 @@ export const takingDeliveries = and(
 );
 
 /**
- * Whether the key's account has an endpoint taking deliveries, as a column of the key lookup
+ * Whether the key's account has an endpoint taking deliveries, as a column of a write's key lookup
  * (`scoped`): a write then knows, with no round trip of its own, whether a fan-out run could make
- * any delivery of its entries (outbound/after-write.ts). The key's table is named in full: Drizzle
+ * any delivery of its entries (outbound/after-write.ts). A read's lookup leaves it out: nothing
+ * reads it there. The key's table is named in full: Drizzle
  * writes a column of the select's own table unqualified, which inside this subquery would be the
  * endpoint's.
  */

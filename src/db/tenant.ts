@@ -30,6 +30,14 @@ const accountPieces = lazyPieces(accountQuery, 1);
 
 type Items = readonly BatchItem<'sqlite'>[];
 
+/** What every key lookup reads of the key (`KeyState`). */
+const keyColumns = {
+  accountId: apiKeys.accountId,
+  expiresAt: apiKeys.expiresAt,
+  scopes: apiKeys.scopes,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
 /**
  * Runs `queries` in one batch with the key lookup and returns the account id and their results.
  * A missing or revoked key is a 401; with a `KeyGrant`, so is an expired key, and a key without
@@ -42,15 +50,12 @@ export async function scoped<T extends Items>(
 ): Promise<[number, ...BatchResponse<T>]> {
   const grant = keyHash instanceof KeyGrant ? keyHash : undefined;
   const byKey = eq(apiKeys.keyHash, grant ? grant.key : keyHash);
-  const keyLookup = shapes.statement(db, 'key', [byKey], () =>
+  // Only a write asks whether the account has an endpoint taking deliveries (its fan-out ask
+  // depends on it, outbound/after-write.ts); a read's lookup reads the key alone.
+  const writes = grant?.writes === true;
+  const keyLookup = shapes.statement(db, writes ? 'key-write' : 'key', [byKey], () =>
     db
-      .select({
-        accountId: apiKeys.accountId,
-        expiresAt: apiKeys.expiresAt,
-        scopes: apiKeys.scopes,
-        lastUsedAt: apiKeys.lastUsedAt,
-        listening,
-      })
+      .select(writes ? { ...keyColumns, listening } : keyColumns)
       .from(apiKeys)
       .where(and(byKey, isNull(apiKeys.revokedAt))),
   );

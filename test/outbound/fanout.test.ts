@@ -7,7 +7,7 @@ import { scoped } from '../../src/db/tenant';
 import { entryBody } from '../../src/outbound/entry-body';
 import { fanOut } from '../../src/outbound/fanout';
 import { fanOutOnce } from '../../src/queue/outbound';
-import { call, create, type Json, newAccount } from '../helpers';
+import { call, callWithDb, create, type Json, newAccount, recordingD1 } from '../helpers';
 import { entriesOf } from '../journal/helpers';
 import { deliveries, endpointWithBox, plantEndpoint, type Received, received } from './support';
 
@@ -170,12 +170,32 @@ describe('LGPD erasure', () => {
 });
 
 describe('the fan-out ask after a /v1 write', () => {
-  /** What the request's key lookup (`scoped`, the first batch of every /v1 request) found. */
-  const listening = async (key: string) => {
-    const grant = new KeyGrant(await sha256Hex(key), null, Date.now());
+  /** What a write's key lookup (`scoped`, the first batch of every /v1 request) found. */
+  const listening = async (key: string, writes = true) => {
+    const grant = new KeyGrant(await sha256Hex(key), null, Date.now(), undefined, writes);
     await scoped(primaryDb(env.DB), grant);
     return grant.listening;
   };
+
+  /** The text of the key lookup a request sent: the first statement of its first batch. */
+  const keyLookup = async (key: string, path: string, method = 'GET', body?: unknown) => {
+    const recorded = recordingD1(env.DB);
+    const res = await callWithDb(recorded.db, path, { method, key, body });
+    expect(res.status).toBeLessThan(300);
+    return recorded.statements[0]?.sql ?? '';
+  };
+
+  it("is asked by a write's key lookup only: a read's lookup reads the key alone", async () => {
+    const { key } = await newAccount();
+    await endpointWithBox(key);
+    expect(await keyLookup(key, '/v1/companies?limit=50')).not.toContain('webhook_endpoints');
+    expect(await keyLookup(key, '/v1/deals?status=open')).not.toContain('webhook_endpoints');
+    expect(await listening(key, false)).toBeUndefined();
+    const write = await keyLookup(key, '/v1/deals', 'POST', { name: 'Onix LT' });
+    expect(write).toMatch(/^select "account_id".* from "api_keys"/);
+    expect(write).toContain('webhook_endpoints');
+    expect(await listening(key)).toBe(true);
+  });
 
   it('is left out for an account with no endpoint taking deliveries, known from the key lookup', async () => {
     const { key } = await newAccount();
