@@ -34,21 +34,38 @@ function usable(scope: Scope | null, now: SQL): SQL | undefined {
   return and(or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${now}`), held);
 }
 
+/** `column` of the key while it is live, unexpired and holds `scope`: `key` and `now` are its holes. */
+const liveKey =
+  (column: typeof apiKeys.keyHash | typeof apiKeys.accountId, scope: Scope | null) =>
+  (key: SQL | string, now: SQL) =>
+    sql`(select ${column} from ${apiKeys} where ${apiKeys.keyHash} = ${key} and ${isNull(apiKeys.revokedAt)} and ${usable(scope, now)})`;
+
 /** The key's subquery while it is live, unexpired and holds `scope`: `key` and `now` are its holes. */
-export const grantQuery = (scope: Scope | null) => (key: SQL | string, now: SQL) =>
-  sql`(select ${apiKeys.keyHash} from ${apiKeys} where ${apiKeys.keyHash} = ${key} and ${isNull(apiKeys.revokedAt)} and ${usable(scope, now)})`;
+export const grantQuery = (scope: Scope | null) => liveKey(apiKeys.keyHash, scope);
 
 /**
- * `grantQuery`'s text per scope, rendered once: a request's grant is rendered for every statement
- * of its batch. Holds text made from code constants (the routes' scopes), never a request's value.
+ * The key's account while the key is live, unexpired and holds `scope`, in one lookup of the key:
+ * what every statement of a request scopes its rows by (`accountOf`).
+ */
+export const grantAccountQuery = (scope: Scope | null) => liveKey(apiKeys.accountId, scope);
+
+/**
+ * The texts of `grantQuery` and `grantAccountQuery` per scope, rendered once: a request's grant is
+ * rendered for every statement of its batch. Hold text made from code constants (the routes'
+ * scopes), never a request's value.
  */
 const grantTexts = new Map<Scope | null, StringChunk[]>();
+const accountTexts = new Map<Scope | null, StringChunk[]>();
 
-function grantPieces(scope: Scope | null): StringChunk[] {
-  let pieces = grantTexts.get(scope);
+function piecesOf(
+  texts: Map<Scope | null, StringChunk[]>,
+  template: (scope: Scope | null) => (key: SQL | string, now: SQL) => SQL,
+  scope: Scope | null,
+): StringChunk[] {
+  let pieces = texts.get(scope);
   if (!pieces) {
-    pieces = prerendered(grantQuery(scope), 2);
-    grantTexts.set(scope, pieces);
+    pieces = prerendered(template(scope), 2);
+    texts.set(scope, pieces);
   }
   return pieces;
 }
@@ -105,14 +122,32 @@ export class KeyGrant implements SQLWrapper {
   readonly now: number;
 
   #sql?: SQL;
+  #account?: SQL<number>;
 
   /**
-   * The key's subquery, from its text prerendered for the scope (see `grantPieces`); made once per
+   * The key's subquery, from its text prerendered for the scope (see `grantTexts`); made once per
    * grant: a write renders it in several statements of its request.
    */
   getSQL(): SQL {
-    this.#sql ??= filled(grantPieces(this.scope), this.key, new StringChunk(String(this.now)));
+    this.#sql ??= filled(piecesOf(grantTexts, grantQuery, this.scope), this.key, this.#nowChunk());
     return this.#sql;
+  }
+
+  /**
+   * The key's account id while the grant holds (`grantAccountQuery`), as `accountOf` scopes rows
+   * by it; made once per grant, like `getSQL`.
+   */
+  account(): SQL<number> {
+    this.#account ??= filled(
+      piecesOf(accountTexts, grantAccountQuery, this.scope),
+      this.key,
+      this.#nowChunk(),
+    );
+    return this.#account;
+  }
+
+  #nowChunk(): StringChunk {
+    return new StringChunk(String(this.now));
   }
 
   /**
@@ -120,7 +155,7 @@ export class KeyGrant implements SQLWrapper {
    * has used the grant, so every one of them checks the same scope.
    */
   rescope(scope: Scope): void {
-    if (this.#sql) throw new Error('a grant is rescoped before its first statement');
+    if (this.#sql || this.#account) throw new Error('a grant is rescoped before its first statement');
     this.scope = scope;
   }
 

@@ -20,9 +20,14 @@ export type KeyRef = string | SQL<string> | KeyGrant;
  * The caller's account id as a scalar subquery. Queries scoped by it return nothing for an unknown
  * or revoked key, so data can never leak even before the key check's result is read.
  */
-export const accountOf = (keyHash: KeyRef): SQL<number> => filled(accountPieces(), keyHash);
+export const accountOf = (keyHash: KeyRef): SQL<number> =>
+  keyHash instanceof KeyGrant ? keyHash.account() : filled(accountPieces(), keyHash);
 
-/** `accountOf`'s subquery, with its key as the hole: its text is rendered once (see `prerendered`). */
+/**
+ * `accountOf`'s subquery for a key without a grant, with its key as the hole: its text is rendered
+ * once (see `prerendered`). A grant's is its own (`KeyGrant.account`): one lookup of the key, not
+ * one for the grant's key inside another for its account.
+ */
 export const accountQuery = (keyHash: KeyRef) =>
   sql<number>`(select ${apiKeys.accountId} from ${apiKeys} where ${apiKeys.keyHash} = ${keyHash} and ${apiKeys.revokedAt} is null)`;
 
