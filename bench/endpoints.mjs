@@ -132,6 +132,7 @@ export function endpoints(probe) {
       sort: 'due_date',
     }),
     list('GET /v1/task-categories', '/v1/task-categories'),
+    list('GET /v1/deals?status=open', '/v1/deals', { status: 'open' }),
 
     {
       name: 'POST /v1/companies',
