@@ -464,6 +464,19 @@ describe('a list searched and sorted by created_at, with nothing to walk', () =>
 });
 
 describe('the two ends of the filtered walk', () => {
+  it("bound the index's rowids from their own rows: the key's subquery is in the ends and the row check only", async () => {
+    const acct = await newAccount('Bounds');
+    for (const name of ['Common one', 'Common two', 'Other'])
+      await create(acct.key, '/v1/contacts', { name });
+    const d1 = recordingD1(env.DB);
+    const res = await callWithDb(d1.db, '/v1/contacts?name__contains=common', { key: acct.key });
+    expect(idsOf(await json(res))).toHaveLength(2);
+    const list = d1.statements.at(-1)?.sql ?? '';
+    expect(list).toContain('found between low_found and high_found');
+    // The two ends (each the account's first or last row) and the matched row's own account check.
+    expect(list.match(/from "api_keys"/g)).toHaveLength(3);
+  });
+
   it('are each read once, not once for the index and again for the re-check of the rowid range', async () => {
     const acct = await newAccount('Ends');
     const owner = await create(acct.key, '/v1/users', { name: 'Owner', email: 'owner@example.com' });
