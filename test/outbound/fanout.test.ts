@@ -7,7 +7,7 @@ import { scoped } from '../../src/db/tenant';
 import { entryBody } from '../../src/outbound/entry-body';
 import { fanOut } from '../../src/outbound/fanout';
 import { fanOutOnce } from '../../src/queue/outbound';
-import { call, callWithDb, create, type Json, newAccount, recordingD1 } from '../helpers';
+import { call, callWithDb, callWithEnv, create, type Json, newAccount, recordingD1 } from '../helpers';
 import { entriesOf } from '../journal/helpers';
 import { deliveries, endpointWithBox, plantEndpoint, type Received, received } from './support';
 
@@ -184,6 +184,28 @@ describe('the fan-out ask after a /v1 write', () => {
     expect(res.status).toBeLessThan(300);
     return recorded.statements[0]?.sql ?? '';
   };
+
+  it('is sent after a write of an account with an endpoint taking deliveries, never after a read', async () => {
+    const { key } = await newAccount();
+    // The real queue, seen through a layer that notes each message the request sends.
+    const sent: unknown[] = [];
+    const OUTBOUND = {
+      send: (body: unknown, options?: QueueSendOptions) => {
+        sent.push(body);
+        return env.OUTBOUND.send(body as never, options);
+      },
+    } as unknown as typeof env.OUTBOUND;
+    const asks = async (path: string, method = 'GET', body?: unknown) => {
+      const res = await callWithEnv({ OUTBOUND }, path, { method, key, body });
+      expect(res.status).toBeLessThan(300);
+      return sent.length;
+    };
+    expect(await asks('/v1/deals', 'POST', { name: 'No endpoint yet' })).toBe(0);
+    await endpointWithBox(key);
+    expect(await asks('/v1/deals?status=open')).toBe(0);
+    expect(await asks('/v1/deals', 'POST', { name: 'Heard' })).toBe(1);
+    expect(sent).toEqual([{ fanout: true }]);
+  });
 
   it("is asked by a write's key lookup only: a read's lookup reads the key alone", async () => {
     const { key } = await newAccount();
