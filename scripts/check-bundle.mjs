@@ -32,7 +32,9 @@
 // buttons and live example in panel.js, the match choices, the custom fields and action names in
 // the preview's summary, the words in both languages, the wider boxes' rules), from 1254.
 // The second newcomer's pass raised it by 0.1 KiB (1259.97 -> 1260.08 KiB: step 4's contact match as
-// radios, a task's "Nome" column), from 1260.
+// radios, a task's "Nome" column), from 1260. Issue 38's third session raised it by 1 KiB, to keep
+// room after its 0.35 KiB (1261.65 -> 1262.00 KiB: a read's key lookup without the endpoints'
+// question, a grant's own account subquery; docs/performance.md, Round 9), from 1262.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +42,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1262;
+const BUDGET_KIB = 1263;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

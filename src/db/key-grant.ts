@@ -50,25 +50,23 @@ export const grantQuery = (scope: Scope | null) => liveKey(apiKeys.keyHash, scop
 export const grantAccountQuery = (scope: Scope | null) => liveKey(apiKeys.accountId, scope);
 
 /**
- * The texts of `grantQuery` and `grantAccountQuery` per scope, rendered once: a request's grant is
- * rendered for every statement of its batch. Hold text made from code constants (the routes'
- * scopes), never a request's value.
+ * `template`'s text per scope, rendered once: a request's grant is rendered for every statement of
+ * its batch. Holds text made from code constants (the routes' scopes), never a request's value.
  */
-const grantTexts = new Map<Scope | null, StringChunk[]>();
-const accountTexts = new Map<Scope | null, StringChunk[]>();
-
-function piecesOf(
-  texts: Map<Scope | null, StringChunk[]>,
-  template: (scope: Scope | null) => (key: SQL | string, now: SQL) => SQL,
-  scope: Scope | null,
-): StringChunk[] {
-  let pieces = texts.get(scope);
-  if (!pieces) {
-    pieces = prerendered(template(scope), 2);
-    texts.set(scope, pieces);
-  }
-  return pieces;
+function perScope(template: (scope: Scope | null) => (key: SQL | string, now: SQL) => SQL) {
+  const texts = new Map<Scope | null, StringChunk[]>();
+  return (scope: Scope | null): StringChunk[] => {
+    let pieces = texts.get(scope);
+    if (!pieces) {
+      pieces = prerendered(template(scope), 2);
+      texts.set(scope, pieces);
+    }
+    return pieces;
+  };
 }
+
+const grantPieces = perScope(grantQuery);
+const accountPieces = perScope(grantAccountQuery);
 
 /** What the key lookup reads of the request's key, to tell 401, expired and 403 apart. */
 export type KeyState = {
@@ -124,12 +122,17 @@ export class KeyGrant implements SQLWrapper {
   #sql?: SQL;
   #account?: SQL<number>;
 
+  /** `pieces`' text for the grant's scope, with its key and time in the holes. */
+  #filled<T>(pieces: (scope: Scope | null) => StringChunk[]): SQL<T> {
+    return filled<T>(pieces(this.scope), this.key, new StringChunk(String(this.now)));
+  }
+
   /**
-   * The key's subquery, from its text prerendered for the scope (see `grantTexts`); made once per
+   * The key's subquery, from its text prerendered for the scope (see `perScope`); made once per
    * grant: a write renders it in several statements of its request.
    */
   getSQL(): SQL {
-    this.#sql ??= filled(piecesOf(grantTexts, grantQuery, this.scope), this.key, this.#nowChunk());
+    this.#sql ??= this.#filled(grantPieces);
     return this.#sql;
   }
 
@@ -138,16 +141,8 @@ export class KeyGrant implements SQLWrapper {
    * by it; made once per grant, like `getSQL`.
    */
   account(): SQL<number> {
-    this.#account ??= filled(
-      piecesOf(accountTexts, grantAccountQuery, this.scope),
-      this.key,
-      this.#nowChunk(),
-    );
+    this.#account ??= this.#filled<number>(accountPieces);
     return this.#account;
-  }
-
-  #nowChunk(): StringChunk {
-    return new StringChunk(String(this.now));
   }
 
   /**
