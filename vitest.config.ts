@@ -41,8 +41,10 @@ export default defineConfig({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
         outboundService: 'internet',
-        // A second, empty database on which a test replays the migrations one by one.
-        d1Databases: { MIGRATION_DB: 'migration-db' },
+        // Shards 1 and 2 beside wrangler.toml's DB (shard 0): the suite runs on 3 shards, its accounts
+        // spread over them by the least-filled rule (docs/scaling.md). And an empty database on
+        // which a test replays the migrations one by one.
+        d1Databases: { DB_1: 'shard-1', DB_2: 'shard-2', MIGRATION_DB: 'migration-db' },
         // The docs Worker the DOCS binding reads (workers/docs/wrangler.toml): its files alone.
         workers: [
           { name: 'internet', modules: true, scriptPath: internet, compatibilityDate: '2026-10-23' },

@@ -35,6 +35,9 @@
 // radios, a task's "Nome" column), from 1260. Issue 38's third session raised it by 1 KiB, to keep
 // room after its 0.35 KiB (1261.65 -> 1262.00 KiB: a read's key lookup without the endpoints'
 // question, a grant's own account subquery; docs/performance.md, Round 9), from 1262.
+// Issue 36's shards raised it by the measured 10.8 KiB (1262.00 -> 1272.77 KiB: src/db/shards.ts,
+// the directory, the admin API's account, list and shard routes with their OpenAPI, the shard in
+// each credential and queue message, the migrations check with drizzle/meta/_journal.json), from 1263.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +45,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1263;
+const BUDGET_KIB = 1274;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -1,13 +1,16 @@
 import type { Db } from './db/client';
 import type { KeyGrant } from './db/key-grant';
 import type { D1Meter } from './db/meter';
+import type { RequestShard } from './db/shards';
 import type { IdempotencyClaim } from './http/idempotency-claim';
 import type { ImportMessage } from './model/import-messages';
 import type { DeliveryMessage } from './outbound/messages';
 import type { EventMessage } from './webhooks/log/event-messages';
 
 export type Bindings = {
+  /** Shard 0; shards 1, 2, … are `DB_1`, `DB_2`, … (src/db/shards.ts: the only reader of these). */
   DB: D1Database;
+  [shard: `DB_${number}`]: D1Database | undefined;
   /** The docs Worker (workers/docs): /docs' static files, dist/assets, built by scripts/assets.mjs. */
   DOCS: Fetcher;
   EVENTS: Queue<EventMessage>;
@@ -54,6 +57,8 @@ export type Bindings = {
 
 export type Variables = {
   requestId: string;
+  /** The shard the request's D1 session opens on, chosen from its credential (src/db/shards.ts). */
+  shard: RequestShard;
   db: Db;
   /** The request's D1 round trips, as its `Server-Timing` tells them (src/http/middleware.ts). */
   meter: D1Meter;

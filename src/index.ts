@@ -5,6 +5,7 @@ import packageJson from '../package.json';
 import { logError } from './core/log';
 import { ownVar } from './core/own-vars';
 import { primaryDb } from './db/client';
+import { allShards, shardOf } from './db/shards';
 import { purgeTrash } from './db/trash';
 import type { Bindings } from './env';
 import { apiCors } from './http/cors';
@@ -253,6 +254,22 @@ app.onError((err, c) => {
   return problem(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), requestId);
 });
 
+/** The cron's jobs on one shard. */
+async function cronOnShard(env: Bindings, shard: number): Promise<void> {
+  const db = primaryDb(env, shard);
+  await requeueStranded(env, shard);
+  await forgetExpiredKeys(db);
+  await purgeTrash(db, Date.now(), journals);
+  await purgeExpiredEvents(db, Date.now(), env);
+  await purgeJournal(db, Date.now(), env);
+  // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
+  await fanOutOnce(env, shard);
+  await requeueStrandedDeliveries(env, shard);
+  await purgeDeliveries(env, shard);
+  // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
+  await shardOf(env, shard).exec('PRAGMA optimize');
+}
+
 /** For Hono's typed client: `hc<AppType>(baseUrl)`. */
 export type AppType = typeof routes;
 
@@ -260,17 +277,15 @@ export default {
   fetch: (request: Request, env: Bindings, ctx: ExecutionContext) =>
     fastHealth(request) ?? app.fetch(request, env, ctx),
   queue: consume,
+  // Every job runs on each shard in turn (nothing joins across shards); a shard that fails is
+  // logged and the next ones still run.
   async scheduled(_controller, env) {
-    await requeueStranded(env);
-    await forgetExpiredKeys(primaryDb(env.DB));
-    await purgeTrash(primaryDb(env.DB), Date.now(), journals);
-    await purgeExpiredEvents(primaryDb(env.DB), Date.now(), env);
-    await purgeJournal(primaryDb(env.DB), Date.now(), env);
-    // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
-    await fanOutOnce(env);
-    await requeueStrandedDeliveries(env);
-    await purgeDeliveries(env);
-    // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
-    await env.DB.exec('PRAGMA optimize');
+    for (const shard of allShards(env)) {
+      try {
+        await cronOnShard(env, shard);
+      } catch (err) {
+        logError(err, `cron:shard:${shard}`);
+      }
+    }
   },
 } satisfies ExportedHandler<Bindings>;

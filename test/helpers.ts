@@ -1,6 +1,8 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { expect, vi } from 'vitest';
+import { primaryDb } from '../src/db/client';
+import { allShards, homeShardOfId, shardOf } from '../src/db/shards';
 import worker from '../src/index';
 
 export const BASE = 'http://crm.test';
@@ -61,10 +63,43 @@ export async function callWithEnv(
   return worker.fetch(request(path, options), { ...env, ...bindings }, createExecutionContext());
 }
 
-/** Like `call`, with `db` as the Worker's D1 binding. */
-export function callWithDb(db: D1Database, path: string, options: Options = {}): Promise<Response> {
-  return callWithEnv({ DB: db }, path, options);
+/** Like `call`, with `db` as the Worker's D1 binding of shard `shard` (`DB` for shard 0). */
+export function callWithDb(
+  db: D1Database,
+  path: string,
+  options: Options = {},
+  shard = 0,
+): Promise<Response> {
+  return callWithEnv({ [bindingOf(shard)]: db }, path, options);
 }
+
+/** The binding of shard n (src/db/shards.ts). */
+export const bindingOf = (n: number): 'DB' | `DB_${number}` => (n === 0 ? 'DB' : `DB_${n}`);
+
+/** The shard account `id` is on: its id's range says so, as no test moves an account. */
+export const shardOfAccount = (id: number): number => homeShardOfId('accounts', id);
+
+/** The D1 database of account `id`'s shard, for a test that reads or plants rows of its own. */
+export const d1Of = (accountId: number): D1Database => shardOf(env, shardOfAccount(accountId));
+
+/** The D1 database of the shard row `id` of `table` was made on (its id's range). */
+export const d1OfRow = (table: string, id: number): D1Database => shardOf(env, homeShardOfId(table, id));
+
+/** `SELECT count(*) AS n ...` summed over every shard: for rows that must exist nowhere. */
+export async function countOnEveryShard(query: string, ...params: unknown[]): Promise<number> {
+  const counts = await Promise.all(
+    allShards(env).map((n) =>
+      shardOf(env, n)
+        .prepare(query)
+        .bind(...params)
+        .first<number>('n'),
+    ),
+  );
+  return counts.reduce<number>((sum, n) => sum + (n ?? 0), 0);
+}
+
+/** A client of account `id`'s shard, as the queue and the cron make one. */
+export const dbOf = (accountId: number) => primaryDb(env, shardOfAccount(accountId));
 
 // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
 export type Json = any;
@@ -182,9 +217,16 @@ export async function expectNotFound(
 
 export const adminHeaders = () => ({ Authorization: `Bearer ${env.ADMIN_TOKEN}` });
 
-/** A new account and its first API key, through the admin API. */
-export async function newAccount(name = 'Acme'): Promise<{ id: number; key: string; keyId: number }> {
-  const res = await call('/admin/accounts', { method: 'POST', body: { name }, headers: adminHeaders() });
+/**
+ * A new account and its first API key, through the admin API: on the shard with the fewest
+ * accounts, as any account, or on `shard`.
+ */
+export async function newAccount(
+  name = 'Acme',
+  shard?: number,
+): Promise<{ id: number; key: string; keyId: number }> {
+  const body = shard === undefined ? { name } : { name, shard };
+  const res = await call('/admin/accounts', { method: 'POST', body, headers: adminHeaders() });
   expect(res.status).toBe(201);
   const { data } = await json(res);
   return { id: data.account.id, key: data.api_key.key, keyId: data.api_key.id };
@@ -308,21 +350,29 @@ export function resource(path: string) {
 
 /** Marks the webhook's newest event `failed` (as the consumer would), for a replay; its id. */
 export async function failNewestEvent(hookId: number): Promise<number> {
-  const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
+  const d1 = d1OfRow('inbound_webhooks', hookId);
+  const row = await d1
+    .prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
     .bind(hookId)
     .first<{ id: number }>();
-  await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
+  await d1
+    .prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
     .bind(row?.id)
     .run();
   return row?.id as number;
 }
 
-/** A row written straight to D1 (to choose timestamps, or for tables without an API yet); its id. */
+/**
+ * A row written straight to D1 (to choose timestamps, or for tables without an API yet), on the
+ * shard of its `account_id`; its id.
+ */
 export async function insertRow(table: string, row: Record<string, string | number | null>): Promise<number> {
   const columns = Object.keys(row);
-  const inserted = await env.DB.prepare(
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING id`,
-  )
+  const accountId = table === 'accounts' ? 0 : Number(row.account_id);
+  const inserted = await d1Of(accountId)
+    .prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING id`,
+    )
     .bind(...Object.values(row))
     .first<{ id: number }>();
   if (!inserted) throw new Error(`${table} insert returned no row`);

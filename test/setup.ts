@@ -1,25 +1,31 @@
 import { env } from 'cloudflare:workers';
 import { afterAll, expect } from 'vitest';
+import { allShards, seatIdRangeSql, shardOf } from '../src/db/shards';
 
-// One runtime, and so one D1, serves every file a vitest worker runs (`isolate: false`): the first
-// file migrates it, the next ones find it migrated. Each test makes its own account, so files share
-// the database as accounts share it in production. Every migration's statements go in one batch, in
-// order: one D1 round trip instead of two per migration (applyD1Migrations' bookkeeping, which no
-// test of this database reads), for any number of them.
+// One runtime, and so one set of D1 shards, serves every file a vitest worker runs (`isolate:
+// false`): the first file migrates each shard and seats its id range (src/db/shards.ts), the next
+// ones find them ready. Each test makes its own account, so files share the databases as accounts
+// share them in production. Every migration's statements go in one batch, in order: one D1 round
+// trip instead of two per migration (applyD1Migrations' bookkeeping, which no test of these
+// databases reads), for any number of them.
 //
 // The cron's `PRAGMA optimize` (run by some files) leaves planner statistics of tables that were tiny
 // then; each file starts without them, so a query plan a test asserts is the schema's, whatever ran
 // before it.
-const present = await env.DB.prepare(
-  "SELECT name FROM sqlite_master WHERE name IN ('accounts', 'sqlite_stat1')",
-).all<{ name: string }>();
-const names = new Set(present.results.map(({ name }) => name));
-if (!names.has('accounts'))
-  await env.DB.batch(
-    env.TEST_MIGRATIONS.flatMap(({ queries }) => queries.map((query) => env.DB.prepare(query))),
-  );
-if (names.has('sqlite_stat1'))
-  await env.DB.batch([env.DB.prepare('DELETE FROM sqlite_stat1'), env.DB.prepare('ANALYZE sqlite_schema')]);
+for (const shard of allShards(env)) {
+  const d1 = shardOf(env, shard);
+  const present = await d1
+    .prepare("SELECT name FROM sqlite_master WHERE name IN ('accounts', 'sqlite_stat1')")
+    .all<{ name: string }>();
+  const names = new Set(present.results.map(({ name }) => name));
+  if (!names.has('accounts'))
+    await d1.batch([
+      ...env.TEST_MIGRATIONS.flatMap(({ queries }) => queries.map((query) => d1.prepare(query))),
+      ...seatIdRangeSql(shard).map((query) => d1.prepare(query)),
+    ]);
+  if (names.has('sqlite_stat1'))
+    await d1.batch([d1.prepare('DELETE FROM sqlite_stat1'), d1.prepare('ANALYZE sqlite_schema')]);
+}
 
 // One isolate serves every account, so a key planted on a shared prototype (`__proto__.x` walked
 // onto a plain object) reaches them all. Every test file ends with the prototypes as they began:

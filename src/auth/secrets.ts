@@ -1,14 +1,18 @@
-import { toBase64url } from '../core/base64url';
+import { shardedSecret } from '../core/sharded-secret';
 
 const KEY_PREFIX = 'crm_';
-const KEY_PATTERN = /^crm_[A-Za-z0-9_-]{43}$/;
+const apiKeys = shardedSecret(KEY_PREFIX);
 
-/** A new API key: the `crm_` prefix and 256 random bits. Only its hash is ever stored. */
-export function newApiKey(): string {
-  return KEY_PREFIX + toBase64url(crypto.getRandomValues(new Uint8Array(32)));
-}
+/**
+ * A new API key of shard `shard`: `crm_` and 256 random bits (shard 0's, as every key made before
+ * shards), or `crm_s<shard>_` and 256 random bits. Only its hash is ever stored.
+ */
+export const newApiKey = (shard: number): string => apiKeys.make(shard);
 
-export const looksLikeApiKey = (value: string): boolean => KEY_PATTERN.test(value);
+/** The shard an API key names, when it is shaped like one (src/core/sharded-secret.ts). */
+export const apiKeyShard = (value: string): number | undefined => apiKeys.shardOf(value);
+
+export const looksLikeApiKey = (value: string): boolean => apiKeys.shardOf(value) !== undefined;
 
 /** Has the API keys' prefix: a key, perhaps cut short when pasted. */
 export const hasApiKeyPrefix = (value: string): boolean => value.startsWith(KEY_PREFIX);

@@ -4,17 +4,20 @@ import { logError } from '../core/log';
 import { scopeOfRoute } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { AppEnv } from '../env';
-import { bearerToken, looksLikeApiKey, sha256Hex } from './secrets';
+import { apiKeyShard, bearerToken, sha256Hex } from './secrets';
 
 /**
  * `/v1` authentication costs no round trip of its own: this step of `apiGate` only hashes the key
  * and names the scope the route needs (from its method and path, src/core/scopes.ts, so no route
  * can forget it); the key lookup travels in the same D1 batch as the request's first queries,
- * which are scoped by the grant (see `scoped`).
+ * which are scoped by the grant (see `scoped`), on the shard the key names (src/db/shards.ts).
  */
 export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const token = bearerToken(c.req.header('Authorization'));
-  if (!token || !looksLikeApiKey(token)) throw unauthorized();
+  const shard = token === undefined ? undefined : apiKeyShard(token);
+  // The key names its shard: the request's session opens there, with no lookup of its own. A shard
+  // the Worker does not have is an unknown key.
+  if (!token || shard === undefined || !c.get('shard').choose(shard)) throw unauthorized();
   const hash = await sha256Hex(token);
   // A path no mapping names needs full access: a route added without one fails closed.
   const scope = scopeOfRoute(c.req.method, c.req.path);

@@ -65,7 +65,8 @@ export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extr
   /** Columns its presenter never reads: a list and a get leave them out (see `shown`). */
   unread?: Unread<T>;
   /** The columns of a new row. */
-  create: (body: C, accountId: number) => Columns<T>;
+  /** `shard`: the one the row is written on, for a column that names it (a webhook's token). */
+  create: (body: C, accountId: number, shard: number) => Columns<T>;
   /** The columns an update sets (they may refer to the row's current values). */
   update: (body: U, accountId: number) => Columns<T>;
   refs?: (body: C | U) => Refs;
@@ -86,6 +87,7 @@ export type WriteSpec<T extends ResourceTable, C, U = C, X extends Extras = Extr
 
 /** The row a create inserts: the body's columns, the account, and both timestamps (see `created`). */
 export const newRow = <T extends ResourceTable, C>(
+  db: Db,
   spec: WriteSpec<T, C, never, Extras>,
   body: NoInfer<C>,
   accountId: number,
@@ -93,7 +95,7 @@ export const newRow = <T extends ResourceTable, C>(
 ) => {
   const stamp = created(spec.table, accountId, now);
   return {
-    ...spec.create(body, accountId),
+    ...spec.create(body, accountId, db.shard),
     accountId,
     createdAt: stamp,
     updatedAt: stamp,
@@ -373,7 +375,7 @@ export function createStatements<T extends ResourceTable, C, U, X extends Extras
   const now = Date.now();
   return [
     ...(spec.before?.(db, body, accountId) ?? []),
-    insertRow(db, spec.table, newRow(spec, body, accountId, now)),
+    insertRow(db, spec.table, newRow(db, spec, body, accountId, now)),
     ...(spec.children?.(db, body, accountId, id) ?? []),
     ...(spec.journal?.after(db, mine, actor, now) ?? []),
     readBack(db, t, spec.extras, mine),

@@ -98,6 +98,25 @@ export const accounts = sqliteTable('accounts', {
   timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
 });
 
+/**
+ * The directory: which shard holds each account (src/db/shards.ts, docs/scaling.md). Migrations run
+ * on every shard, so the table exists on each, but only shard 0's is ever read or written: it is
+ * the authority for the admin API and for moves. `state` is `active`; a move (issue 36, part 2)
+ * adds `moving`. No foreign key: the account's row is on its own shard, written before this one.
+ */
+export const accountShards = sqliteTable(
+  'account_shards',
+  {
+    accountId: integer('account_id').primaryKey(),
+    shard: integer('shard').notNull(),
+    state: text('state', { enum: ['active'] })
+      .notNull()
+      .default('active'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('account_shards_shard_idx').on(t.shard)],
+);
+
 export const apiKeys = sqliteTable(
   'api_keys',
   {

@@ -23,12 +23,17 @@ export function sessionFor(db: D1Database, method: string, bookmark: string | un
 /**
  * The request's session, started on its first statement: a request that never reaches D1 (health,
  * a refused key, a 405) starts none. It is started as `sessionFor` says, from the request's method
- * and bookmark, so a request that does reach D1 runs exactly as before.
+ * and bookmark, so a request that does reach D1 runs exactly as before; `db` names the request's
+ * shard (src/db/shards.ts `RequestShard`), read then, so its credential can choose it until then.
  */
-export function lazySession(db: D1Database, method: string, bookmark: string | undefined): D1DatabaseSession {
+export function lazySession(
+  db: () => D1Database,
+  method: string,
+  bookmark: string | undefined,
+): D1DatabaseSession {
   let session: D1DatabaseSession | undefined;
   const started = () => {
-    session ??= sessionFor(db, method, bookmark);
+    session ??= sessionFor(db(), method, bookmark);
     return session;
   };
   return {

@@ -4,6 +4,7 @@ import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { JSON_TYPE } from '../core/media-types';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
+import { RequestShard } from '../db/shards';
 import type { AppEnv } from '../env';
 import { cachedBody } from './body-limit';
 import { BOOKMARK_HEADER, lazySession } from './bookmark';
@@ -45,11 +46,16 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = requestIdOf(c.req.header('X-Request-Id'));
   const meter = inProcess.get(c.req.raw) ?? new D1Meter();
   c.set('meter', meter);
-  const session = lazySession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
+  const shard = new RequestShard(c.env);
+  const session = lazySession(() => shard.database(), c.req.method, c.req.header(BOOKMARK_HEADER));
   c.set('requestId', requestId);
+  c.set('shard', shard);
   const claim = new IdempotencyClaim();
   c.set('claim', claim);
-  c.set('db', createDb(session, meter, claim));
+  c.set(
+    'db',
+    createDb(session, meter, claim, () => shard.n),
+  );
   await next();
   const headers = c.res.headers;
   const timing = meter.serverTiming(performance.now() - started);

@@ -85,6 +85,7 @@ async function start(
     mapping,
     offset,
     line,
+    shard: db.shard,
   };
   if (empty) await env.IMPORT_FILES.delete(file.key);
   else await env.IMPORTS.send(message);

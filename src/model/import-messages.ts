@@ -1,3 +1,5 @@
+import { messageShard } from '../core/message-shard';
+
 /**
  * A message of the `crm-imports` queue: one chunk of an import to read and write, everything it
  * needs but the file (so a chunk reads no import row: its status and offset are checked inside
@@ -16,7 +18,12 @@ export type ImportMessage = {
   /** The byte the chunk starts at, and its line. */
   offset: number;
   line: number;
+  /** The shard of the import's account (src/db/shards.ts); none in a message sent before shards: 0. */
+  shard?: number;
 };
 
 export const isImportMessage = (body: unknown): body is ImportMessage =>
-  typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'import_chunk';
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { kind?: unknown }).kind === 'import_chunk' &&
+  messageShard(body) !== undefined;

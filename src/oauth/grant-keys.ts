@@ -25,7 +25,7 @@ export async function createGrantKey(
   grant: { name: string; scopes: Scope[]; expiresAt: number },
   now: number,
 ): Promise<GrantKey> {
-  const secret = newApiKey();
+  const secret = newApiKey(db.shard);
   const body = { name: grant.name, scopes: grant.scopes };
   const row = await createKey(db, approver, await sha256Hex(secret), body, now, (own) =>
     own === null ? grant.expiresAt : Math.min(own, grant.expiresAt),

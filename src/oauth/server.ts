@@ -6,8 +6,10 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from '@cloudflare/workers-oauth-provider';
+import { apiKeyShard } from '../auth/secrets';
 import { ownVar } from '../core/own-vars';
 import { primaryDb } from '../db/client';
+import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { fetchableClientId, isUrlClientId } from './cimd';
 import { grantKeyLive } from './grant-keys';
@@ -73,7 +75,13 @@ async function exchange({
   requestedScope,
 }: TokenExchangeCallbackOptions<Bindings>): Promise<TokenExchangeCallbackResult | undefined> {
   const key = (props as Partial<GrantProps> | undefined)?.key;
-  if (typeof key !== 'string' || !(await grantKeyLive(primaryDb(env.DB), key, Date.now()))) {
+  // The grant's key names its shard (src/auth/secrets.ts): its account's database.
+  const shard = typeof key === 'string' ? apiKeyShard(key) : undefined;
+  if (
+    typeof key !== 'string' ||
+    !isShard(env, shard) ||
+    !(await grantKeyLive(primaryDb(env, shard), key, Date.now()))
+  ) {
     throw new OAuthError('invalid_grant', {
       description: "This connection's API key was revoked or has expired: connect again.",
     });

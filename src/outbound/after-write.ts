@@ -16,5 +16,5 @@ export const fanoutAfterWrite = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (READS.has(c.req.method) || c.res.status >= 400) return;
   if (c.get('keyHash')?.listening === false) return;
-  c.executionCtx.waitUntil(askFanout(c.env.OUTBOUND));
+  c.executionCtx.waitUntil(askFanout(c.env.OUTBOUND, c.get('db').shard));
 });

@@ -26,17 +26,18 @@ export async function attempt(
 /** What to queue after an attempt: the retry at its time, the versions it lets go, the disabled notice. */
 async function after(db: Db, env: Bindings, endpoint: EndpointRow, id: number, recorded: Recorded) {
   const queue = env.OUTBOUND;
-  if (recorded.nextAttemptAt !== null) await enqueueRetry(queue, id, recorded.nextAttemptAt - Date.now());
-  if (recorded.released.length) await enqueueDeliveries(queue, recorded.released);
+  if (recorded.nextAttemptAt !== null)
+    await enqueueRetry(queue, db.shard, id, recorded.nextAttemptAt - Date.now());
+  if (recorded.released.length) await enqueueDeliveries(queue, db.shard, recorded.released);
   if (recorded.disabled) await announceDisabled(db, queue, endpoint, recorded.disabled);
 }
 
 /** The queue's work for one message: claim the delivery, try it, and queue what follows. */
-export async function deliverMessage(env: Bindings, id: number): Promise<void> {
-  const db = primaryDb(env.DB);
+export async function deliverMessage(env: Bindings, shard: number, id: number): Promise<void> {
+  const db = primaryDb(env, shard);
   const claim = await claimDelivery(db, id, Date.now());
   if (claim.kind === 'endpoint_off') {
-    await enqueueDeliveries(env.OUTBOUND, await failUnsent(db, claim.delivery, Date.now()));
+    await enqueueDeliveries(env.OUTBOUND, shard, await failUnsent(db, claim.delivery, Date.now()));
     return;
   }
   if (claim.kind !== 'send') return;

@@ -57,6 +57,7 @@ export async function announceDisabled(
   const inserted = await insertDeliveries(db, rows, now);
   await enqueueDeliveries(
     queue,
+    db.shard,
     inserted.map((r) => r.id),
   );
 }

@@ -154,7 +154,7 @@ export async function sendAgain(
   which: { deliveryId: number } | { since: number },
 ): Promise<number> {
   const ids = await reopenDeliveries(db, keyHash, id, which);
-  await enqueueDeliveries(queue, ids);
+  await enqueueDeliveries(queue, db.shard, ids);
   return ids.length;
 }
 

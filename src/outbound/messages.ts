@@ -1,47 +1,58 @@
+import { messageShard } from '../core/message-shard';
 import { sendMessages } from '../core/queue-send';
 
 /**
  * A queue message names a delivery (its body stays in D1), or asks for a fan-out run: the
- * journal's new entries made into deliveries (outbound/fanout.ts).
+ * journal's new entries made into deliveries (outbound/fanout.ts); either on its shard (each shard
+ * has its own journal and cursor). `shard` is optional only for messages sent before shards.
  */
-export type DeliveryMessage = { delivery_id: number } | { fanout: true };
+export type DeliveryMessage = { delivery_id: number; shard?: number } | { fanout: true; shard?: number };
 
-export const isDeliveryMessage = (body: unknown): body is { delivery_id: number } =>
+export const isDeliveryMessage = (body: unknown): body is { delivery_id: number; shard?: number } =>
   typeof body === 'object' &&
   body !== null &&
-  Number.isSafeInteger((body as { delivery_id?: unknown }).delivery_id);
+  Number.isSafeInteger((body as { delivery_id?: unknown }).delivery_id) &&
+  messageShard(body) !== undefined;
 
-export const isFanoutMessage = (body: unknown): body is { fanout: true } =>
-  typeof body === 'object' && body !== null && (body as { fanout?: unknown }).fanout === true;
+export const isFanoutMessage = (body: unknown): body is { fanout: true; shard?: number } =>
+  typeof body === 'object' &&
+  body !== null &&
+  (body as { fanout?: unknown }).fanout === true &&
+  messageShard(body) !== undefined;
 
 /**
  * Asks for a fan-out run after a write committed. A lost ask loses nothing: the entries stay past
  * the cursor, and the next ask or the cron's run makes their deliveries.
  */
-export async function askFanout(queue: Queue<DeliveryMessage>): Promise<void> {
+export async function askFanout(queue: Queue<DeliveryMessage>, shard: number): Promise<void> {
   try {
-    await queue.send({ fanout: true });
+    await queue.send({ fanout: true, shard });
   } catch {
     // The cron fans out every run.
   }
 }
 
 /** Queues deliveries due now; a lost send is the cron's to repair (sendMessages). */
-export const enqueueDeliveries = (queue: Queue<DeliveryMessage>, ids: number[]): Promise<void> =>
+export const enqueueDeliveries = (
+  queue: Queue<DeliveryMessage>,
+  shard: number,
+  ids: number[],
+): Promise<void> =>
   sendMessages(
     queue,
-    ids.map((id) => ({ delivery_id: id })),
+    ids.map((id) => ({ delivery_id: id, shard })),
     'deliveries',
   );
 
 /** Queues one delivery's next try after its delay (the Queue's own limit is 12 hours). */
 export async function enqueueRetry(
   queue: Queue<DeliveryMessage>,
+  shard: number,
   id: number,
   delayMs: number,
 ): Promise<void> {
   try {
-    await queue.send({ delivery_id: id }, { delaySeconds: Math.max(0, Math.ceil(delayMs / 1000)) });
+    await queue.send({ delivery_id: id, shard }, { delaySeconds: Math.max(0, Math.ceil(delayMs / 1000)) });
   } catch {
     // The delivery stays pending with its due time: the cron queues it once that has passed.
   }

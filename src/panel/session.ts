@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sha256Hex } from '../auth/secrets';
-import { toBase64url } from '../core/base64url';
+import { shardedSecret } from '../core/sharded-secret';
 import type { Db } from '../db/client';
 import { apiKeys, panelSessions } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -30,10 +30,18 @@ const BASE_NAME = 'crm_session';
 export const sessionKey = (tokenHash: string, now: number): SQL<string> =>
   sql<string>`(select ${apiKeys.keyHash} from ${panelSessions} join ${apiKeys} on ${apiKeys.id} = ${panelSessions.apiKeyId} where ${panelSessions.tokenHash} = ${tokenHash} and ${panelSessions.expiresAt} > ${now})`;
 
-/** The hash of the request's session cookie, if it has one. */
+/** A session's cookie value names the shard of its key's account, as the key does. */
+const sessionTokens = shardedSecret('');
+
+/**
+ * The hash of the request's session cookie, if it has one; the request's shard is the one the
+ * cookie names (a shard the Worker does not have: no session, so the sign-in page).
+ */
 export async function sessionHash(c: Context<AppEnv>): Promise<string | undefined> {
   const token = getCookie(c, BASE_NAME, sessionCookie(c.req.url).prefix);
-  return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? sha256Hex(token) : undefined;
+  const shard = token === undefined ? undefined : sessionTokens.shardOf(token);
+  if (!token || shard === undefined || !c.get('shard').choose(shard)) return undefined;
+  return sha256Hex(token);
 }
 
 /**
@@ -42,7 +50,7 @@ export async function sessionHash(c: Context<AppEnv>): Promise<string | undefine
  * undefined for an unknown, revoked or expired key.
  */
 export async function openSession(db: Db, keyHash: string, now: number): Promise<string | undefined> {
-  const token = toBase64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = sessionTokens.make(db.shard);
   const tokenHash = await sha256Hex(token);
   const [, inserted] = await db.batch([
     db.delete(panelSessions).where(lt(panelSessions.expiresAt, now)),

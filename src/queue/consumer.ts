@@ -1,7 +1,9 @@
 import { rootMessage } from '../core/errors';
 import { logError } from '../core/log';
+import { messageShard } from '../core/message-shard';
 import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
+import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { askFanout } from '../outbound/messages';
 import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
@@ -20,11 +22,23 @@ export const retryDelaySeconds = (attempt: number): number => Math.min(10 * 2 **
  */
 export const STRANDED_AFTER_MS = 5 * 60_000;
 
-async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise<void> {
+/**
+ * The database of a message's shard, or undefined (logged) for a message that is not an event's or
+ * names a shard the Worker does not have (a binding removed): not ours to drop, so it is retried
+ * and, after max_retries, lands in the dead-letter queue for a person to see.
+ */
+function shardDb(env: Bindings, message: Message<unknown>): Db | undefined {
   const body = message.body;
-  if (!isEventMessage(body)) {
-    // Not ours to drop: after max_retries it lands in the dead-letter queue for a person to see.
-    console.warn(JSON.stringify({ level: 'warn', msg: 'unknown queue message', id: message.id }));
+  const shard = isEventMessage(body) ? messageShard(body) : undefined;
+  if (isShard(env, shard)) return primaryDb(env, shard);
+  console.warn(JSON.stringify({ level: 'warn', msg: 'unknown queue message', id: message.id, shard }));
+  return undefined;
+}
+
+async function handle(env: Bindings, message: Message<unknown>): Promise<void> {
+  const body = message.body;
+  const db = shardDb(env, message);
+  if (!db || !isEventMessage(body)) {
     message.retry();
     return;
   }
@@ -34,7 +48,7 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
       await failEvent(db, body.event_id, outcome.error);
     }
     // The records its flows wrote have journal entries: outbound webhooks tell of them.
-    await askFanout(env.OUTBOUND);
+    await askFanout(env.OUTBOUND, db.shard);
     message.ack();
   } catch (err) {
     logError(err, `event:${body.event_id}`);
@@ -50,19 +64,25 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
   }
 }
 
-/** Messages that used up their retries: their events fail, keeping the last error. */
-async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<void> {
-  const ids = messages.flatMap((m) => (isEventMessage(m.body) ? [m.body.event_id] : []));
-  if (ids.length < messages.length) {
+/** Messages that used up their retries: their events fail, keeping the last error, shard by shard. */
+async function giveUp(env: Bindings, messages: readonly Message<unknown>[]): Promise<void> {
+  const byShard = new Map<number, number[]>();
+  for (const m of messages) {
+    const shard = isEventMessage(m.body) ? messageShard(m.body) : undefined;
+    if (isShard(env, shard) && isEventMessage(m.body))
+      byShard.set(shard, [...(byShard.get(shard) ?? []), m.body.event_id]);
+  }
+  const known = [...byShard.values()].reduce((n, ids) => n + ids.length, 0);
+  if (known < messages.length) {
     console.error(
       JSON.stringify({
         level: 'error',
         msg: 'unknown dead-letter messages',
-        count: messages.length - ids.length,
+        count: messages.length - known,
       }),
     );
   }
-  if (ids.length) await giveUpEvents(db, ids);
+  for (const [shard, ids] of byShard) await giveUpEvents(primaryDb(env, shard), ids);
   for (const message of messages) message.ack();
 }
 
@@ -74,21 +94,21 @@ async function giveUp(db: Db, messages: readonly Message<unknown>[]): Promise<vo
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
   if (batch.queue === OUTBOUND_QUEUE) return consumeOutbound(batch, env);
   if (batch.queue === 'crm-imports') return consumeImports(batch, env);
-  const db = primaryDb(env.DB);
-  if (batch.queue.endsWith('-dlq')) return giveUp(db, batch.messages);
-  await Promise.all(batch.messages.map((message) => handle(db, env, message)));
+  if (batch.queue.endsWith('-dlq')) return giveUp(env, batch.messages);
+  await Promise.all(batch.messages.map((message) => handle(env, message)));
 }
 
 /**
  * Queues again the pending events that were never handed over (the send failed after the 204) or
  * whose retry was lost, so no accepted event is left behind.
  */
-export async function requeueStranded(env: Bindings, now = Date.now()): Promise<number> {
-  const db = primaryDb(env.DB);
+export async function requeueStranded(env: Bindings, shard: number, now = Date.now()): Promise<number> {
+  const db = primaryDb(env, shard);
   const cutoff = now - strandedAfterMs(env, STRANDED_AFTER_MS);
   const rows = await requeueStrandedEvents(db, cutoff, now);
   await enqueueEvents(
     env.EVENTS,
+    shard,
     rows.map((r) => r.id),
   );
   return rows.length;

@@ -1,6 +1,8 @@
 import { DomainError } from '../core/errors';
 import { logError } from '../core/log';
+import { messageShard } from '../core/message-shard';
 import { type Db, primaryDb } from '../db/client';
+import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { ImportFailure, runChunk } from '../imports/chunk';
 import { failImport, importState } from '../imports/store';
@@ -34,9 +36,12 @@ async function afterFailure(
   return 'done';
 }
 
-async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise<void> {
+async function handle(env: Bindings, message: Message<unknown>): Promise<void> {
   const m = message.body;
-  if (!isImportMessage(m)) return message.retry();
+  const shard = isImportMessage(m) ? messageShard(m) : undefined;
+  // Not ours to drop (a binding removed): retried, then kept by the queue for a person to see.
+  if (!isImportMessage(m) || !isShard(env, shard)) return message.retry();
+  const db = primaryDb(env, shard);
   let next: number | undefined;
   try {
     const chunk = await runChunk(db, env.IMPORT_FILES, m, Date.now());
@@ -64,6 +69,5 @@ async function handle(db: Db, env: Bindings, message: Message<unknown>): Promise
 
 /** The `crm-imports` queue's consumer: one chunk per message (max_batch_size = 1). */
 export async function consumeImports(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  const db = primaryDb(env.DB);
-  for (const message of batch.messages) await handle(db, env, message);
+  for (const message of batch.messages) await handle(env, message);
 }

@@ -1,5 +1,7 @@
 import { logError } from '../core/log';
+import { messageShard } from '../core/message-shard';
 import { primaryDb } from '../db/client';
+import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { deliverMessage } from '../outbound/deliver';
 import { strandedDeliveries } from '../outbound/deliveries';
@@ -17,42 +19,59 @@ export const OUTBOUND_QUEUE = 'crm-outbound';
  * its attempt is written; a throw (D1 unreachable) retries the message itself.
  */
 export async function consumeOutbound(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  // Every fan-out ask of the batch is one run: a run reads all that is new, whoever asked.
+  // Every fan-out ask of the batch for one shard is one run: a run reads all that is new there.
   const asks = batch.messages.filter((message) => isFanoutMessage(message.body));
-  if (asks.length) {
+  for (const [shard, ofShard] of byShard(asks)) {
     try {
-      await fanOutOnce(env);
-      for (const ask of asks) ask.ack();
+      if (!isShard(env, shard)) throw new Error(`fan-out asked of shard ${shard}, which the Worker lacks`);
+      await fanOutOnce(env, shard);
+      for (const ask of ofShard) ask.ack();
     } catch (err) {
-      logError(err, 'fanout');
-      for (const ask of asks) ask.retry({ delaySeconds: 10 });
+      logError(err, `fanout:${shard}`);
+      for (const ask of ofShard) ask.retry({ delaySeconds: 10 });
     }
   }
   await Promise.all(
     batch.messages
       .filter((message) => !isFanoutMessage(message.body))
       .map(async (message) => {
-        if (!isDeliveryMessage(message.body)) {
+        const body = message.body;
+        if (!isDeliveryMessage(body)) {
           console.warn(JSON.stringify({ level: 'warn', msg: 'unknown outbound message', id: message.id }));
           message.ack();
           return;
         }
         try {
-          await deliverMessage(env, message.body.delivery_id);
+          const shard = messageShard(body);
+          if (!isShard(env, shard)) throw new Error(`a delivery of shard ${shard}, which the Worker lacks`);
+          await deliverMessage(env, shard, body.delivery_id);
           message.ack();
         } catch (err) {
-          logError(err, `delivery:${message.body.delivery_id}`);
+          logError(err, `delivery:${body.delivery_id}`);
           message.retry({ delaySeconds: 30 });
         }
       }),
   );
 }
 
-/** One fan-out run: its deliveries queued, and another run asked for when entries are left. */
-export async function fanOutOnce(env: Bindings): Promise<number> {
-  const { deliveries, more } = await fanOut(primaryDb(env.DB), entryBody);
-  await enqueueDeliveries(env.OUTBOUND, deliveries);
-  if (more) await askFanout(env.OUTBOUND);
+/** The asks of a batch by the shard they name (a malformed one: its own group, -1, retried). */
+function byShard(asks: readonly Message<unknown>[]): Map<number, Message<unknown>[]> {
+  const groups = new Map<number, Message<unknown>[]>();
+  for (const ask of asks) {
+    const shard = messageShard(ask.body as object) ?? -1;
+    groups.set(shard, [...(groups.get(shard) ?? []), ask]);
+  }
+  return groups;
+}
+
+/**
+ * One fan-out run on a shard (its journal, its cursor): its deliveries queued, and another run
+ * asked for when entries are left.
+ */
+export async function fanOutOnce(env: Bindings, shard: number): Promise<number> {
+  const { deliveries, more } = await fanOut(primaryDb(env, shard), entryBody);
+  await enqueueDeliveries(env.OUTBOUND, shard, deliveries);
+  if (more) await askFanout(env.OUTBOUND, shard);
   return deliveries.length;
 }
 
@@ -60,17 +79,23 @@ export async function fanOutOnce(env: Bindings): Promise<number> {
 export const DELIVERY_STRANDED_MS = 2 * 60_000;
 
 /** The cron's repair: deliveries whose message was lost (after the commit, or mid-attempt) are queued again. */
-export async function requeueStrandedDeliveries(env: Bindings, now = Date.now()): Promise<number> {
-  const rows = await strandedDeliveries(primaryDb(env.DB), now - DELIVERY_STRANDED_MS);
+export async function requeueStrandedDeliveries(
+  env: Bindings,
+  shard: number,
+  now = Date.now(),
+): Promise<number> {
+  const rows = await strandedDeliveries(primaryDb(env, shard), now - DELIVERY_STRANDED_MS);
   await enqueueDeliveries(
     env.OUTBOUND,
+    shard,
     rows.map((r) => r.id),
   );
   return rows.length;
 }
 
 /** The cron's retention of the delivery log (30 days), and of the endpoints in the trash past 30 days. */
-export async function purgeDeliveries(env: Bindings, now = Date.now()): Promise<number> {
-  await purgeTrashedEndpoints(primaryDb(env.DB), now);
-  return purgeOldDeliveries(primaryDb(env.DB), now);
+export async function purgeDeliveries(env: Bindings, shard: number, now = Date.now()): Promise<number> {
+  const db = primaryDb(env, shard);
+  await purgeTrashedEndpoints(db, now);
+  return purgeOldDeliveries(db, now);
 }

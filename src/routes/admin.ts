@@ -3,12 +3,23 @@ import { eq, sql } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { bearerToken, hasApiKeyPrefix, newApiKey, secretsEqual, sha256Hex } from '../auth/secrets';
 import { ApiKeyCreate, type ApiKeyCreateBody, NewApiKey } from '../contracts/api-keys';
-import { Id, iso, Name, one, Timestamp, writeBodies } from '../contracts/common';
-import { notFound, unauthorized } from '../core/errors';
+import { Id, iso, list, Name, one, Timestamp, writeBodies } from '../contracts/common';
+import { invalid, notFound, unauthorized } from '../core/errors';
 import { ownVar } from '../core/own-vars';
+import { primaryDb } from '../db/client';
+import {
+  accountRows,
+  accountsPerShard,
+  directoryEntry,
+  directoryPage,
+  leastFilledShard,
+  listAccount,
+} from '../db/directory';
 import { guardedWrite } from '../db/errors';
 import { accounts, apiKeys } from '../db/schema';
-import type { AppEnv } from '../env';
+import { shardStats } from '../db/shard-stats';
+import { allShards, isShard, MAX_SHARDS, shardCount, shardOf } from '../db/shards';
+import type { AppEnv, Bindings } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { expiryOf, newKeyRow, presentKey } from '../model/api-keys';
@@ -44,6 +55,22 @@ const optionalJson = createMiddleware<AppEnv>(async (c, next) =>
 
 const Account = z.object({ id: Id, name: z.string(), created_at: Timestamp }).openapi('Account');
 
+const Shard = z.number().int().min(0).openapi({ description: 'The D1 database (shard) holding the account' });
+
+const AccountOnShard = Account.extend({
+  shard: Shard,
+  state: z.enum(['active']).openapi({ description: '`active`; a move in progress will show `moving`' }),
+}).openapi('AccountOnShard');
+
+const ShardSummary = z
+  .object({
+    shard: Shard,
+    accounts: z.number().int().openapi({ description: 'Accounts the directory puts on this shard' }),
+    rows: z.record(z.string(), z.number().int()).openapi({ description: 'Rows of its main tables' }),
+    bytes: z.number().int().nullable().openapi({ description: "The database's size, as D1 reports it" }),
+  })
+  .openapi('ShardSummary');
+
 const tags = ['Admin'];
 const security = [{ adminToken: [] }];
 
@@ -57,10 +84,22 @@ const createAccount = createRoute({
   description:
     'For the operator (the `ADMIN_TOKEN` secret; every /admin route is a 404 without it). Creates a tenant and its first API key; the key in `api_key.key` is shown only in this answer, since the API stores its hash.',
   middleware: [jsonGuard] as const,
-  request: { body: jsonBody(writeBodies({ name: Name }).create.openapi('AccountCreate')) },
+  request: {
+    body: jsonBody(
+      writeBodies({
+        name: Name,
+        shard: Shard.max(MAX_SHARDS - 1)
+          .optional()
+          .openapi({ description: 'The shard to put it on; none: the one with the fewest accounts' }),
+      }).create.openapi('AccountCreate'),
+    ),
+  },
   responses: {
     201: jsonContent(
-      one(z.object({ account: Account, api_key: NewApiKey }).openapi('AccountWithKey'), 'AccountWithKey'),
+      one(
+        z.object({ account: AccountOnShard, api_key: NewApiKey }).openapi('AccountWithKey'),
+        'AccountWithKey',
+      ),
       'The account and its key',
     ),
     ...errorResponses(...bodyErrors, 404),
@@ -84,6 +123,55 @@ const createKey = createRoute({
   },
 });
 
+const getAccount = createRoute({
+  method: 'get',
+  path: '/accounts/{id}',
+  operationId: 'getAccount',
+  tags,
+  security,
+  summary: 'An account, with the shard the directory puts it on',
+  request: { params: IdParam },
+  responses: {
+    200: jsonContent(one(AccountOnShard, 'AccountOnShard'), 'The account'),
+    ...errorResponses(404),
+  },
+});
+
+const listAccounts = createRoute({
+  method: 'get',
+  path: '/accounts',
+  operationId: 'listAccounts',
+  tags,
+  security,
+  summary: 'Every account, across shards, in id order',
+  description:
+    'Driven by the directory (docs/scaling.md): each page reads the directory on shard 0, then the accounts of each shard it names, one query per shard. An account whose directory row was never written is not listed here; `GET /admin/shards` counts it as `unlisted`.',
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(25),
+      cursor: z
+        .string()
+        .regex(/^[0-9]{1,16}$/)
+        .optional()
+        .openapi({ description: 'From `meta.next_cursor`' }),
+    }),
+  },
+  responses: { 200: jsonContent(list(AccountOnShard, 'AccountOnShard'), 'A page'), ...errorResponses(400) },
+});
+
+const listShards = createRoute({
+  method: 'get',
+  path: '/shards',
+  operationId: 'listShards',
+  tags,
+  security,
+  summary: 'Each shard with its accounts, rows and bytes',
+  responses: {
+    200: jsonContent(z.object({ data: z.array(ShardSummary) }).openapi('ShardList'), 'The shards'),
+    ...errorResponses(),
+  },
+});
+
 const revokeKey = createRoute({
   method: 'delete',
   path: '/api-keys/{id}',
@@ -97,40 +185,108 @@ const revokeKey = createRoute({
   responses: { 204: { description: 'Revoked' }, ...errorResponses(404) },
 });
 
+type AccountRow = typeof accounts.$inferSelect;
+
+const presentAccount = (account: AccountRow, entry: { shard: number; state: 'active' }) => ({
+  id: account.id,
+  name: account.name,
+  created_at: iso(account.createdAt),
+  shard: entry.shard,
+  state: entry.state,
+});
+
+/** The account rows a directory page names: one query per shard it names, all at once. */
+async function accountsOf(env: Bindings, page: { accountId: number; shard: number }[]) {
+  const byShard = new Map<number, number[]>();
+  for (const { accountId, shard } of page) {
+    if (isShard(env, shard)) byShard.set(shard, [...(byShard.get(shard) ?? []), accountId]);
+  }
+  const found = await Promise.all(
+    [...byShard].map(([shard, ids]) => accountRows(primaryDb(env, shard), ids)),
+  );
+  return new Map(found.flat().map((row) => [row.id, row]));
+}
+
 const base = router();
 base.use('*', adminAuth);
 
 export const adminRouter = base
   .openapi(createAccount, async (c) => {
-    const { name } = c.req.valid('json');
-    const db = c.get('db');
-    const key = newApiKey();
+    const body = c.req.valid('json');
+    const directory = primaryDb(c.env, 0);
+    const shard = body.shard ?? (await leastFilledShard(directory, shardCount(c.env)));
+    if (!isShard(c.env, shard)) {
+      const last = shardCount(c.env) - 1;
+      throw invalid([
+        { path: 'shard', code: 'invalid', message: `No shard ${shard}: shards are 0 to ${last}.` },
+      ]);
+    }
+    const db = primaryDb(c.env, shard);
+    const key = newApiKey(shard);
     const now = Date.now();
-    // One atomic batch: the key row takes the account id from the insert just before it.
+    // One atomic batch on the shard (ids from its range): the key row takes the account id from
+    // the insert just before it.
     const [[account], [apiKey]] = await db.batch([
-      db.insert(accounts).values({ name, createdAt: now }).returning(),
+      db.insert(accounts).values({ name: body.name, createdAt: now }).returning(),
       db
         .insert(apiKeys)
         .values({ accountId: sql`last_insert_rowid()`, keyHash: await sha256Hex(key), createdAt: now })
         .returning(),
     ]);
     if (!account || !apiKey) throw new Error('account insert returned no row');
+    // Then the directory, on shard 0: two databases share no batch. Should this write fail, the
+    // key is never shown, so nobody reaches the account (docs/scaling.md, "Failure cases").
+    await listAccount(directory, account.id, shard, now);
     return c.json(
       {
         data: {
-          account: { id: account.id, name: account.name, created_at: iso(account.createdAt) },
+          account: presentAccount(account, { shard, state: 'active' }),
           api_key: { ...presentKey(apiKey), key },
         },
       },
       201,
     );
   })
+  .openapi(getAccount, async (c) => {
+    const { id } = c.req.valid('param');
+    const entry = await directoryEntry(primaryDb(c.env, 0), id);
+    if (!entry || !isShard(c.env, entry.shard)) throw notFound('No such account.');
+    const [account] = await accountRows(primaryDb(c.env, entry.shard), [id]);
+    if (!account) throw notFound('No such account.');
+    return c.json({ data: presentAccount(account, entry) }, 200);
+  })
+  .openapi(listAccounts, async (c) => {
+    const { limit, cursor } = c.req.valid('query');
+    const entries = await directoryPage(primaryDb(c.env, 0), cursor ? Number(cursor) : 0, limit + 1);
+    const page = entries.slice(0, limit);
+    const rows = await accountsOf(c.env, page);
+    const data = page.flatMap((entry) => {
+      const account = rows.get(entry.accountId);
+      return account ? [presentAccount(account, entry)] : [];
+    });
+    const last = page.at(-1);
+    const next = entries.length > limit && last ? String(last.accountId) : null;
+    return c.json({ data, meta: { limit, next_cursor: next } }, 200);
+  })
+  .openapi(listShards, async (c) => {
+    const counts = new Map((await accountsPerShard(primaryDb(c.env, 0))).map((row) => [row.shard, row.n]));
+    const data = await Promise.all(
+      allShards(c.env).map(async (shard) => ({
+        shard,
+        accounts: counts.get(shard) ?? 0,
+        ...(await shardStats(shardOf(c.env, shard))),
+      })),
+    );
+    return c.json({ data }, 200);
+  })
   .openapi(createKey, async (c) => {
     const { id } = c.req.valid('param');
     // No body: an unnamed full-access key, as this route made before keys had names.
     const body: ApiKeyCreateBody = c.req.valid('json');
-    const db = c.get('db');
-    const key = newApiKey();
+    const entry = await directoryEntry(primaryDb(c.env, 0), id);
+    if (!entry || !isShard(c.env, entry.shard)) throw notFound('No such account.');
+    const db = primaryDb(c.env, entry.shard);
+    const key = newApiKey(entry.shard);
     const now = Date.now();
     const values = newKeyRow(
       { accountId: id, hash: await sha256Hex(key), body, expiresAt: expiryOf(body, null, now) },
@@ -166,13 +322,18 @@ export const adminRouter = base
   })
   .openapi(revokeKey, async (c) => {
     const { id } = c.req.valid('param');
-    const db = c.get('db');
-    // Revoking twice is fine; only an unknown key id is a 404.
-    const [revoked] = await db
-      .update(apiKeys)
-      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${Date.now()})` })
-      .where(eq(apiKeys.id, id))
-      .returning({ id: apiKeys.id });
-    if (!revoked) throw notFound('No such API key.');
+    const now = Date.now();
+    // Revoking twice is fine; only an unknown key id is a 404. A key id is unique across shards,
+    // and a moved account's keys keep theirs, so every shard is asked (an operator's rare call).
+    const revoked = await Promise.all(
+      allShards(c.env).map((shard) =>
+        primaryDb(c.env, shard)
+          .update(apiKeys)
+          .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
+          .where(eq(apiKeys.id, id))
+          .returning({ id: apiKeys.id }),
+      ),
+    );
+    if (!revoked.some((rows) => rows.length)) throw notFound('No such API key.');
     return c.body(null, 204);
   });

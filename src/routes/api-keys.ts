@@ -112,7 +112,8 @@ export const apiKeysRouter = router()
     return c.json({ data: presentKey(row) }, 200);
   })
   .openapi(createApiKey, async (c) => {
-    const key = newApiKey();
+    // A key of the shard the account is on, as the request's own key says.
+    const key = newApiKey(c.get('db').shard);
     const row = await createKey(
       c.get('db'),
       c.get('keyHash'),

@@ -12,7 +12,7 @@ import { acceptCall, checkSignature, type Hook, recordRejection, webhookOf } fro
 import { ACCEPTED_TYPES } from '../webhooks/ingest/parse';
 import { MAX_REMAINDER_BYTES } from '../webhooks/ingest/stored-body';
 import { assertEventRoom, storageFull } from '../webhooks/log/event-storage';
-import { looksLikeWebhookToken } from '../webhooks/rules/token';
+import { webhookTokenShard } from '../webhooks/rules/token';
 
 // The HTTP adapter of webhook ingest (src/webhooks/ingest/): the route and its description, the
 // rate limit, the body read within its limit, and each refusal's status, which http/ decides.
@@ -149,7 +149,9 @@ hooksRouter.openAPIRegistry.registerPath(ingest);
 hooksRouter.post('/:token', async (c) => {
   try {
     const token = c.req.param('token');
-    if (!looksLikeWebhookToken(token)) return c.body(null, 404);
+    // The token names its shard; one the Worker does not have is an unknown token.
+    const shard = webhookTokenShard(token);
+    if (shard === undefined || !c.get('shard').choose(shard)) return c.body(null, 404);
     // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
     // limiter first); keyed by a hash, as the URL is a credential.
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', () => sha256Hex(token));

@@ -1,11 +1,15 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { apiKeyShard } from '../../src/auth/secrets';
 import worker from '../../src/index';
 import {
   adminHeaders,
   BASE,
+  bindingOf,
   call,
+  d1Of,
+  d1OfRow,
   expectProblem,
   type Json,
   json,
@@ -30,13 +34,17 @@ const createKey = (key: string, body: Json, headers: Record<string, string> = {}
   call('/v1/api-keys', { method: 'POST', key, body, headers });
 
 const keyRow = (id: number) =>
-  env.DB.prepare('SELECT * FROM api_keys WHERE id = ?').bind(id).first<Record<string, unknown>>();
+  d1OfRow('api_keys', id)
+    .prepare('SELECT * FROM api_keys WHERE id = ?')
+    .bind(id)
+    .first<Record<string, unknown>>();
 
 /** `n` more live keys of the account, written straight to D1. */
 async function fillKeys(accountId: number, n: number): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < n; i++) {
-    await env.DB.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)')
+    await d1Of(accountId)
+      .prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)')
       .bind(accountId, `filler-${accountId}-${i}`, now)
       .run();
   }
@@ -44,7 +52,8 @@ async function fillKeys(accountId: number, n: number): Promise<void> {
 
 const liveKeys = async (accountId: number) =>
   (
-    await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL')
+    await d1Of(accountId)
+      .prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL')
       .bind(accountId)
       .first<{ n: number }>()
   )?.n;
@@ -54,7 +63,8 @@ async function settled(db: D1Database, path: string, key: string): Promise<Respo
   const ctx = createExecutionContext();
   const res = await worker.fetch(
     new Request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${key}` } }),
-    { ...env, DB: db },
+    // `db` stands for the shard the key names.
+    { ...env, [bindingOf(apiKeyShard(key) ?? 0)]: db },
     ctx,
   );
   await waitOnExecutionContext(ctx);
@@ -73,7 +83,7 @@ describe('/v1/api-keys: an account manages its own keys', () => {
       expires_at: null,
       last_used_at: null,
     });
-    expect(data.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
+    expect(data.key).toMatch(/^crm_(s[1-9][0-9]*_)?[A-Za-z0-9_-]{43}$/);
     expect(res.headers.get('Location')).toBe(`${BASE}/v1/api-keys/${data.id}`);
     // Only its hash is stored.
     expect(JSON.stringify(await keyRow(data.id))).not.toContain(data.key);
@@ -195,7 +205,8 @@ describe('/v1/api-keys: an account manages its own keys', () => {
     const tooLate = await createKey(parent.key, { name: 'C2', expires_at: later });
     expect((await expectProblem(tooLate, 422, 'validation_failed')).errors[0].path).toBe('expires_at');
 
-    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
+    await d1OfRow('api_keys', parent.id)
+      .prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
       .bind(Date.now() - 1000, parent.id)
       .run();
     for (const [method, path] of [
@@ -211,7 +222,8 @@ describe('/v1/api-keys: an account manages its own keys', () => {
       expect(problem.detail).toMatch(/expired at \d{4}-/);
     }
     expect(await liveKeys(account.id)).toBe(3);
-    const users = await env.DB.prepare('SELECT count(*) AS n FROM users WHERE account_id = ?')
+    const users = await d1Of(account.id)
+      .prepare('SELECT count(*) AS n FROM users WHERE account_id = ?')
       .bind(account.id)
       .first();
     expect(users?.n).toBe(0);
@@ -223,7 +235,8 @@ describe('/v1/api-keys: an account manages its own keys', () => {
     const res = await createKey(account.key, { name: 'X' }, { 'Idempotency-Key': 'k1' });
     await expectProblem(res, 400, 'invalid_idempotency_key');
     expect(await liveKeys(account.id)).toBe(before);
-    const stored = await env.DB.prepare('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?')
+    const stored = await d1Of(account.id)
+      .prepare('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?')
       .bind(account.id)
       .first();
     expect(stored?.n).toBe(0);
@@ -239,7 +252,8 @@ describe('/v1/api-keys: an account manages its own keys', () => {
       403,
       'insufficient_scope',
     );
-    const stored = await env.DB.prepare('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?')
+    const stored = await d1Of(account.id)
+      .prepare('SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?')
       .bind(account.id)
       .first();
     expect(stored?.n).toBe(0);
@@ -318,8 +332,9 @@ describe('last used, to the minute', () => {
   it('a read stays 1 round trip and sets it after its answer, once a minute', async () => {
     const account = await newAccount();
     const old = Math.floor(Date.now() / MINUTE) * MINUTE - 5 * MINUTE;
-    await env.DB.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').bind(old, account.keyId).run();
-    const first = recordingD1(env.DB);
+    const d1 = d1Of(account.id);
+    await d1.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').bind(old, account.keyId).run();
+    const first = recordingD1(d1);
     const res = await settled(first.db, '/v1/users', account.key);
     expect(res.status).toBe(200);
     expect(roundTrips(res)).toBe(1);
@@ -329,7 +344,7 @@ describe('last used, to the minute', () => {
     expect(used % MINUTE).toBe(0);
 
     // Again within the minute: no write at all.
-    const again = recordingD1(env.DB);
+    const again = recordingD1(d1);
     await settled(again.db, '/v1/users', account.key);
     expect(again.statements.filter((s) => /^update "api_keys"/i.test(s.sql))).toHaveLength(0);
   });
@@ -337,7 +352,7 @@ describe('last used, to the minute', () => {
   it('a refused request does not count as a use', async () => {
     const account = await newAccount();
     const made = await adminKey(account.id, { name: 'R', scopes: ['deals:read'] });
-    const res = await settled(env.DB, '/v1/users', made.key);
+    const res = await settled(d1Of(account.id), '/v1/users', made.key);
     expect(res.status).toBe(403);
     expect((await keyRow(made.id))?.last_used_at).toBeNull();
   });

@@ -215,7 +215,7 @@ describe('EXPLAIN QUERY PLAN of every list query', () => {
 
   it("the cron's purge and an erasure read by index: a run that finds nothing due scans no table", async () => {
     const d1 = recordingD1(env.DB);
-    await purgeTrash(primaryDb(d1.db), Date.now(), journals);
+    await purgeTrash(primaryDb({ DB: d1.db }, 0), Date.now(), journals);
     const res = await callWithDb(d1.db, `/v1/contacts/${seeded.ids.contact}?erase=true`, {
       method: 'DELETE',
       key: seeded.key,

@@ -243,7 +243,7 @@ describe('__contains through the search index', () => {
   it.each(SEARCHES)('$path $param: the same rows as plain instr() for every value', async (s) => {
     const values = searchValues(TEXTS);
     expect(values.length).toBeGreaterThan(1000);
-    const db = primaryDb(env.DB);
+    const db = primaryDb(env, 0);
     const keyHash = await sha256Hex(account.key);
     // The route's own query for each value, and plain instr(), a hundred values per round trip.
     for (let at = 0; at < values.length; at += 100) {

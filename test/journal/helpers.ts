@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:workers';
+import { d1Of, d1OfRow } from '../helpers';
 
 export type Entry = {
   seq: number;
@@ -15,10 +15,11 @@ export type Entry = {
 
 /** The account's journal entries as stored, oldest first (optionally one record's). */
 export async function entriesOf(accountId: number, recordType?: string, recordId?: number): Promise<Entry[]> {
-  const { results } = await env.DB.prepare(
-    `select * from journal_entries where account_id = ?1
+  const { results } = await d1Of(accountId)
+    .prepare(
+      `select * from journal_entries where account_id = ?1
        and (?2 is null or record_type = ?2) and (?3 is null or record_id = ?3) order by seq`,
-  )
+    )
     .bind(accountId, recordType ?? null, recordId ?? null)
     .all<Record<string, unknown>>();
   return results.map((row) => ({
@@ -31,7 +32,8 @@ export async function entriesOf(accountId: number, recordType?: string, recordId
 
 /** The record's version column. */
 export async function versionOf(table: string, id: number): Promise<number | undefined> {
-  const row = await env.DB.prepare(`select version from ${table} where id = ?`)
+  const row = await d1OfRow(table, id)
+    .prepare(`select version from ${table} where id = ?`)
     .bind(id)
     .first<{ version: number }>();
   return row?.version;

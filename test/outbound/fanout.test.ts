@@ -1,13 +1,26 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
-import { sha256Hex } from '../../src/auth/secrets';
+import { apiKeyShard, sha256Hex } from '../../src/auth/secrets';
 import { primaryDb } from '../../src/db/client';
 import { KeyGrant } from '../../src/db/key-grant';
+import { shardOf } from '../../src/db/shards';
 import { scoped } from '../../src/db/tenant';
 import { entryBody } from '../../src/outbound/entry-body';
 import { fanOut } from '../../src/outbound/fanout';
 import { fanOutOnce } from '../../src/queue/outbound';
-import { call, callWithDb, callWithEnv, create, type Json, newAccount, recordingD1 } from '../helpers';
+import {
+  call,
+  callWithDb,
+  callWithEnv,
+  create,
+  d1Of,
+  d1OfRow,
+  dbOf,
+  type Json,
+  newAccount,
+  recordingD1,
+  shardOfAccount,
+} from '../helpers';
 import { entriesOf } from '../journal/helpers';
 import { deliveries, endpointWithBox, plantEndpoint, type Received, received } from './support';
 
@@ -44,7 +57,7 @@ describe('fan-out from the change journal', () => {
     expect(bodies(got).map((b) => b.data)).toEqual(((await feed.json()) as Json).data);
     expect(bodies(got)[1]?.data).toMatchObject({ changed_fields: ['name'], previous: { name: 'Acme' } });
     // Nothing left past the cursor: another run makes no delivery twice.
-    expect((await fanOut(primaryDb(env.DB), entryBody)).deliveries).toEqual([]);
+    expect((await fanOut(dbOf(accountId), entryBody)).deliveries).toEqual([]);
   });
 
   it('never sends a later version of a record while an earlier one is being retried', async () => {
@@ -67,15 +80,16 @@ describe('fan-out from the change journal', () => {
     await receivedN(name, 1);
     // An entry written with no ask at all (as if the send after the commit were lost).
     const [entry] = await entriesOf(accountId, 'contact');
-    await env.DB.prepare(
-      `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+    await d1Of(accountId)
+      .prepare(
+        `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
        SELECT 'evt_lostask000000000000001', ?, 'contact.created', 'contact', 999999, 1, ?, '{"type":"system"}', data
        FROM journal_entries WHERE id = ?`,
-    )
+      )
       .bind(accountId, Date.now(), entry?.id)
       .run();
     expect(entry).toBeDefined();
-    expect(await fanOutOnce(env)).toBeGreaterThanOrEqual(1);
+    expect(await fanOutOnce(env, shardOfAccount(accountId))).toBeGreaterThanOrEqual(1);
     const got = await receivedN(name, 2);
     expect(got[1]?.id).toBe('evt_lostask000000000000001');
   });
@@ -86,41 +100,47 @@ describe('a fan-out run', () => {
     const { id: accountId, key } = await newAccount();
     const endpoints = await Promise.all([1, 2, 3].map(() => endpointWithBox(key, [{ status: 204 }], ['*'])));
     const now = Date.now();
-    // A real deal's snapshot, taken in another account so that this one's endpoints get nothing else.
-    const other = await newAccount();
+    // A real deal's snapshot, taken in another account (of the same shard, whose journal holds the
+    // snapshot) so that this one's endpoints get nothing else.
+    const other = await newAccount('Other', shardOfAccount(accountId));
     await create(other.key, '/v1/deals', { name: 'Snapshot' });
     const [snapshot] = await entriesOf(other.id, 'deal');
     // Entries with no ask (as after lost sends), so that one run makes all 12 deliveries.
-    await env.DB.batch(
+    const d1 = d1Of(accountId);
+    await d1.batch(
       [1, 2, 3, 4].map((n) =>
-        env.DB.prepare(
-          `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+        d1
+          .prepare(
+            `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
            SELECT ?, ?, 'deal.created', 'deal', ?, 1, ?, '{"type":"system"}', data
            FROM journal_entries WHERE id = ?`,
-        ).bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now, snapshot?.id),
+          )
+          .bind(`evt_batch${accountId}x${n}`.padEnd(28, '0'), accountId, 900000 + n, now, snapshot?.id),
       ),
     );
     // This run, or one an endpoint's create asked for, makes the 12 deliveries in one batch.
-    await fanOutOnce(env);
+    await fanOutOnce(env, shardOfAccount(accountId));
     for (const { name } of endpoints) expect(await receivedN(name, 4)).toHaveLength(4);
   });
 });
 
 describe('an entry the presenter cannot show', () => {
   it("goes out as its envelope, and never holds up another account's deliveries", async () => {
-    const broken = await newAccount();
-    const healthy = await newAccount();
+    // On one shard: a fan-out run is one shard's journal.
+    const broken = await newAccount('Broken', 1);
+    const healthy = await newAccount('Healthy', 1);
     const brokenBox = await endpointWithBox(broken.key, [{ status: 204 }], ['*']);
     const healthyBox = await endpointWithBox(healthy.key, [{ status: 204 }], ['*']);
     // A snapshot of a shape the presenter no longer reads, journaled before the healthy write.
-    await env.DB.prepare(
-      `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
+    await d1Of(broken.id)
+      .prepare(
+        `INSERT INTO journal_entries (id, account_id, type, record_type, record_id, version, occurred_at, actor, data)
        VALUES ('evt_unreadable00000000000001', ?, 'company.created', 'company', 999998, 1, ?, '{"type":"system"}', ?)`,
-    )
+      )
       .bind(broken.id, Date.now(), JSON.stringify({ follower_ids: 5, cnpj: { not: 'text' } }))
       .run();
     const contact = await create(healthy.key, '/v1/contacts', { name: 'Healthy' });
-    await fanOutOnce(env);
+    await fanOutOnce(env, 1);
     const [got] = await receivedN(healthyBox.name, 1);
     expect(bodies([got as Received])[0]?.data).toMatchObject({
       record_id: contact.id,
@@ -147,10 +167,12 @@ describe('LGPD erasure', () => {
       email: 'zenaide@example.com',
     });
     await receivedN(name, 1);
+    const d1 = d1OfRow('webhook_endpoints', endpoint.id);
     const answers = () =>
-      env.DB.prepare(
-        'SELECT a.response FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?',
-      )
+      d1
+        .prepare(
+          'SELECT a.response FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?',
+        )
         .bind(endpoint.id)
         .all<{ response: string }>();
     await vi.waitFor(async () => expect((await answers()).results[0]?.response).toMatch(/Zenaide/), {
@@ -158,7 +180,8 @@ describe('LGPD erasure', () => {
     });
     const res = await call(`/v1/contacts/${contact.id}?erase=true`, { method: 'DELETE', key });
     expect(res.status).toBe(204);
-    const { results } = await env.DB.prepare('SELECT body FROM webhook_deliveries WHERE endpoint_id = ?')
+    const { results } = await d1
+      .prepare('SELECT body FROM webhook_deliveries WHERE endpoint_id = ?')
       .bind(endpoint.id)
       .all<{ body: string }>();
     expect(results.length).toBeGreaterThanOrEqual(1);
@@ -173,14 +196,16 @@ describe('the fan-out ask after a /v1 write', () => {
   /** What a write's key lookup (`scoped`, the first batch of every /v1 request) found. */
   const listening = async (key: string, writes = true) => {
     const grant = new KeyGrant(await sha256Hex(key), null, Date.now(), undefined, writes);
-    await scoped(primaryDb(env.DB), grant);
+    await scoped(primaryDb(env, apiKeyShard(key) ?? 0), grant);
     return grant.listening;
   };
 
   /** The text of the key lookup a request sent: the first statement of its first batch. */
   const keyLookup = async (key: string, path: string, method = 'GET', body?: unknown) => {
-    const recorded = recordingD1(env.DB);
-    const res = await callWithDb(recorded.db, path, { method, key, body });
+    // The key's shard, recorded (src/db/shards.ts).
+    const shard = apiKeyShard(key) ?? 0;
+    const recorded = recordingD1(shardOf(env, shard));
+    const res = await callWithDb(recorded.db, path, { method, key, body }, shard);
     expect(res.status).toBeLessThan(300);
     return recorded.statements[0]?.sql ?? '';
   };

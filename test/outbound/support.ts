@@ -1,6 +1,5 @@
-import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { call, create, type Json } from '../helpers';
+import { call, create, d1OfRow, type Json } from '../helpers';
 
 /** What the receiver Worker (test/internet/worker.ts) recorded of one box. */
 export type Received = {
@@ -55,6 +54,7 @@ export const deliveries = async (key: string, id: number): Promise<Json[]> => {
 
 /** Sets columns of an endpoint straight in D1: a state the API would take days to reach. */
 export const plantEndpoint = (id: number, set: string, ...params: unknown[]) =>
-  env.DB.prepare(`UPDATE webhook_endpoints SET ${set} WHERE id = ?`)
+  d1OfRow('webhook_endpoints', id)
+    .prepare(`UPDATE webhook_endpoints SET ${set} WHERE id = ?`)
     .bind(...params, id)
     .run();

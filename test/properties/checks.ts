@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { dereference, type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
 import { expect } from 'vitest';
+import { allShards, homeShardOfId, shardOf } from '../../src/db/shards';
 import { call, type Json } from '../helpers';
 import { deref } from '../openapi';
 
@@ -155,23 +156,38 @@ const hex = (bytes: ArrayBuffer) =>
 
 /**
  * Reads the given accounts and any newer one (the admin API writes there), and every row of the
- * given accounts in every tenant table, straight from D1, in one batch; rows are hashed in a stable order.
+ * given accounts in every tenant table, straight from D1, one batch per shard (an account's rows
+ * are on its shard, src/db/shards.ts); rows are hashed in a stable order.
  */
 export async function snapshot(accountIds: number[]): Promise<Snapshot> {
   const tables = await tablesWithAccount();
   const ids = JSON.stringify(accountIds);
-  const results = await env.DB.batch<Record<string, unknown>>([
-    // The given accounts, and any made after them: the admin API writes here, and the accounts of
-    // the files before this one in the same runtime are none of its business.
-    env.DB.prepare(
-      'select * from accounts where id in (select value from json_each(?1)) or id > (select max(value) from json_each(?1))',
-    ).bind(ids),
-    ...tables.map((table) =>
-      env.DB.prepare(
-        `select * from "${table}" where account_id in (select value from json_each(?))${table === 'inbound_events' ? REFUSALS_LEFT_OUT : ''}`,
-      ).bind(ids),
-    ),
-  ]);
+  const perShard = await Promise.all(
+    allShards(env).map((shard) => {
+      const d1 = shardOf(env, shard);
+      // The given accounts, and any made after the newest of them on this shard: the admin API
+      // writes there, and the accounts of the files before this one in the same runtime are none
+      // of its business.
+      const here = accountIds.filter((id) => homeShardOfId('accounts', id) === shard);
+      const newest = here.length ? Math.max(...here) : Number.MAX_SAFE_INTEGER;
+      return d1.batch<Record<string, unknown>>([
+        d1
+          .prepare('select * from accounts where id in (select value from json_each(?1)) or id > ?2')
+          .bind(ids, newest),
+        ...tables.map((table) =>
+          d1
+            .prepare(
+              `select * from "${table}" where account_id in (select value from json_each(?))${table === 'inbound_events' ? REFUSALS_LEFT_OUT : ''}`,
+            )
+            .bind(ids),
+        ),
+      ]);
+    }),
+  );
+  const results = perShard[0]?.map((_, i) => ({
+    results: perShard.flatMap((batch) => batch[i]?.results ?? []),
+  }));
+  if (!results) throw new Error('no shard');
   const counts: Record<string, number> = {};
   const lines: string[] = [];
   ['accounts', ...tables].forEach((table, i) => {

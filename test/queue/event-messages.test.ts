@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { homeShardOfId } from '../../src/db/shards';
 import { enqueueEvents } from '../../src/webhooks/log/event-messages';
 import type { Json } from '../helpers';
 import { eventOf, ingest, leadHook } from './webhook-support';
@@ -22,8 +23,10 @@ describe('enqueueEvents', () => {
     // One at a time: ingest reads back the webhook's newest event.
     for (const telefone of ['11911111111', '11922222222', '11933333333'])
       ids.push(await ingest(hook, { nome: `Lead ${telefone}`, telefone, __fault: 'send' }));
-    await enqueueEvents(env.EVENTS, ids.slice(0, 1));
-    await enqueueEvents(env.EVENTS, ids.slice(1));
+    // The events' shard, from their ids' range (src/db/shards.ts).
+    const shard = homeShardOfId('inbound_events', ids[0] as number);
+    await enqueueEvents(env.EVENTS, shard, ids.slice(0, 1));
+    await enqueueEvents(env.EVENTS, shard, ids.slice(1));
     const events = await Promise.all(ids.map((id) => settled(key, hook.id, id)));
     for (const event of events)
       expect(event).toMatchObject({ status: 'processed', attempts: 1, error: null });

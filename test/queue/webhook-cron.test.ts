@@ -1,26 +1,34 @@
 import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { homeShardOfId } from '../../src/db/shards';
 import worker from '../../src/index';
 import { requeueStranded, STRANDED_AFTER_MS } from '../../src/queue/consumer';
-import { capturingLogs, type Json } from '../helpers';
+import { capturingLogs, d1OfRow, type Json } from '../helpers';
 import { deliver, eventOf, get, ingest, leadHook } from './webhook-support';
 
 const MINUTE = 60_000;
 
+/** The shard an event is on: its id's range (src/db/shards.ts). */
+const shardOfEvent = (id: number) => homeShardOfId('inbound_events', id);
+
 /** Moves the event's arrival and last hand-over to the queue `ms` into the past. */
 async function backdate(id: number, ms: number): Promise<void> {
-  await env.DB.prepare(
-    'UPDATE inbound_events SET received_at = received_at - ?1, queued_at = queued_at - ?1 WHERE id = ?2',
-  )
+  await d1OfRow('inbound_events', id)
+    .prepare(
+      'UPDATE inbound_events SET received_at = received_at - ?1, queued_at = queued_at - ?1 WHERE id = ?2',
+    )
     .bind(ms, id)
     .run();
 }
 
 async function queuedAt(id: number): Promise<number> {
-  const row = await env.DB.prepare('SELECT queued_at FROM inbound_events WHERE id = ?').bind(id).first<{
-    queued_at: number;
-  }>();
+  const row = await d1OfRow('inbound_events', id)
+    .prepare('SELECT queued_at FROM inbound_events WHERE id = ?')
+    .bind(id)
+    .first<{
+      queued_at: number;
+    }>();
   if (!row) throw new Error(`no event ${id}`);
   return row.queued_at;
 }
@@ -58,7 +66,8 @@ describe('cron: stranded events', () => {
     const processed = await ingest(hook, { telefone: '11922222222', nome: 'Feito', __fault: 'send' });
     const failed = await ingest(hook, { telefone: '11933333333', __fault: 'send' });
     await deliver([processed, failed]);
-    await env.DB.prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
+    await d1OfRow('inbound_events', failed)
+      .prepare("UPDATE inbound_events SET status = 'failed', error = 'boom' WHERE id = ?")
       .bind(failed)
       .run();
     await backdate(processed, 10 * MINUTE);
@@ -77,10 +86,10 @@ describe('cron: stranded events', () => {
     const { hook } = await leadHook();
     const id = await ingest(hook, { telefone: '11944444444', nome: 'Limite', __fault: 'send' });
     const handedOver = await queuedAt(id);
-    await requeueStranded(env, handedOver + STRANDED_AFTER_MS);
+    await requeueStranded(env, shardOfEvent(id), handedOver + STRANDED_AFTER_MS);
     expect(await queuedAt(id)).toBe(handedOver);
     const later = handedOver + STRANDED_AFTER_MS + 1;
-    await requeueStranded(env, later);
+    await requeueStranded(env, shardOfEvent(id), later);
     expect(await queuedAt(id)).toBe(later);
   });
 
@@ -89,23 +98,26 @@ describe('cron: stranded events', () => {
     const id = await ingest(hook, { telefone: '11966666666', nome: 'Janela', __fault: 'send' });
     const handedOver = await queuedAt(id);
     const second = handedOver + 1001;
-    await requeueStranded(env, second);
-    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000', FAULT_INJECTION: undefined }, second);
+    await requeueStranded(env, shardOfEvent(id), second);
+    await requeueStranded(
+      { ...env, STRANDED_AFTER_MS: '1000', FAULT_INJECTION: undefined },
+      shardOfEvent(id),
+      second,
+    );
     for (const invalid of ['', '0', '-1000', '1.5', 'soon']) {
-      await requeueStranded({ ...env, STRANDED_AFTER_MS: invalid }, second);
+      await requeueStranded({ ...env, STRANDED_AFTER_MS: invalid }, shardOfEvent(id), second);
     }
-    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, handedOver + 1000);
+    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, shardOfEvent(id), handedOver + 1000);
     expect(await queuedAt(id)).toBe(handedOver);
-    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, second);
+    await requeueStranded({ ...env, STRANDED_AFTER_MS: '1000' }, shardOfEvent(id), second);
     expect(await queuedAt(id)).toBe(second);
   });
 
   it('does not re-queue an event whose retry is scheduled, until five minutes after the retry was due', async () => {
     const { key, hook } = await leadHook();
     const id = await ingest(hook, { telefone: '11955555555', nome: 'Retry', __fault: 'send' });
-    await env.DB.prepare(
-      `UPDATE inbound_events SET payload = json_set(payload, '$.__fault', 'consumer') WHERE id = ?`,
-    )
+    await d1OfRow('inbound_events', id)
+      .prepare(`UPDATE inbound_events SET payload = json_set(payload, '$.__fault', 'consumer') WHERE id = ?`)
       .bind(id)
       .run();
     const { value: result, logged } = await capturingLogs(() => deliver([id]));
@@ -118,14 +130,15 @@ describe('cron: stranded events', () => {
     expect(event).toMatchObject({ status: 'pending', attempts: 1 });
     expect(due).toBeGreaterThanOrEqual(Date.parse(event.received_at) + 10_000);
     // The queue's own redelivery of what the cron sends below would succeed (not part of this test).
-    await env.DB.prepare(`UPDATE inbound_events SET payload = json_remove(payload, '$.__fault') WHERE id = ?`)
+    await d1OfRow('inbound_events', id)
+      .prepare(`UPDATE inbound_events SET payload = json_remove(payload, '$.__fault') WHERE id = ?`)
       .bind(id)
       .run();
     // Five minutes after the failure the retry is still the queue's business.
-    await requeueStranded(env, due - 10_000 + STRANDED_AFTER_MS);
+    await requeueStranded(env, shardOfEvent(id), due - 10_000 + STRANDED_AFTER_MS);
     expect(await queuedAt(id)).toBe(due);
     // Five minutes after it was due, it counts as lost and goes to the queue again.
-    await requeueStranded(env, due + STRANDED_AFTER_MS + 1);
+    await requeueStranded(env, shardOfEvent(id), due + STRANDED_AFTER_MS + 1);
     expect(await queuedAt(id)).toBe(due + STRANDED_AFTER_MS + 1);
   });
 });

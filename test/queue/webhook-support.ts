@@ -6,8 +6,9 @@ import {
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { homeShardOfId } from '../../src/db/shards';
 import worker from '../../src/index';
-import { call, type Json, json, list, newAccount, newWebhook } from '../helpers';
+import { call, d1Of, d1OfRow, type Json, json, list, newAccount, newWebhook } from '../helpers';
 
 // Shared by the queue consumer, flows and cron tests of inbound webhooks.
 
@@ -18,7 +19,8 @@ import { call, type Json, json, list, newAccount, newWebhook } from '../helpers'
 export async function ingest(hook: { id: number; path: string }, body: Json): Promise<number> {
   const res = await call(hook.path, { method: 'POST', body });
   expect(res.status, await res.clone().text()).toBe(204);
-  const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
+  const row = await d1OfRow('inbound_webhooks', hook.id)
+    .prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
     .bind(hook.id)
     .first<{ id: number }>();
   if (!row?.id) throw new Error('no event stored');
@@ -39,7 +41,9 @@ export async function deliver(
     queue,
     events.map((e, i) => {
       const { id, attempts = 1, msg = `m${i}` } = typeof e === 'number' ? { id: e } : e;
-      return { id: msg, timestamp: new Date(), attempts, body: { event_id: id } };
+      // Each message names its event's shard, as the Worker's own sends do (src/core/message-shard.ts).
+      const body = { event_id: id, shard: homeShardOfId('inbound_events', id) };
+      return { id: msg, timestamp: new Date(), attempts, body };
     }),
   );
   const retries: Delivery['retries'] = [];
@@ -81,7 +85,8 @@ export async function get(key: string, path: string): Promise<Json> {
 
 /** How many rows of `table` the account has, read straight from D1. */
 export async function countRows(table: string, accountId: number): Promise<number> {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+  const row = await d1Of(accountId)
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
     .bind(accountId)
     .first<{ n: number }>();
   return row?.n ?? 0;

@@ -2,7 +2,17 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { adminHeaders, BASE, call, expectProblem, expectReadOnly, json, newAccount } from '../helpers';
+import {
+  adminHeaders,
+  BASE,
+  call,
+  countOnEveryShard,
+  d1OfRow,
+  expectProblem,
+  expectReadOnly,
+  json,
+  newAccount,
+} from '../helpers';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -28,7 +38,7 @@ describe('POST /admin/accounts', () => {
     expect(Object.keys(body)).toEqual(['data']);
     expect(Object.keys(body.data).sort()).toEqual(['account', 'api_key']);
     const { account, api_key } = body.data;
-    expect(Object.keys(account).sort()).toEqual(['created_at', 'id', 'name']);
+    expect(Object.keys(account).sort()).toEqual(['created_at', 'id', 'name', 'shard', 'state']);
     expect(Object.keys(api_key).sort()).toEqual(KEY_FIELDS);
     // Made without scopes: full access, unnamed, never expiring.
     expect(api_key).toMatchObject({ name: null, scopes: null, expires_at: null, last_used_at: null });
@@ -41,11 +51,12 @@ describe('POST /admin/accounts', () => {
     expect(account.created_at).toMatch(ISO);
     expect(Date.parse(account.created_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(api_key.id).toBeGreaterThan(0);
-    expect(api_key.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
+    expect(api_key.key).toMatch(/^crm_(s[1-9][0-9]*_)?[A-Za-z0-9_-]{43}$/);
     expect(api_key.created_at).toMatch(ISO);
 
     // The key belongs to the new account and works at once.
-    const row = await env.DB.prepare('SELECT account_id, revoked_at FROM api_keys WHERE id = ?')
+    const row = await d1OfRow('api_keys', api_key.id)
+      .prepare('SELECT account_id, revoked_at FROM api_keys WHERE id = ?')
       .bind(api_key.id)
       .first();
     expect(row).toEqual({ account_id: account.id, revoked_at: null });
@@ -76,7 +87,7 @@ describe('POST /admin/accounts', () => {
         'This is an account API key (crm_…); /admin takes the ADMIN_TOKEN: Authorization: Bearer <ADMIN_TOKEN>.',
       );
     }
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name = 'X'").first('n');
+    const count = await countOnEveryShard("SELECT count(*) AS n FROM accounts WHERE name = 'X'");
     expect(count).toBe(0);
   });
 
@@ -84,7 +95,10 @@ describe('POST /admin/accounts', () => {
     const { id, keyId } = await newAccount();
     await expectUnauthorized(await call(`/admin/accounts/${id}/api-keys`, { method: 'POST' }));
     await expectUnauthorized(await call(`/admin/api-keys/${keyId}`, { method: 'DELETE' }));
-    const row = await env.DB.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').bind(keyId).first();
+    const row = await d1OfRow('api_keys', keyId)
+      .prepare('SELECT revoked_at FROM api_keys WHERE id = ?')
+      .bind(keyId)
+      .first();
     expect(row).toEqual({ revoked_at: null });
   });
 
@@ -138,9 +152,12 @@ describe('POST /admin/accounts/{id}/api-keys', () => {
     expect(Object.keys(data).sort()).toEqual(KEY_FIELDS);
     expect(data).toMatchObject({ name: null, scopes: null, expires_at: null });
     expect(data.id).not.toBe(keyId);
-    expect(data.key).toMatch(/^crm_[A-Za-z0-9_-]{43}$/);
+    expect(data.key).toMatch(/^crm_(s[1-9][0-9]*_)?[A-Za-z0-9_-]{43}$/);
     expect(data.created_at).toMatch(ISO);
-    const row = await env.DB.prepare('SELECT account_id FROM api_keys WHERE id = ?').bind(data.id).first();
+    const row = await d1OfRow('api_keys', data.id)
+      .prepare('SELECT account_id FROM api_keys WHERE id = ?')
+      .bind(data.id)
+      .first();
     expect(row).toEqual({ account_id: id });
     expect((await call('/v1/users', { key: data.key })).status).toBe(200);
   });
@@ -149,9 +166,7 @@ describe('POST /admin/accounts/{id}/api-keys', () => {
     await newAccount();
     const res = await call('/admin/accounts/999999/api-keys', { method: 'POST', headers: adminHeaders() });
     await expectProblem(res, 404, 'not_found');
-    const count = await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = 999999').first(
-      'n',
-    );
+    const count = await countOnEveryShard('SELECT count(*) AS n FROM api_keys WHERE account_id = 999999');
     expect(count).toBe(0);
   });
 
@@ -177,7 +192,10 @@ describe('DELETE /admin/api-keys/{id}', () => {
     const revoke = () => call(`/admin/api-keys/${keyId}`, { method: 'DELETE', headers: adminHeaders() });
     expect((await revoke()).status).toBe(204);
     const revokedAt = async () =>
-      env.DB.prepare('SELECT revoked_at FROM api_keys WHERE id = ?').bind(keyId).first<number>('revoked_at');
+      d1OfRow('api_keys', keyId)
+        .prepare('SELECT revoked_at FROM api_keys WHERE id = ?')
+        .bind(keyId)
+        .first<number>('revoked_at');
     const first = await revokedAt();
     expect(typeof first).toBe('number');
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -239,19 +257,17 @@ describe('without ADMIN_TOKEN', () => {
       }
     }
     // Nothing happened: no account made, no key issued or revoked.
-    const ghosts = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name = 'Ghost'").first('n');
+    const ghosts = await countOnEveryShard("SELECT count(*) AS n FROM accounts WHERE name = 'Ghost'");
     expect(ghosts).toBe(0);
-    const keys = await env.DB.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ?')
-      .bind(id)
-      .first('n');
+    const keys = await countOnEveryShard('SELECT count(*) AS n FROM api_keys WHERE account_id = ?', id);
     expect(keys).toBe(1);
     expect((await call('/v1/users', { key })).status).toBe(200);
   });
 
   it('still answers a method the path lacks 405, from the public route table', async () => {
-    const res = await fetchWith(undefined, '/admin/accounts', { method: 'GET' });
+    const res = await fetchWith(undefined, '/admin/accounts', { method: 'DELETE' });
     await expectProblem(res, 405, 'method_not_allowed');
-    expect(res.headers.get('Allow')).toBe('POST');
+    expect(res.headers.get('Allow')).toBe('GET, HEAD, POST');
   });
 
   it('leaves the rest of the API working', async () => {

@@ -19,7 +19,7 @@ import { deliver, eventOf, ingest, leadHook, NO_RECORDS, recordCounts } from '..
 // move (src/webhooks/log/event-log.ts), capped, counted in the account's event storage, erased with
 // the person, and shown by the /v1 event read.
 
-const db = () => primaryDb(env.DB);
+const db = () => primaryDb(env, 0);
 const outcomes = (event: { history: { outcome: string }[] }) => event.history.map((m) => m.outcome);
 
 /** The storage the triggers counted for the account, and what its events really hold. */

@@ -23,7 +23,7 @@ import { page, panel, signIn } from '../panel/browser';
 // return, and that what is not the caller's is a domain failure (not_found), which each caller
 // turns into its own answer by that code.
 
-const db = () => primaryDb(env.DB);
+const db = () => primaryDb(env, 0);
 const firstPage = () => keyset<EventRow>(inboundEvents, eventSorts, { limit: 50 }, '-received_at');
 
 /** A code of a domain failure `run` throws: never an HTTP status. */

@@ -81,7 +81,7 @@ describe('the event search index', () => {
     await env.DB.prepare("update inbound_events set status = 'processed', received_at = 0 where id = ?")
       .bind(old)
       .run();
-    expect(await purgeExpiredEvents(primaryDb(env.DB), Date.now(), {})).toBeGreaterThanOrEqual(1);
+    expect(await purgeExpiredEvents(primaryDb(env, 0), Date.now(), {})).toBeGreaterThanOrEqual(1);
     expect(await indexed(env.DB, account, '{body} : "Rafaela Antiga"')).toEqual([]);
 
     // 102 refused calls whose kept bodies name a lead: the trim keeps the newest 100 (and the
@@ -92,7 +92,7 @@ describe('the event search index', () => {
     await env.DB.batch(Array.from({ length: 102 }, (_, i) => env.DB.prepare(refused(i + 1))));
     const before = await indexed(env.DB, account, '{body} : "Recusado"');
     expect(before).toHaveLength(102);
-    await trimRejections(primaryDb(env.DB), account, hook.id);
+    await trimRejections(primaryDb(env, 0), account, hook.id);
     const { n } = (await env.DB.prepare(
       "select count(*) as n from inbound_events where webhook_id = ? and status = 'rejected'",
     )

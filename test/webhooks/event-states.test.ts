@@ -123,7 +123,7 @@ describe('event log: every move against every status', () => {
     for (const status of eventStatuses) {
       const allows = from(move).includes(status);
       it(`${move}: ${status} → ${to} ${allows ? 'happens' : 'is refused'}`, async () => {
-        const db = primaryDb(env.DB);
+        const db = primaryDb(env, 0);
         const subject = await eventIn(status);
         const before = await rowOf(subject.id);
         await runners[move](db, subject);
@@ -141,7 +141,7 @@ describe('event log: every move against every status', () => {
     if ((eventMoves[move].from as readonly string[]).includes(NEW)) {
       it(`${move}: a new call → ${to}`, async () => {
         const subject = await eventIn('pending');
-        await runners[move](primaryDb(env.DB), subject);
+        await runners[move](primaryDb(env, 0), subject);
         expect(await newestOf(subject.webhookId)).toEqual({ status: to });
       });
     }

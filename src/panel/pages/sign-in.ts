@@ -1,5 +1,5 @@
 import { setCookie } from 'hono/cookie';
-import { looksLikeApiKey, sha256Hex } from '../../auth/secrets';
+import { apiKeyShard, sha256Hex } from '../../auth/secrets';
 import { asApiError } from '../../http/problem';
 import { clientOf, rateLimit } from '../../http/rate-limit';
 import { langs } from '../i18n';
@@ -28,9 +28,12 @@ export async function signIn(c: C): Promise<Response> {
   const form = await c.req.parseBody();
   const next = panelNext(typeof form.next === 'string' ? form.next : undefined);
   const given = typeof form.api_key === 'string' ? form.api_key.trim() : '';
-  const token = looksLikeApiKey(given)
-    ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
-    : undefined;
+  // The key names its shard, where the session is kept; a shard the Worker lacks is a wrong key.
+  const shard = apiKeyShard(given);
+  const token =
+    shard !== undefined && c.get('shard').choose(shard)
+      ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
+      : undefined;
   if (!token) return c.html(signInPage(p, p.t.badKey, next), 401);
   setSessionCookie(c, token);
   return c.redirect(next ?? '/panel/webhooks', 303);

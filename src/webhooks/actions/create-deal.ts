@@ -43,7 +43,7 @@ export const createDeal: ActionModule<'create_deal', typeof schema, Valid, Valid
     const owner = w.owner(step);
     w.push(
       w.db.insert(deals).values({
-        ...newRow(dealSpec, step.body, w.accountId, w.now),
+        ...newRow(w.db, dealSpec, step.body, w.accountId, w.now),
         contactId: w.result('contactId'),
         companyId: w.result('companyId'),
         ...(owner && { ownerId: owner }),

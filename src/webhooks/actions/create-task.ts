@@ -116,7 +116,7 @@ export const createTask: ActionModule<'create_task', typeof schema, Valid, Valid
         // Its deal is the one this event wrote before it, known only inside the batch: the
         // placeholder id is replaced by the statement that finds it.
         .values({
-          ...newRow(taskSpec, { ...step.body, deal_id: 0 }, accountId, w.now),
+          ...newRow(db, taskSpec, { ...step.body, deal_id: 0 }, accountId, w.now),
           dealId: w.result('dealId'),
         }),
       // An update leaves last_insert_rowid() alone: the owner row below still finds the task.

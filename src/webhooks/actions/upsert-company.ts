@@ -54,7 +54,7 @@ export const upsertCompany: ActionModule<'upsert_company', typeof schema, Valid,
         db
           .insert(companies)
           .values({
-            ...newRow(companySpec, { ...step.body, name: step.target.name }, accountId, now),
+            ...newRow(db, companySpec, { ...step.body, name: step.target.name }, accountId, now),
             ...(owner && { ownerId: owner }),
           })
           .onConflictDoNothing({ target: [companies.accountId, companies.cnpj] }),

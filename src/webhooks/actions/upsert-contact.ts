@@ -121,7 +121,7 @@ export const upsertContact: ActionModule<'upsert_contact', typeof schema, Valid,
     else {
       const owner = w.owner(step);
       const row = {
-        ...newRow(contactSpec, { ...step.body, name: target.name }, accountId, now),
+        ...newRow(db, contactSpec, { ...step.body, name: target.name }, accountId, now),
         ...(owner && { ownerId: owner }),
       };
       // With a match key, another event may have created this contact since it was looked up:

@@ -141,7 +141,7 @@ export async function acceptCall(db: Db, env: IngestVars, hook: Hook, call: Call
     const [first] = holder;
     if (!stored && first && !sameEvent(first, kept.text)) throw keyReused();
   } else [[stored]] = await db.batch([storeEvent(db, hook, event, now)]);
-  if (stored && !injected(env, value, 'send')) await enqueueEvents(env.EVENTS, [stored.id]);
+  if (stored && !injected(env, value, 'send')) await enqueueEvents(env.EVENTS, db.shard, [stored.id]);
 }
 
 /** A key this webhook received in the last 24 hours with another body: the first event stands. */

@@ -48,6 +48,6 @@ export async function replayMatching(
   if (!hooks.length) throw notFound();
   const ids = moved.map((row) => row.id);
   // If the hand-over fails the events stay pending, and the cron queues them again.
-  await enqueueEvents(queue, ids);
+  await enqueueEvents(queue, db.shard, ids);
   return { replayed: ids.length, remaining: left[0]?.n ?? 0, ids };
 }

@@ -42,6 +42,6 @@ export async function processTestEvent(
     );
   }
   // If the hand-over fails the event stays pending, and the cron queues it again.
-  await enqueueEvents(queue, [row.id]);
+  await enqueueEvents(queue, db.shard, [row.id]);
   return row;
 }

@@ -78,7 +78,12 @@ function columns(body: Update): Columns<typeof inboundWebhooks> {
 export const webhookSpec: WriteSpec<typeof inboundWebhooks, Create, Update> = {
   table: inboundWebhooks,
   // A new webhook gets its secret URL, and no fields or flows unless the body sends them.
-  create: (body) => ({ token: newWebhookToken(), fields: [], flows: [], ...columns(body) }),
+  create: (body, _accountId, shard) => ({
+    token: newWebhookToken(shard),
+    fields: [],
+    flows: [],
+    ...columns(body),
+  }),
   update: (body) => columns(body),
   refs: (body) => ownerRefs(body.flows ?? []),
   // Round-robin turns are counted per action position: new flows start their rotations afresh. A
@@ -143,7 +148,7 @@ export async function setOwnWebhook(
  */
 export const rotateOwnWebhook = (db: Db, keyHash: KeyRef, id: number, graceS: number, now = Date.now()) =>
   setOwnWebhook(db, keyHash, id, {
-    token: newWebhookToken(),
+    token: newWebhookToken(db.shard),
     // An UPDATE's right-hand side reads the row as it was: this keeps the token being replaced.
     previousToken: graceS > 0 ? sql`${inboundWebhooks.token}` : null,
     previousTokenExpiresAt: graceS > 0 ? now + graceS * 1000 : null,
@@ -169,6 +174,6 @@ export async function replayEvent(
   if (!row) throw notFound();
   if (!replayed.length) throw conflict(`Only a failed event can be replayed; this one is ${row.status}.`);
   // If the hand-over fails the event stays pending, and the cron queues it again.
-  await enqueueEvents(queue, [row.id]);
+  await enqueueEvents(queue, db.shard, [row.id]);
   return row;
 }

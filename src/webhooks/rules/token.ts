@@ -1,11 +1,12 @@
-import { toBase64url } from '../../core/base64url';
+import { shardedSecret } from '../../core/sharded-secret';
 
-const WEBHOOK_TOKEN_PREFIX = 'whk_';
-const WEBHOOK_TOKEN_PATTERN = /^whk_[A-Za-z0-9_-]{43}$/;
+const tokens = shardedSecret('whk_');
 
-/** A webhook URL's token: 256 random bits. Anyone holding the URL can post events. */
-export function newWebhookToken(): string {
-  return WEBHOOK_TOKEN_PREFIX + toBase64url(crypto.getRandomValues(new Uint8Array(32)));
-}
+/**
+ * A webhook URL's token: 256 random bits, and its shard after `whk_s<k>_` unless shard 0
+ * (src/core/sharded-secret.ts). Anyone holding the URL can post events.
+ */
+export const newWebhookToken = (shard: number): string => tokens.make(shard);
 
-export const looksLikeWebhookToken = (value: string): boolean => WEBHOOK_TOKEN_PATTERN.test(value);
+/** The shard a webhook token names, when it is shaped like one. */
+export const webhookTokenShard = (value: string): number | undefined => tokens.shardOf(value);
