@@ -112,10 +112,11 @@ const allowed = {
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
   'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth', 'outbound'],
   // The Node tools beside the Worker. The benchmark's seeds take their stored forms from core/
-  // (pure, so Node runs it as it is); scripts/ drive bench/; both start wrangler through one helper.
+  // (pure, so Node runs it as it is); scripts/ drive bench/ and seat each shard's id ranges from
+  // core/ (scripts/shards.mjs, the same ranges as the Worker's); both start wrangler through one helper.
   'scripts/wrangler.mjs': [],
   bench: ['core', 'scripts/wrangler.mjs'],
-  scripts: ['bench', 'scripts/wrangler.mjs'],
+  scripts: ['core', 'bench', 'scripts/wrangler.mjs'],
 };
 /**
  * What a part may import with `import type` / `export type` only, besides `allowed`: such an

@@ -1,38 +1,35 @@
 // `npm run dev [-- wrangler dev args]`: create .dev.vars when missing, migrate the local D1, then
 // serve. A script rather than a shell one-liner so it works the same in sh and in Windows cmd.
+// `SHARDS=3 npm run dev`: 3 local D1s (DB, DB_1, DB_2, through wrangler.shards.toml), each migrated
+// and its id ranges seated (scripts/shards.mjs), one line per shard; without SHARDS, one as ever.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDevVars } from './dev-vars.mjs';
 import { quietStart } from './quiet-start.mjs';
+import { bindingOf, migrateShard, writeShardsConfig } from './shards.mjs';
 import { supervise } from './supervise.mjs';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 ensureDevVars(root);
 
-// wrangler prints the whole migration table again after each migration (hundreds of lines on a
-// fresh database): keep its output, and show it only when the apply fails.
-let said = '';
-// stdin closed: wrangler treats the run as non-interactive and applies without a confirmation prompt.
-const applied = await supervise(
-  process.execPath,
-  [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local'],
-  { cwd: root, env: wranglerEnv, stdio: ['ignore', 'pipe', 'pipe'] },
-  (child) => {
-    child.stdout?.on('data', (chunk) => {
-      said += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      said += chunk;
-    });
-  },
-);
-if (applied !== 0) {
-  process.stderr.write(said);
-  process.exit(applied);
+const shards = Number(process.env.SHARDS ?? '1');
+if (!Number.isInteger(shards) || shards < 1 || shards > 64) {
+  console.error(`SHARDS must be a whole number from 1 to 64, not ${process.env.SHARDS}.`);
+  process.exit(1);
 }
-// The names wrangler listed as "to be applied", once each, in its order.
-for (const name of new Set(said.match(/\d{4}_[\w-]+\.sql/g) ?? [])) console.log(`Applied migration ${name}`);
+
+// wrangler prints the whole migration table again after each migration (hundreds of lines on a
+// fresh database): scripts/shards.mjs keeps its output and shows it only when the apply fails.
+const config = shards === 1 ? 'wrangler.toml' : writeShardsConfig(root, shards);
+for (let shard = 0; shard < shards; shard++) {
+  const applied = await migrateShard(root, { shard, config, where: '--local' });
+  if (shards === 1) for (const name of applied) console.log(`Applied migration ${name}`);
+  else {
+    const count = `${applied.length} migration${applied.length === 1 ? '' : 's'} applied`;
+    console.log(`Shard ${shard} (${bindingOf(shard)}): ${count}${shard > 0 ? ', its id ranges seated' : ''}`);
+  }
+}
 
 // Its output goes through quietStart: the URL right after the migrations, no bindings tables.
 // Standard input stays the terminal's, so wrangler's keys (b, d, c, x) still work; colours are
@@ -42,7 +39,7 @@ let start;
 const served = await supervise(
   process.execPath,
   // The API Worker first (it gets the requests), then the docs Worker its DOCS binding reads.
-  [wranglerBin, 'dev', '-c', 'wrangler.toml', '-c', 'workers/docs/wrangler.toml', ...process.argv.slice(2)],
+  [wranglerBin, 'dev', '-c', config, '-c', 'workers/docs/wrangler.toml', ...process.argv.slice(2)],
   {
     cwd: root,
     env: process.stdout.isTTY ? { ...wranglerEnv, FORCE_COLOR: '1' } : wranglerEnv,

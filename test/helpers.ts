@@ -1,6 +1,6 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { primaryDb } from '../src/db/client';
 import { allShards, homeShardOfId, shardOf } from '../src/db/shards';
 import worker from '../src/index';
@@ -217,13 +217,30 @@ export async function expectNotFound(
 
 export const adminHeaders = () => ({ Authorization: `Bearer ${env.ADMIN_TOKEN}` });
 
+/** Where a file's accounts go when it asks for none: see `accountsOnShard`. */
+let pinned: number | undefined;
+
+/**
+ * For a file that reads and plants rows in shard 0's database itself (`env.DB`: query plans, raw
+ * triggers, stored forms): every account it makes, through any helper, is on shard 0 until the
+ * file ends. Every other file's accounts spread over the shards by the least-filled rule.
+ */
+export function accountsOnShard(shard: number): void {
+  beforeAll(() => {
+    pinned = shard;
+  });
+  afterAll(() => {
+    pinned = undefined;
+  });
+}
+
 /**
  * A new account and its first API key, through the admin API: on the shard with the fewest
- * accounts, as any account, or on `shard`.
+ * accounts, as any account (or the file's, `accountsOnShard`), or on `shard`.
  */
 export async function newAccount(
   name = 'Acme',
-  shard?: number,
+  shard: number | undefined = pinned,
 ): Promise<{ id: number; key: string; keyId: number }> {
   const body = shard === undefined ? { name } : { name, shard };
   const res = await call('/admin/accounts', { method: 'POST', body, headers: adminHeaders() });

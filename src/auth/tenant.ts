@@ -17,7 +17,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const shard = token === undefined ? undefined : apiKeyShard(token);
   // The key names its shard: the request's session opens there, with no lookup of its own. A shard
   // the Worker does not have is an unknown key.
-  if (!token || shard === undefined || !c.get('shard').choose(shard)) throw unauthorized();
+  if (!token || shard === undefined || !(await c.get('shard').serve(shard))) throw unauthorized();
   const hash = await sha256Hex(token);
   // A path no mapping names needs full access: a route added without one fails closed.
   const scope = scopeOfRoute(c.req.method, c.req.path);

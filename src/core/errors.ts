@@ -28,7 +28,8 @@ export type DomainCode =
   | 'body_too_deep'
   | 'invalid_fields'
   | 'invalid_signature'
-  | 'idempotency_key_reused';
+  | 'idempotency_key_reused'
+  | 'shard_unavailable';
 
 export class DomainError extends Error {
   constructor(

@@ -15,6 +15,7 @@ export const titles: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 type Entry = { status: ContentfulStatusCode; about: string };
@@ -163,6 +164,11 @@ export const problems = {
     about:
       "Webhook ingest: the account's event storage is at its quota. Not a rate limit: retry every Retry-After seconds (300) until old events are purged or the quota is raised.",
   },
+  shard_unavailable: {
+    status: 503,
+    about:
+      "The database holding this account cannot serve it now: its schema is behind this deployment's (a migration not applied yet) or it did not answer. Nothing was read or written; retry after Retry-After seconds (docs/scaling.md).",
+  },
   internal_error: {
     status: 500,
     about:
@@ -223,6 +229,8 @@ function headersOf(err: DomainError): Record<string, string> | undefined {
       };
     case 'event_storage_full':
       return { 'Retry-After': '300' };
+    case 'shard_unavailable':
+      return { 'Retry-After': '30' };
     default:
       return undefined;
   }

@@ -40,7 +40,7 @@ const sessionTokens = shardedSecret('');
 export async function sessionHash(c: Context<AppEnv>): Promise<string | undefined> {
   const token = getCookie(c, BASE_NAME, sessionCookie(c.req.url).prefix);
   const shard = token === undefined ? undefined : sessionTokens.shardOf(token);
-  if (!token || shard === undefined || !c.get('shard').choose(shard)) return undefined;
+  if (!token || shard === undefined || !(await c.get('shard').serve(shard))) return undefined;
   return sha256Hex(token);
 }
 

@@ -53,14 +53,17 @@ const optionalJson = createMiddleware<AppEnv>(async (c, next) =>
   c.req.header('Content-Type') === undefined ? next() : jsonGuard(c, next),
 );
 
-const Account = z.object({ id: Id, name: z.string(), created_at: Timestamp }).openapi('Account');
-
 const Shard = z.number().int().min(0).openapi({ description: 'The D1 database (shard) holding the account' });
 
-const AccountOnShard = Account.extend({
-  shard: Shard,
-  state: z.enum(['active']).openapi({ description: '`active`; a move in progress will show `moving`' }),
-}).openapi('AccountOnShard');
+const AccountOnShard = z
+  .object({
+    id: Id,
+    name: z.string(),
+    created_at: Timestamp,
+    shard: Shard,
+    state: z.enum(['active']).openapi({ description: '`active`; a move in progress will show `moving`' }),
+  })
+  .openapi('AccountOnShard');
 
 const ShardSummary = z
   .object({
@@ -126,10 +129,12 @@ const createKey = createRoute({
 const getAccount = createRoute({
   method: 'get',
   path: '/accounts/{id}',
-  operationId: 'getAccount',
+  operationId: 'getAdminAccount',
   tags,
   security,
   summary: 'An account, with the shard the directory puts it on',
+  description:
+    'The account as the directory on shard 0 places it (docs/scaling.md): its `shard`, its `state`, and its row read from that shard.',
   request: { params: IdParam },
   responses: {
     200: jsonContent(one(AccountOnShard, 'AccountOnShard'), 'The account'),
@@ -140,7 +145,7 @@ const getAccount = createRoute({
 const listAccounts = createRoute({
   method: 'get',
   path: '/accounts',
-  operationId: 'listAccounts',
+  operationId: 'listAdminAccounts',
   tags,
   security,
   summary: 'Every account, across shards, in id order',
@@ -151,6 +156,7 @@ const listAccounts = createRoute({
       limit: z.coerce.number().int().min(1).max(100).default(25),
       cursor: z
         .string()
+        .max(16)
         .regex(/^[0-9]{1,16}$/)
         .optional()
         .openapi({ description: 'From `meta.next_cursor`' }),
@@ -166,6 +172,8 @@ const listShards = createRoute({
   tags,
   security,
   summary: 'Each shard with its accounts, rows and bytes',
+  description:
+    'For capacity planning (docs/scaling.md): per shard, the accounts the directory puts there, the rows of its main tables (exact counts, one batch per shard) and its size in bytes as D1 reports it.',
   responses: {
     200: jsonContent(z.object({ data: z.array(ShardSummary) }).openapi('ShardList'), 'The shards'),
     ...errorResponses(),

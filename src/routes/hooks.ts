@@ -151,7 +151,7 @@ hooksRouter.post('/:token', async (c) => {
     const token = c.req.param('token');
     // The token names its shard; one the Worker does not have is an unknown token.
     const shard = webhookTokenShard(token);
-    if (shard === undefined || !c.get('shard').choose(shard)) return c.body(null, 404);
+    if (shard === undefined || !(await c.get('shard').serve(shard))) return c.body(null, 404);
     // Before the lookup, so a flood on one token costs D1 nothing (made-up tokens meet the client
     // limiter first); keyed by a hash, as the URL is a credential.
     await rateLimit(c.env, 'HOOK_RATE_LIMITER', () => sha256Hex(token));

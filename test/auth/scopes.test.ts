@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import apiDocs from '../../docs/api.md?raw';
 import { CONCRETE_SCOPES } from '../../src/core/scopes';
@@ -6,6 +5,8 @@ import { withCheckDigits } from '../cnpj';
 import {
   call,
   create,
+  d1Of,
+  d1OfRow,
   expectProblem,
   failNewestEvent,
   type Json,
@@ -211,9 +212,8 @@ const operations: Record<string, (a: Account) => Promise<Req>> = {
   },
   'POST /v1/inbound-webhooks/{id}/events/{event_id}/process': async (a) => {
     const { hook, event } = await failedEvent(a);
-    await env.DB.prepare(
-      "UPDATE inbound_events SET status = 'test', mode = 'test', error = null WHERE id = ?",
-    )
+    await d1OfRow('inbound_events', event)
+      .prepare("UPDATE inbound_events SET status = 'test', mode = 'test', error = null WHERE id = ?")
       .bind(event)
       .run();
     return { method: 'POST', path: `/v1/inbound-webhooks/${hook}/events/${event}/process`, status: 202 };
@@ -322,12 +322,16 @@ async function documentedScopes(): Promise<Map<string, string | null>> {
 
 /** Everything the account holds, but the last-used minute (a read sets it after its answer). */
 async function snapshot(accountId: number): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%account_id%' AND name NOT LIKE '%fts%' ORDER BY name",
-  ).all<{ name: string }>();
+  const d1 = d1Of(accountId);
+  const tables = await d1
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%account_id%' AND name NOT LIKE '%fts%' ORDER BY name",
+    )
+    .all<{ name: string }>();
   const dump: Record<string, unknown> = {};
   for (const { name } of tables.results) {
-    const rows = await env.DB.prepare(`SELECT * FROM ${name} WHERE account_id = ? ORDER BY rowid`)
+    const rows = await d1
+      .prepare(`SELECT * FROM ${name} WHERE account_id = ? ORDER BY rowid`)
       .bind(accountId)
       .all<Record<string, unknown>>();
     dump[name] = rows.results.map(({ last_used_at: _, ...row }) => row);

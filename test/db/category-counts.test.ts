@@ -1,7 +1,11 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountWithDeal, call, create, emptyMigrationDb, json } from '../helpers';
+import { accountsOnShard, accountWithDeal, call, create, emptyMigrationDb, json } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 /** Each category's stored task_count beside a fresh count of its tasks. */
 async function counts(db: D1Database, accountId: number) {

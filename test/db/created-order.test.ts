@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { create, insertRow, ms, newAccount, resource } from '../helpers';
+import { accountsOnShard, create, insertRow, ms, newAccount, resource } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Searched lists sorted by created_at walk the search index in id order (src/db/own.ts), so the
 // rows of these tables must be in the same order by created_at as by id within each account.

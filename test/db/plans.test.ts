@@ -5,8 +5,12 @@ import { primaryDb } from '../../src/db/client';
 import { searchIndexes } from '../../src/db/search';
 import { purgeTrash } from '../../src/db/trash';
 import { journals } from '../../src/model/journals';
-import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
+import { accountsOnShard, callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 type Step = { id: number; parent: number; detail: string };
 

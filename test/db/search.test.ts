@@ -9,6 +9,7 @@ import { listQuery } from '../../src/db/own';
 import type { TenantTable } from '../../src/db/schema';
 import { MAX_SORTED_MATCHES, type SearchIndex, search, searchIndexes } from '../../src/db/search';
 import {
+  accountsOnShard,
   allIds,
   call,
   callWithDb,
@@ -20,6 +21,10 @@ import {
   qs,
   recordingD1,
 } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Texts chosen to break a substring index: case and Unicode folding, astral and combining characters,
 // FTS5 query syntax, LIKE wildcards, the grams separator (U+001F), U+0000, and 1-2 character texts.

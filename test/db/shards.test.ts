@@ -11,6 +11,7 @@ import { withCheckDigits } from '../cnpj';
 import {
   adminHeaders,
   call,
+  callWithEnv,
   capturingLogs,
   create,
   d1OfRow,
@@ -136,6 +137,18 @@ describe('shards', () => {
     const words = async (res: Response) =>
       ((await json(res)).errors as Json[]).map(({ path, code }) => ({ path, code }));
     expect(await words(across)).toEqual(await words(beside));
+    // The panel: the shard 2 session meets the shard 1 account's contact and webhook as it meets
+    // another account's on its own shard.
+    const cookie = await signIn(b.key);
+    const pairs = [
+      [`/panel/contacts/${a.contact.id}`, `/panel/contacts/${same.contact.id}`],
+      [`/panel/webhooks/${a.hook.id}`, `/panel/webhooks/${same.hook.id}`],
+    ];
+    for (const [across, beside] of pairs) {
+      const res = await panel(across as string, { cookie });
+      expect(res.status).toBe(404);
+      expect(res.status).toBe((await panel(beside as string, { cookie })).status);
+    }
     // The other account's rows are untouched.
     const read = await json(await call(`/v1/companies/${a.company.id}`, { key: a.key }));
     expect(read.data.name).toBe('Empresa 1');
@@ -265,5 +278,40 @@ describe('the cron', () => {
     // Shard 2's stranded event was handed to the queue again.
     const row = await d1.prepare('SELECT queued_at FROM inbound_events WHERE id = ?').bind(event?.id).first();
     expect(row?.queued_at).toBeGreaterThan(0);
+  });
+});
+
+describe('a shard whose migrations lag the Worker', () => {
+  it('refuses its accounts with 503 shard_unavailable and Retry-After, logged, and serves once they are applied', async () => {
+    // Shard 3 here: every migration applied, but the newest one not recorded as applied.
+    const lagging = await emptyMigrationDb();
+    const migrations = env.TEST_MIGRATIONS;
+    await lagging.batch([
+      ...migrations.flatMap(({ queries }) => queries.map((query) => lagging.prepare(query))),
+      lagging.prepare(
+        'CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)',
+      ),
+      ...migrations
+        .slice(0, -1)
+        .map(({ name }) => lagging.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(name)),
+    ]);
+    const shards = { DB_3: lagging };
+    const key = `crm_s3_${'A'.repeat(43)}`;
+    for (const path of ['/v1/companies', `/hooks/whk_s3_${'B'.repeat(43)}`]) {
+      const method = path.startsWith('/hooks') ? 'POST' : 'GET';
+      const { value: res, logged } = await capturingLogs(() =>
+        callWithEnv(shards, path, { method, key, ...(method === 'POST' && { body: { nome: 'Ana' } }) }),
+      );
+      await expectProblem(res, 503, 'shard_unavailable');
+      expect(res.headers.get('Retry-After')).toBe('30');
+      expect(logged).toEqual([
+        expect.objectContaining({ msg: 'shard refused: migrations lag the Worker', shard: 3 }),
+      ]);
+    }
+    // A refusal is not kept: once the newest migration is applied, the shard serves (an unknown key).
+    const newest = migrations.at(-1)?.name;
+    await lagging.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(newest).run();
+    await expectProblem(await callWithEnv(shards, '/v1/companies', { key }), 401, 'unauthorized');
+    await emptyMigrationDb();
   });
 });

@@ -9,7 +9,11 @@ import { companySpec, presentCompany } from '../../src/model/companies';
 import { contactSpec, presentContact } from '../../src/model/contacts';
 import { dealSpec, presentDeal } from '../../src/model/deals';
 import { presentTask, taskSpec } from '../../src/model/tasks';
-import { create, newAccount, newUser } from '../helpers';
+import { accountsOnShard, create, newAccount, newUser } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 type Row = Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { bumped, created } from '../../src/db/updated';
 import { insertRow, insertShaped, updateRow } from '../../src/db/write-shapes';
 import { withCheckDigits } from '../cnpj';
 import {
+  accountsOnShard,
   callWithDb,
   capturingLogs,
   create,
@@ -18,6 +19,10 @@ import {
   newWebhook,
   type Statement,
 } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The write path's statements prebuilt per shape (src/db/write-shapes.ts, and the shapes of
 // refs.ts, links.ts, own.ts's read back, event-log.ts's store) against Drizzle's own: a request of

@@ -8,7 +8,19 @@ import { D1Meter } from '../../src/db/meter';
 import { createOwn } from '../../src/db/own';
 import { companies, taskCategories, tasks, users } from '../../src/db/schema';
 import { taskSpec } from '../../src/model/tasks';
-import { accountWithDeal, call, create, expectProblem, newAccount, newUser } from '../helpers';
+import {
+  accountsOnShard,
+  accountWithDeal,
+  call,
+  create,
+  expectProblem,
+  newAccount,
+  newUser,
+} from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const db = () => createDb(env.DB.withSession('first-primary'), new D1Meter());
 

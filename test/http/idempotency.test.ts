@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/auth/secrets';
 import worker from '../../src/index';
 import {
+  accountsOnShard,
   call,
   create,
   expectProblem,
@@ -14,6 +15,10 @@ import {
   newWebhook,
   roundTrips,
 } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const HOUR = 3_600_000;
 const company = { name: 'Auto Lima', cnpj: '11.222.333/0001-81' };

@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/mcp/catalogue';
-import { call, create, type Json, json, newAccount, newUser, newWebhook } from '../helpers';
+import { accountsOnShard, call, create, type Json, json, newAccount, newUser, newWebhook } from '../helpers';
 import { failed, mcpClient, ok, REVISIONS } from './helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const READ_ONLY = new Set([
   'list_companies',

@@ -1,7 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, type Json, json, newAccount } from '../helpers';
+import { accountsOnShard, call, type Json, json, newAccount } from '../helpers';
 import { approve, codeGrant, connect, ORIGIN, rawList, register, send, started, token } from './helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 /** RFC 7009 revocation at the token endpoint, as `clientId`. */
 const revoke = (value: string, clientId: string, hint?: string) =>

@@ -1,7 +1,20 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/core/event-types';
-import { call, create, expectProblem, expectReadOnly, json, keyWith, newAccount } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  create,
+  expectProblem,
+  expectReadOnly,
+  json,
+  keyWith,
+  newAccount,
+} from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const URL_OK = 'https://hooks.example.com/crm';
 const body = { url: URL_OK, event_types: ['company.*', 'deal.updated'] };

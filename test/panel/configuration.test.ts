@@ -1,10 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { bodyOf, changedOnly, draftFromForm } from '../../src/panel/form';
-import { call, create, json, newAccount } from '../helpers';
+import { accountsOnShard, call, create, json, newAccount } from '../helpers';
 import { deliver, eventLog, get } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
 import { asForm, submitForm } from './form-submit';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const configOf = async (key: string, id: number) => {
   const { data } = await json(await call(`/v1/inbound-webhooks/${id}`, { key }));

@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, type Json, json, newAccount, newKey, roundTrips } from '../helpers';
+import { accountsOnShard, call, create, type Json, json, newAccount, newKey, roundTrips } from '../helpers';
 import { plantEndpoint } from '../outbound/support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The outbound endpoints' pages through HTTP, as a browser sends them: create with the secret
 // shown once, edit, enable and disable, rotate, delete, and what another account, another site

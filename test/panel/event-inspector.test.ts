@@ -1,8 +1,22 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, create, json, newAccount, newWebhook, postEvent, roundTrips } from '../helpers';
+import {
+  accountsOnShard,
+  adminHeaders,
+  call,
+  create,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+  roundTrips,
+} from '../helpers';
 import { deliver, eventOf, ingest, recordCounts } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The event page as a request inspector (src/panel/views/event.ts): every part of the call and of
 // what became of it, nothing a sender authenticates with, every text escaped, one round trip.

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   call,
   callWithDb,
   create,
@@ -14,6 +15,10 @@ import {
 } from '../helpers';
 import { runEvent } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The links between an event and the records it wrote: the event page names the records of its
 // result, each record page links the webhook event that last wrote it, and a test send's flash

@@ -1,7 +1,20 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, idsOf, json, newAccount, newWebhook, postEvent, roundTrips } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  idsOf,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+  roundTrips,
+} from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The panel's event list: "Buscar um lead" (text, days in the zone, status or "with warnings"),
 // who each lead is, its warnings and errors, and "Reprocessar todas as falhas deste filtro".

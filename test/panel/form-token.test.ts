@@ -1,9 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { wallClock } from '../../src/core/zones';
-import { call, create, type Json, json, newAccount, roundTrips } from '../helpers';
+import { accountsOnShard, call, create, type Json, json, newAccount, roundTrips } from '../helpers';
 import { deliveries, endpointWithBox, ping } from '../outbound/support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The panel's POSTs whose answer a reload would send again (a create or a rotation that shows a
 // secret once, a recover's confirmation): each form carries a one-time token, and the same form

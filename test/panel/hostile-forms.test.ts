@@ -2,8 +2,23 @@ import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { PANEL_FILE_BYTES } from '../../src/panel/pages/imports';
 import { panelRouter } from '../../src/panel/routes';
-import { BASE, call, capturingLogs, create, type Json, json, list, newAccount, newWebhook } from '../helpers';
+import {
+  accountsOnShard,
+  BASE,
+  call,
+  capturingLogs,
+  create,
+  type Json,
+  json,
+  list,
+  newAccount,
+  newWebhook,
+} from '../helpers';
 import { page, panel, panelWithEnv, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The attacker's pass over the panel's forms: what a browser would never send, but a script can,
 // gets a 4xx page, never a 500.

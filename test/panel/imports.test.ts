@@ -1,8 +1,12 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, newAccount, newKey } from '../helpers';
+import { accountsOnShard, BASE, newAccount, newKey } from '../helpers';
 import { ended } from '../routes/bulk/import-support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 /** The import page's file form sent as a browser does: multipart, with the page's Origin. */
 function upload(cookie: string, csv: string, fields: Record<string, string>, origin = new URL(BASE).origin) {

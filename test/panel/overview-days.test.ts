@@ -2,8 +2,12 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dayRange } from '../../src/core/zones';
 import { overviewStart } from '../../src/webhooks/log/event-overview';
-import { create, newAccount, roundTrips } from '../helpers';
+import { accountsOnShard, create, newAccount, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The overview read in the person's days: the day totals start at their local midnight, and the
 // chart names its days under its x-axis, in a version drawn for a phone's width too.

@@ -1,7 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, call, create, json, newAccount, roundTrips } from '../helpers';
+import { accountsOnShard, adminHeaders, call, create, json, newAccount, roundTrips } from '../helpers';
 import { page, panel, panelWithEnv, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const webhook = (key: string, body: Record<string, unknown> = {}) =>
   create(key, '/v1/inbound-webhooks', { name: 'Leads do site', ...body });

@@ -4,9 +4,13 @@ import { EVENT_TYPES } from '../../src/core/event-types';
 import { deliveryStatuses } from '../../src/core/statuses';
 import type { Lang } from '../../src/panel/i18n';
 import { panelRouter } from '../../src/panel/routes';
-import { create, insertRow, newAccount, newWebhook, postEvent } from '../helpers';
+import { accountsOnShard, create, insertRow, newAccount, newWebhook, postEvent } from '../helpers';
 import { page, panel, signIn } from './browser';
 import { ptLeftovers, rawEnums, visibleTexts } from './visible-text';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Every page of the panel, for a configured webhook with events in every status, in both languages:
 // no API enum (`upsert_contact`, `processed`, `phone`, `equals`) shows as visible text. Pages added

@@ -1,8 +1,21 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import { call, callWithDb, create, keyWith, newAccount, recordingD1, roundTrips } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  callWithDb,
+  create,
+  keyWith,
+  newAccount,
+  recordingD1,
+  roundTrips,
+} from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The read-only record pages: what an event's result links to.
 

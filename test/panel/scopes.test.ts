@@ -1,7 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { create, newAccount, newKey } from '../helpers';
+import { accountsOnShard, create, newAccount, newKey } from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const hookRow = (id: number) =>
   env.DB.prepare('SELECT name, mode, enabled, token FROM inbound_webhooks WHERE id = ?').bind(id).first();

@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { overviewStart } from '../../src/webhooks/log/event-overview';
-import { callWithDb, create, newAccount, recordingD1, roundTrips } from '../helpers';
+import { accountsOnShard, callWithDb, create, newAccount, recordingD1, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The overview on a webhook's page: events per hour by status over 7 days (inline SVG), its text
 // twin, the success rate and the last failure, all in the page's one round trip, on an index.

@@ -1,8 +1,7 @@
-import { env } from 'cloudflare:workers';
 import fc, { type Arbitrary } from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import { call, create, type Json, newAccount, newWebhook, postEvent } from '../helpers';
+import { call, create, d1Of, type Json, newAccount, newWebhook, postEvent } from '../helpers';
 import {
   EVENT_FIELDS,
   email,
@@ -170,13 +169,15 @@ async function populate(data: Dataset): Promise<Account> {
   }
   const rows = async (table: string) =>
     (
-      await env.DB.prepare(`select id from ${table} where account_id = ? order by id`)
+      await d1Of(id)
+        .prepare(`select id from ${table} where account_id = ? order by id`)
         .bind(id)
         .all<{ id: number }>()
     ).results.map((r) => r.id);
   const events = await rows('inbound_events');
   // One failed event, so that a replay of it by another account would have something to re-queue.
-  await env.DB.prepare(`update inbound_events set status = 'failed', error = 'x' where id = ?`)
+  await d1Of(id)
+    .prepare(`update inbound_events set status = 'failed', error = 'x' where id = ?`)
     .bind(events[0])
     .run();
   return {

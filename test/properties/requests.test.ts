@@ -1,7 +1,18 @@
 import { env, exports } from 'cloudflare:workers';
 import fc, { type Arbitrary } from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, BASE, call, create, json, newAccount, newWebhook, postEvent } from '../helpers';
+import {
+  adminHeaders,
+  BASE,
+  call,
+  create,
+  d1Of,
+  d1OfRow,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
 import {
   anyCnpj,
   EDGE_IDS,
@@ -84,7 +95,8 @@ async function populate(key: string, tag: string) {
     const res = await postEvent(path, { email: `x.${tag}@example.com`, nome: 'X', __fault: 'send' });
     expect(res.status).toBe(204);
   }
-  const events = await env.DB.prepare('select id from inbound_events where webhook_id in (?, ?)')
+  const events = await d1OfRow('inbound_webhooks', hook.id)
+    .prepare('select id from inbound_events where webhook_id in (?, ?)')
     .bind(hook.id, testing.id)
     .all<{ id: number }>();
   return {
@@ -358,10 +370,10 @@ function draftFor(operation: Operation): Arbitrary<Draft> {
 
 /** The account's webhook tokens as they are now (rotation changes them). */
 async function tokens(): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    'select token from inbound_webhooks where account_id = ? order by id',
-  )
-    .bind(world.accounts.at(-1))
+  const accountId = world.accounts.at(-1) as number;
+  const { results } = await d1Of(accountId)
+    .prepare('select token from inbound_webhooks where account_id = ? order by id')
+    .bind(accountId)
     .all<{ token: string }>();
   return results.map((r) => r.token);
 }

@@ -1,7 +1,21 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, expectProblem, type Json, json, newAccount, newWebhook, roundTrips } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  create,
+  expectProblem,
+  type Json,
+  json,
+  newAccount,
+  newWebhook,
+  roundTrips,
+} from '../helpers';
 import { deliver, ingest } from './webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The person every test erases, and texts that must be gone from D1 afterwards.
 const EMAIL = 'zoe.quintela@x.co';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PURGE_BATCH } from '../../src/db/trash';
 import worker from '../../src/index';
 import {
+  accountsOnShard,
   call,
   create,
   expectProblem,
@@ -15,6 +16,10 @@ import {
   roundTrips,
 } from '../helpers';
 import { deliver, get, ingest } from './webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const DAY = 86_400_000;
 

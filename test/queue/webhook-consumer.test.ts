@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { said } from '../../src/core/said';
 import { retryDelaySeconds } from '../../src/queue/consumer';
 import {
+  accountsOnShard,
   call,
   capturingLogs,
   create,
@@ -23,6 +24,10 @@ import {
   recordCounts,
   runEvent,
 } from './webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const LEAD_FIELDS = [
   { key: 'nome', type: 'string', target: 'contact.name' },

@@ -1,7 +1,20 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountWithDeal, call, create, type Json, list, newAccount, newWebhook } from '../helpers';
+import {
+  accountsOnShard,
+  accountWithDeal,
+  call,
+  create,
+  type Json,
+  list,
+  newAccount,
+  newWebhook,
+} from '../helpers';
 import { deliver, get, ingest, NO_RECORDS, recordCounts, runEvent } from './webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const CNPJ = { masked: '11.222.333/0001-81', bare: '11222333000181' };
 

@@ -1,6 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, expectProblem, type Json, json, newAccount, newWebhook, postEvent } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  expectProblem,
+  type Json,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
 import {
   bodyOfSize,
   encoder,
@@ -16,6 +25,10 @@ import {
   unixNow,
   WELL_FORMED_UNKNOWN,
 } from './hooks-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Ingest and the event log: Idempotency-Key deduplication, test mode, and refused calls kept as
 // rejected.

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   call,
   callWithDb,
   expectProblem,
@@ -12,6 +13,10 @@ import {
 } from '../helpers';
 import { eventsOf, expectNoHook, expectStored, hookWith } from './hooks-support';
 import { get, PATH } from './inbound-webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // A rotation's grace period: the old URL keeps working until its end, then answers what an unknown
 // URL answers; the API's `grace_period` option; the one-statement lookup by either token.

@@ -21,7 +21,8 @@ import {
 } from '../helpers';
 import { eventIds, eventsPath, get, listIds, PATH, pendingEvent, post, put } from './inbound-webhook-support';
 
-const URL_PATTERN = /^http:\/\/crm\.test\/hooks\/whk_[A-Za-z0-9_-]{43}$/;
+// The shard after `whk_s<k>_` unless shard 0 (src/core/sharded-secret.ts), then 256 random bits.
+const URL_PATTERN = /^http:\/\/crm\.test\/hooks\/whk_(s[1-9][0-9]*_)?[A-Za-z0-9_-]{43}$/;
 
 const WEBHOOK_KEYS = [
   'created_at',

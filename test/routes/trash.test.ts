@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   call,
   create,
   expectProblem,
@@ -13,6 +14,10 @@ import {
   newAccount,
   roundTrips,
 } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const DAY = 86_400_000;
 

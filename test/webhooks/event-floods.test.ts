@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MAX_REMAINDER_BYTES } from '../../src/webhooks/ingest/stored-body';
 import {
+  accountsOnShard,
   call,
   callWithEnv,
   expectProblem,
@@ -14,6 +15,10 @@ import {
   roundTrips,
 } from '../helpers';
 import { deliver, ingest, leadHook } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Issue 34, "Storage and floods": one URL cannot deny its account's other webhooks, the account can
 // delete a webhook's events, the search index is counted, and junk cannot flush a real refusal.

@@ -12,8 +12,12 @@ import {
   requeueStrandedEvents,
 } from '../../src/webhooks/log/event-log';
 import { MAX_EVENT_MARKS } from '../../src/webhooks/rules/event-history';
-import { call, expectProblem, ISO_MS, json, newAccount, newWebhook } from '../helpers';
+import { accountsOnShard, call, expectProblem, ISO_MS, json, newAccount, newWebhook } from '../helpers';
 import { deliver, eventOf, ingest, leadHook, NO_RECORDS, recordCounts } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The history of an event: one mark per move after it was stored, written by the statement of the
 // move (src/webhooks/log/event-log.ts), capped, counted in the account's event storage, erased with

@@ -1,7 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { expect, it, onTestFinished } from 'vitest';
-import { postEvent } from '../helpers';
+import { accountsOnShard, postEvent } from '../helpers';
 import { ingest, leadHook } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // drizzle/0021_event_index_bytes.sql builds an event's indexed text in one walk of its payload and
 // counts it once (index_bytes). These are 0020's two walks, kept here as the definition both must

@@ -16,8 +16,12 @@ import {
   statsOf,
 } from '../../src/webhooks/log/event-reads';
 import { sampleEvent } from '../../src/webhooks/resource/sample-event';
-import { call, json, newAccount, newWebhook, postEvent } from '../helpers';
+import { accountsOnShard, call, json, newAccount, newWebhook, postEvent } from '../helpers';
 import { page, panel, signIn } from '../panel/browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The reads `/v1/inbound-webhooks/{id}/events…` and the panel's event pages share: what they
 // return, and that what is not the caller's is a domain failure (not_found), which each caller

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   call,
   callWithDb,
   create,
@@ -14,6 +15,10 @@ import {
   recordingD1,
   roundTrips,
 } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // "Find a lead" on GET /v1/inbound-webhooks/{id}/events: `q` (any text of the payload, a phone in
 // any format), `received_at__*`, `has_warnings`, combined with `status`; and the bulk replay,

@@ -30,7 +30,11 @@ import {
   GONE,
   NEW,
 } from '../../src/webhooks/log/event-states';
-import { insertRow, type Json, newAccount, newWebhook } from '../helpers';
+import { accountsOnShard, insertRow, type Json, newAccount, newWebhook } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Every write of the event log, run against an event in every status: it moves the event only if
 // the table allows that move from that status. Both lists come from the code, so a new status or

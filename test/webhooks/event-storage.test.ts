@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { quotaBytes, retentionDays } from '../../src/webhooks/log/event-storage';
 import {
+  accountsOnShard,
   call,
   callWithEnv,
   create,
@@ -16,6 +17,10 @@ import {
   roundTrips,
 } from '../helpers';
 import { deliver, ingest, leadHook } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const DAY = 24 * 60 * 60_000;
 

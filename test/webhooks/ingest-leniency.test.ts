@@ -1,6 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   BASE,
   call,
   expectProblem,
@@ -12,6 +13,10 @@ import {
   postEvent,
 } from '../helpers';
 import { deliver, eventOf, get, NO_RECORDS, recordCounts } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 /** A POST with exactly these headers and body. */
 const rawPost = (path: string, body: BodyInit | null, headers: Record<string, string> = {}) =>

@@ -1,7 +1,21 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, call, expectProblem, type Json, json, list, newAccount, newWebhook } from '../helpers';
+import {
+  accountsOnShard,
+  BASE,
+  call,
+  expectProblem,
+  type Json,
+  json,
+  list,
+  newAccount,
+  newWebhook,
+} from '../helpers';
 import { deliver, eventOf, get, runEvent } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Keys and paths from outside never name `__proto__`, `prototype` or `constructor` (issue 21).
 const RESERVED = ['__proto__', 'prototype', 'constructor'];

@@ -31,7 +31,7 @@ export async function signIn(c: C): Promise<Response> {
   // The key names its shard, where the session is kept; a shard the Worker lacks is a wrong key.
   const shard = apiKeyShard(given);
   const token =
-    shard !== undefined && c.get('shard').choose(shard)
+    shard !== undefined && (await c.get('shard').serve(shard))
       ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
       : undefined;
   if (!token) return c.html(signInPage(p, p.t.badKey, next), 401);

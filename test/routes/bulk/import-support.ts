@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import worker from '../../../src/index';
-import { BASE, type Json, json } from '../../helpers';
+import { BASE, d1OfRow, type Json, json } from '../../helpers';
 
 /** Windows-1252 bytes of `text` (every character of it within Latin-1). */
 export function cp1252(text: string): Uint8Array {
@@ -68,7 +68,7 @@ export async function storedFiles(accountId: number): Promise<number> {
 
 /** The import's stored row, as the queue reads it (its file's key, its first chunk's offset). */
 export const importRow = (id: number) =>
-  env.DB.prepare('SELECT * FROM imports WHERE id = ?').bind(id).first<Json>();
+  d1OfRow('imports', id).prepare('SELECT * FROM imports WHERE id = ?').bind(id).first<Json>();
 
 /** Delivers one chunk message to the Worker's queue handler, as a redelivery would. */
 export async function deliverChunk(body: Json) {

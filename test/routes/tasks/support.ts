@@ -1,5 +1,4 @@
-import { env } from 'cloudflare:workers';
-import { accountWithDeal, call, create, insertRow, newUser, resource } from '../../helpers';
+import { accountWithDeal, call, create, d1Of, insertRow, newUser, resource } from '../../helpers';
 
 // Shared by the tasks route tests (test/routes/tasks/*.test.ts).
 
@@ -56,13 +55,12 @@ export const insertTask = (accountId: number, t: TaskRow): Promise<number> =>
 
 /** Owners written straight to D1, as [task, user] pairs in one batch: the API itself only ever sets one. */
 export async function insertOwners(accountId: number, owners: [number, number][]): Promise<void> {
-  await env.DB.batch(
+  const d1 = d1Of(accountId);
+  await d1.batch(
     owners.map(([taskId, userId]) =>
-      env.DB.prepare('INSERT INTO task_owners (account_id, task_id, user_id) VALUES (?, ?, ?)').bind(
-        accountId,
-        taskId,
-        userId,
-      ),
+      d1
+        .prepare('INSERT INTO task_owners (account_id, task_id, user_id) VALUES (?, ?, ?)')
+        .bind(accountId, taskId, userId),
     ),
   );
 }
