@@ -1,6 +1,15 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, expectProblem, type Json, json, keyWith, newAccount, newKey } from '../helpers';
+import {
+  call,
+  create,
+  d1OfRow,
+  expectProblem,
+  type Json,
+  json,
+  keyWith,
+  newAccount,
+  newKey,
+} from '../helpers';
 import { failed, mcpClient, ok, REVISIONS, rpc } from './helpers';
 
 const toolNames = async (client: Awaited<ReturnType<typeof mcpClient>>) =>
@@ -165,7 +174,8 @@ describe('the HTTP answers of /mcp before any tool', () => {
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect((await rpc(key.key, list)).status).toBe(200);
-    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
+    await d1OfRow('api_keys', key.id)
+      .prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
       .bind(Date.now() - 1000, key.id)
       .run();
     for (const body of [list, callList]) {
