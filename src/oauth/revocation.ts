@@ -1,5 +1,7 @@
 import type { GrantSummary } from '@cloudflare/workers-oauth-provider';
-import type { Db } from '../db/client';
+import { primaryDb } from '../db/client';
+import { directoryEntry } from '../db/directory';
+import { isShard, type ShardBindings } from '../db/shards';
 import { endGrantKey } from './grant-keys';
 import type { oauthApi } from './server';
 
@@ -30,7 +32,12 @@ export async function revoking(api: Api, token: string): Promise<Revoking | unde
  * otherwise stay live in the account's list, counting against its cap, until it expired. A token
  * that is not this client's, or a forged one, changed nothing in the library: nothing ends here.
  */
-export async function endRevoked(api: Api, db: Db, token: string, before: Revoking): Promise<void> {
+export async function endRevoked(
+  api: Api,
+  env: ShardBindings,
+  token: string,
+  before: Revoking,
+): Promise<void> {
   const after = await revoking(api, token);
   const ended = !after || (before.access && !after.access);
   if (!ended) return;
@@ -38,7 +45,11 @@ export async function endRevoked(api: Api, db: Db, token: string, before: Revoki
   const keyId = (grant.metadata as { keyId?: unknown } | undefined)?.keyId;
   const accountId = Number(grant.userId);
   if (typeof keyId === 'number' && Number.isSafeInteger(accountId)) {
-    await endGrantKey(db, accountId, keyId, Date.now());
+    // The grant names its account, whose shard the directory (on shard 0) knows: a revocation
+    // carries no key of its own to name it, and is rare enough for that one more round trip.
+    const entry = await directoryEntry(primaryDb(env, 0), accountId);
+    if (entry && isShard(env, entry.shard))
+      await endGrantKey(primaryDb(env, entry.shard), accountId, keyId, Date.now());
   }
   if (after) await api.revokeGrant(grant.id, grant.userId);
 }

@@ -47,7 +47,7 @@ const toTokenEndpoint = async (c: Context<AppEnv>) => {
   const api = oauthApi(c.env, originOf(c));
   const before = await revoking(api, token);
   const res = await toAuthorizationServer(c);
-  if (res.ok && before) await endRevoked(api, c.get('db'), token, before);
+  if (res.ok && before) await endRevoked(api, c.env, token, before);
   return res;
 };
 

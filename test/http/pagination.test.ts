@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { toBase64url } from '../../src/core/base64url';
 import worker from '../../src/index';
 import {
-  accountsOnShard,
   BASE,
   call,
   create,
+  d1Of,
   expectCursorRefused,
   expectLimitsRefused,
   expectProblem,
@@ -19,10 +19,6 @@ import {
 } from '../helpers';
 import { documentedList, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
 import { deref } from '../openapi';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 const cursorOf = (value: unknown) => toBase64url(new TextEncoder().encode(JSON.stringify(value)));
 
@@ -119,9 +115,10 @@ describe('filters at the edges', () => {
   it('rounds sub-millisecond bounds the way that keeps their meaning', async () => {
     const { id, key } = await newAccount();
     const at = Date.UTC(2024, 2, 5, 10, 0, 0, 0);
-    await env.DB.prepare(
-      "INSERT INTO users (account_id, name, name_norm, email, email_norm, created_at, updated_at) VALUES (?, 'U', 'u', 'u@x.com', 'u@x.com', ?, ?)",
-    )
+    await d1Of(id)
+      .prepare(
+        "INSERT INTO users (account_id, name, name_norm, email, email_norm, created_at, updated_at) VALUES (?, 'U', 'u', 'u@x.com', 'u@x.com', ?, ?)",
+      )
       .bind(id, at, at)
       .run();
     const count = async (q: string) => (await json(await call(`/v1/users?${q}`, { key }))).data.length;

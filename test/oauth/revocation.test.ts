@@ -1,11 +1,6 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountsOnShard, call, type Json, json, newAccount } from '../helpers';
+import { call, d1OfRow, type Json, json, newAccount } from '../helpers';
 import { approve, codeGrant, connect, ORIGIN, rawList, register, send, started, token } from './helpers';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 /** RFC 7009 revocation at the token endpoint, as `clientId`. */
 const revoke = (value: string, clientId: string, hint?: string) =>
@@ -23,7 +18,8 @@ async function grantKey(accountKey: string): Promise<Json | undefined> {
 
 const revokedAt = async (id: number) =>
   (
-    await env.DB.prepare('SELECT revoked_at FROM api_keys WHERE id = ?')
+    await d1OfRow('api_keys', id)
+      .prepare('SELECT revoked_at FROM api_keys WHERE id = ?')
       .bind(id)
       .first<{ revoked_at: number | null }>()
   )?.revoked_at;

@@ -1,10 +1,9 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
-  accountsOnShard,
   adminHeaders,
   call,
   create,
+  d1OfRow,
   json,
   newAccount,
   newWebhook,
@@ -13,10 +12,6 @@ import {
 } from '../helpers';
 import { deliver, eventOf, ingest, recordCounts } from '../queue/webhook-support';
 import { page, panel, signIn } from './browser';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 // The event page as a request inspector (src/panel/views/event.ts): every part of the call and of
 // what became of it, nothing a sender authenticates with, every text escaped, one round trip.
@@ -113,7 +108,8 @@ describe('the event page as a request inspector', () => {
       'x-webhook-secret': 's3cr3t',
       'x-request-id': `<b>${XSS}</b>`,
     };
-    await env.DB.prepare('UPDATE inbound_events SET headers = ? WHERE id = ?')
+    await d1OfRow('inbound_events', id)
+      .prepare('UPDATE inbound_events SET headers = ? WHERE id = ?')
       .bind(JSON.stringify(headers), id)
       .run();
     const html = await inspect(cookie, hook.id, id);

@@ -1,20 +1,16 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountsOnShard, create, newAccount, newWebhook } from '../helpers';
+import { create, d1Of, newAccount, newWebhook } from '../helpers';
 import { page, panel, signIn } from './browser';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 const MIB = 1024 * 1024;
 
 /** Sets the account's event storage usage as the triggers would have counted it. */
 async function setUsage(accountId: number, bytes: number): Promise<void> {
-  await env.DB.prepare(
-    `INSERT INTO account_event_storage (account_id, bytes, events) VALUES (?1, ?2, 1)
+  await d1Of(accountId)
+    .prepare(
+      `INSERT INTO account_event_storage (account_id, bytes, events) VALUES (?1, ?2, 1)
      ON CONFLICT (account_id) DO UPDATE SET bytes = excluded.bytes`,
-  )
+    )
     .bind(accountId, bytes)
     .run();
 }

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { PANEL_FILE_BYTES } from '../../src/panel/pages/imports';
 import { panelRouter } from '../../src/panel/routes';
 import {
-  accountsOnShard,
   BASE,
   call,
   capturingLogs,
   create,
+  d1OfRow,
   type Json,
   json,
   list,
@@ -15,10 +15,6 @@ import {
   newWebhook,
 } from '../helpers';
 import { page, panel, panelWithEnv, signIn } from './browser';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 // The attacker's pass over the panel's forms: what a browser would never send, but a script can,
 // gets a 4xx page, never a 500.
@@ -207,7 +203,8 @@ describe('markup in values the new pages show', () => {
     });
     expect((await call(hook.path, { method: 'POST', body: { nome: 'Bia' } })).status).toBe(204);
     const [event] = (await list(key, `/v1/inbound-webhooks/${hook.id}/events`)).data;
-    await env.DB.prepare("update inbound_events set status = 'failed', error = ? where id = ?")
+    await d1OfRow('inbound_events', event.id)
+      .prepare("update inbound_events set status = 'failed', error = ? where id = ?")
       .bind(`A record could not be written: ${markup}`, event.id)
       .run();
     const cookie = await signIn(key);

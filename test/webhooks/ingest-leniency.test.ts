@@ -1,9 +1,9 @@
-import { env, exports } from 'cloudflare:workers';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
-  accountsOnShard,
   BASE,
   call,
+  d1OfRow,
   expectProblem,
   type Json,
   json,
@@ -14,10 +14,6 @@ import {
 } from '../helpers';
 import { deliver, eventOf, get, NO_RECORDS, recordCounts } from '../queue/webhook-support';
 
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
-
 /** A POST with exactly these headers and body. */
 const rawPost = (path: string, body: BodyInit | null, headers: Record<string, string> = {}) =>
   exports.default.fetch(new Request(`${BASE}${path}`, { method: 'POST', headers, body }));
@@ -26,7 +22,8 @@ const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 /** The id of the newest event of the webhook, straight from D1. */
 async function newestEvent(hookId: number): Promise<number> {
-  const row = await env.DB.prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
+  const row = await d1OfRow('inbound_webhooks', hookId)
+    .prepare('SELECT max(id) AS id FROM inbound_events WHERE webhook_id = ?')
     .bind(hookId)
     .first<{ id: number }>();
   if (!row?.id) throw new Error('no event stored');

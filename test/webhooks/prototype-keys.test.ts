@@ -1,9 +1,9 @@
-import { env, exports } from 'cloudflare:workers';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
-  accountsOnShard,
   BASE,
   call,
+  d1OfRow,
   expectProblem,
   type Json,
   json,
@@ -12,10 +12,6 @@ import {
   newWebhook,
 } from '../helpers';
 import { deliver, eventOf, get, runEvent } from '../queue/webhook-support';
-
-// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
-// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
-accountsOnShard(0);
 
 // Keys and paths from outside never name `__proto__`, `prototype` or `constructor` (issue 21).
 const RESERVED = ['__proto__', 'prototype', 'constructor'];
@@ -225,7 +221,8 @@ describe('a configuration stored before reserved names were refused', () => {
       telefone,
       { key: 'origem', type: 'string', required: false, target: 'contact.custom_fields.constructor' },
     ];
-    await env.DB.prepare('UPDATE inbound_webhooks SET fields = ? WHERE id = ?')
+    await d1OfRow('inbound_webhooks', hook.id)
+      .prepare('UPDATE inbound_webhooks SET fields = ? WHERE id = ?')
       .bind(JSON.stringify(legacy), hook.id)
       .run();
     const event = await runEvent(key, hook, { nome: 'Ana', telefone: '11987654321', origem: 'site' });
