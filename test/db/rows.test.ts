@@ -8,7 +8,11 @@ import { view } from '../../src/db/own';
 import { companies, deals, tasks } from '../../src/db/schema';
 import { companySpec } from '../../src/model/companies';
 import { taskSpec } from '../../src/model/tasks';
-import { create, newAccount, newUser } from '../helpers';
+import { accountsOnShard, create, newAccount, newUser } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 describe("a batch's rows", () => {
   it("come out exactly as Drizzle's own mapping gives them: columns, counts, decoded lists, nulls", async () => {

@@ -3,7 +3,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ACCENTED, withoutAccents } from '../../src/core/text';
-import { call, create, idsOf, json, newAccount, qs, roundTrips } from '../helpers';
+import { accountsOnShard, call, create, idsOf, json, newAccount, qs, roundTrips } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const ids = async (key: string, path: string, query: Record<string, string>) => {
   const res = await call(`${path}?${qs(query)}`, { key });

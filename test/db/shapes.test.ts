@@ -5,8 +5,12 @@ import { createDb } from '../../src/db/client';
 import { D1Meter } from '../../src/db/meter';
 import { companies } from '../../src/db/schema';
 import { Shapes, shapes } from '../../src/db/shapes';
-import { callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
+import { accountsOnShard, callWithDb, json, qs, recordingD1, type Statement } from '../helpers';
 import { eachFilter, eachSort, lists, pathOf, type Seeded, secondRows, seededAccount } from '../lists';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // Two accounts with the same rows: their requests have the same shapes and different values (key,
 // ids, cursors), so a statement prebuilt from one account's request serves the other's.

@@ -1,10 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { withCheckDigits } from '../cnpj';
-import { call, create, newAccount, newWebhook } from '../helpers';
+import { accountsOnShard, call, create, newAccount, newWebhook } from '../helpers';
 import { runEvent } from '../queue/webhook-support';
 import { runImport } from '../routes/bulk/import-support';
 import { entriesOf, versionOf } from './helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 describe('the change journal of /v1 writes', () => {
   it('appends created, updated, deleted and restored entries with versions and the key as actor', async () => {

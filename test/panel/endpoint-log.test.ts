@@ -1,9 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { localInstant, wallClock } from '../../src/core/zones';
-import { call, insertRow, type Json, newAccount, newKey } from '../helpers';
+import { accountsOnShard, call, insertRow, type Json, newAccount, newKey } from '../helpers';
 import { deliveries, endpointWithBox, ping, plantEndpoint } from '../outbound/support';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // An endpoint's test send and delivery log through HTTP: the outcome of a ping, every attempt with
 // its answer escaped, resend, and recover since a local time read in the person's zone.

@@ -1,8 +1,12 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { BASE, call, create, json, newAccount, roundTrips } from '../helpers';
+import { accountsOnShard, BASE, call, create, json, newAccount, roundTrips } from '../helpers';
 import { page, panel, signIn } from './browser';
 import { asForm, submitForm } from './form-submit';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const FIELDS = [
   { key: 'nome', type: 'string', target: 'contact.name' },

@@ -1,7 +1,20 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, create, type Json, json, newAccount, postEvent, roundTrips } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  create,
+  type Json,
+  json,
+  newAccount,
+  postEvent,
+  roundTrips,
+} from '../helpers';
 import { page, panel, signIn } from './browser';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The webhook's own settings in the panel: a new webhook in test mode, and the pages that ask
 // before rotating its URL (with the grace period to choose) and before disabling it.

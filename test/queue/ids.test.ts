@@ -2,8 +2,12 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { call, create, expectProblem, type Json, newAccount } from '../helpers';
+import { accountsOnShard, call, create, expectProblem, type Json, newAccount } from '../helpers';
 import { get } from './webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  accountsOnShard,
   allIds,
   call,
   ISO_MS,
@@ -14,6 +15,10 @@ import {
   postEvent,
 } from '../helpers';
 import { eventIds, eventsPath, PATH, pendingEvent, put } from './inbound-webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 describe('inbound webhooks: events', () => {
   it('lists stored events newest first, pending, with their full payload and no result yet', async () => {

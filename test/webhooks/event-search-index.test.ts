@@ -3,7 +3,11 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { primaryDb } from '../../src/db/client';
 import { purgeExpiredEvents, trimRejections } from '../../src/webhooks/log/event-log';
-import { call, emptyMigrationDb, json, newAccount, newWebhook, postEvent } from '../helpers';
+import { accountsOnShard, call, emptyMigrationDb, json, newAccount, newWebhook, postEvent } from '../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 // The event log's search index (inbound_event_text, drizzle/0015_event_search.sql) through the
 // real writers: the migration's backfill of the events already there, the cron's purge and the

@@ -1,8 +1,22 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { leaves } from '../../src/core/json-paths';
-import { call, callWithDb, create, expectProblem, json, newAccount, newWebhook, postEvent } from '../helpers';
+import {
+  accountsOnShard,
+  call,
+  callWithDb,
+  create,
+  expectProblem,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
 import { runEvent } from '../queue/webhook-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 const nome = { key: 'nome', type: 'string', target: 'contact.name' } as const;
 const telefone = { key: 'telefone', type: 'phone', target: 'contact.phone' } as const;

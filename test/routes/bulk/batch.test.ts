@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { mask, withCheckDigits } from '../../cnpj';
 import {
+  accountsOnShard,
   call,
   callWithDb,
   create,
@@ -13,6 +14,10 @@ import {
   recordingD1,
   roundTrips,
 } from '../../helpers';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 let serial = 0;
 const cnpj = () => withCheckDigits(`${32_000_000 + ++serial}0001`);

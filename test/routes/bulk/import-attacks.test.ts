@@ -2,8 +2,12 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../../src/index';
-import { BASE, call, expectProblem, json, newAccount } from '../../helpers';
+import { accountsOnShard, BASE, call, expectProblem, json, newAccount } from '../../helpers';
 import { postImport, runImport, storedFiles } from './import-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 /** A body that never ends: `chunk` again and again for as long as it is read; `pulled` counts reads. */
 function endless(chunk: Uint8Array) {

@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { mask, withCheckDigits } from '../../cnpj';
-import { create, newAccount } from '../../helpers';
+import { accountsOnShard, create, newAccount } from '../../helpers';
 import { runImport } from './import-support';
+
+// This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
+// (test/helpers.ts accountsOnShard); the rest of the suite spreads accounts over the shards.
+accountsOnShard(0);
 
 let serial = 0;
 const cnpj = () => withCheckDigits(`${42_000_000 + ++serial}0001`);
