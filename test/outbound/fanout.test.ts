@@ -229,7 +229,8 @@ describe('the fan-out ask after a /v1 write', () => {
     await endpointWithBox(key);
     expect(await asks('/v1/deals?status=open')).toBe(0);
     expect(await asks('/v1/deals', 'POST', { name: 'Heard' })).toBe(1);
-    expect(sent).toEqual([{ fanout: true }]);
+    // The ask names the account's shard, whose journal the run reads.
+    expect(sent).toEqual([{ fanout: true, shard: apiKeyShard(key) }]);
   });
 
   it("is asked by a write's key lookup only: a read's lookup reads the key alone", async () => {
