@@ -2,10 +2,11 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import worker from '../../src/index';
-import { call, create, json, newAccount } from '../helpers';
+import { call, create, json, newAccount, shardOfAccount } from '../helpers';
 
 it('turns the example body into a contact, a deal and a task due 365 days after data_compra', async () => {
-  const { key } = await newAccount();
+  // On shard 2, so the message must name its shard (one without means shard 0, as before shards).
+  const { id, key } = await newAccount('Acme', 2);
   const user = await create(key, '/v1/users', { name: 'Vendedor', email: 'v@x.com' });
   const hook = await create(key, '/v1/inbound-webhooks', {
     name: 'Site',
@@ -36,7 +37,7 @@ it('turns the example body into a contact, a deal and a task due 365 days after 
   const events = await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }));
   expect(events.data).toHaveLength(1);
   const batch = createMessageBatch('crm-events', [
-    { id: 'a', timestamp: new Date(), attempts: 1, body: { event_id: events.data[0].id } },
+    { id: 'a', timestamp: new Date(), attempts: 1, body: { event_id: events.data[0].id, shard: shardOfAccount(id) } },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
