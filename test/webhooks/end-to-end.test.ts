@@ -37,7 +37,12 @@ it('turns the example body into a contact, a deal and a task due 365 days after 
   const events = await json(await call(`/v1/inbound-webhooks/${hook.id}/events`, { key }));
   expect(events.data).toHaveLength(1);
   const batch = createMessageBatch('crm-events', [
-    { id: 'a', timestamp: new Date(), attempts: 1, body: { event_id: events.data[0].id, shard: shardOfAccount(id) } },
+    {
+      id: 'a',
+      timestamp: new Date(),
+      attempts: 1,
+      body: { event_id: events.data[0].id, shard: shardOfAccount(id) },
+    },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
