@@ -89,11 +89,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * `wrangler dev` over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN secret, the rate
  * limiters off, and `vars` as further variables, on `port` (a restart keeps its URL) or a free one;
- * resolves once `/health` answers. `cwd`: the checkout it serves (this one by default).
- * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number, cwd?: string }} options
+ * resolves once `/health` answers. `cwd`: the checkout it serves (this one by default); `config`:
+ * another wrangler config than its wrangler.toml (the shards bench's with more D1s).
+ * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number, cwd?: string, config?: string }} options
  * @returns {Promise<LocalWorker>}
  */
-export async function startWorker({ persistTo, adminToken, log, vars = {}, port: fixed, cwd }) {
+export async function startWorker({ persistTo, adminToken, log, vars = {}, port: fixed, cwd, config }) {
   const port = fixed ?? (await freePort());
   const inspectorPort = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -103,6 +104,7 @@ export async function startWorker({ persistTo, adminToken, log, vars = {}, port:
     [
       wranglerBin,
       'dev',
+      ...(config ? ['-c', config] : []),
       '--ip',
       '127.0.0.1',
       '--port',
