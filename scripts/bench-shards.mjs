@@ -20,8 +20,8 @@ import { bindingOf, writeShardsConfig } from './shards.mjs';
 
 const usage = `npm run bench:shards [-- options]
 
-  --seconds N            load per config, in two legs of N/2 (A B B A; default 40)
-  --rate N               requests per second of each normal account (default 1)
+  --seconds N            load per config, in two legs of N/2 (A B B A; default 50)
+  --rate N               requests per second of each normal account, e.g. 0.5 (default 0.5)
   --accounts N           accounts, the first of them flooding (default 20)
   --seed N               contacts seeded per account (default 200)
   --flood-connections N  the flooder's parallel senders (default 8)
@@ -30,8 +30,8 @@ const usage = `npm run bench:shards [-- options]
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '40' },
-    rate: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '50' },
+    rate: { type: 'string', default: '0.5' },
     accounts: { type: 'string', default: '20' },
     seed: { type: 'string', default: '200' },
     'flood-connections': { type: 'string', default: '8' },
@@ -47,12 +47,14 @@ if (args.help) {
 }
 const settings = {
   seconds: positive('seconds', args.seconds),
-  rate: positive('rate', args.rate),
+  rate: Number(args.rate),
   accounts: positive('accounts', args.accounts),
   seed: positive('seed', args.seed),
   flood_connections: positive('flood-connections', args['flood-connections']),
   drain_limit_s: positive('drain', args.drain),
 };
+if (!(settings.rate > 0 && settings.rate <= 50))
+  fail(`--rate takes a number of requests per second from 0 to 50, not "${args.rate}".`);
 if (settings.accounts < 2) fail('--accounts takes at least 2: one floods, the others are measured.');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -121,7 +123,9 @@ async function prepare(shards) {
   const { adminToken } = config;
   config.worker = await startWorker({ persistTo: dir, adminToken, log, config: file });
   config.tenants = await makeTenants(config.worker.origin, adminToken, settings.accounts, settings.seed);
-  progress(`   ${settings.accounts} accounts on shards ${config.tenants.map((t) => t.shard).join(' ')}`);
+  progress(
+    `   [${shards} shard(s)] ${settings.accounts} accounts on shards ${config.tenants.map((t) => t.shard).join(' ')}`,
+  );
   return config;
 }
 
@@ -159,7 +163,9 @@ async function readBack(config) {
 
 const loadAtStart = loadavg();
 try {
-  for (const shards of SHARDS) await prepare(shards);
+  // Both configs at once: their migrations are most of the setup's time.
+  await Promise.all(SHARDS.map(prepare));
+  configs.sort((a, b) => a.shards - b.shards);
   for (const config of configs) {
     const tenant = /** @type {import('../bench/shards.mjs').Tenant} */ (config.tenants[1]);
     config.alone = await alone(
