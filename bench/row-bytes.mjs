@@ -1,4 +1,4 @@
-// `node bench/row-bytes.mjs [--rows 100000] [--journal 1000]`: the bytes one row of each table
+// `npm run bench:row-bytes [-- --rows 100000 --journal 1000]` (Node 22: node:sqlite): the bytes one row of each table
 // takes in a shard, for the capacity model (docs/scaling.md). A fresh local D1 (bench/local.mjs)
 // gets one account through `POST /admin/accounts` and `npm run bench`'s seed (bench/seed.mjs:
 // `--rows` companies, contacts, deals, tasks and webhook events, with followers and owners), then
