@@ -83,6 +83,7 @@ async function cleanUp() {
   for (const config of configs) {
     await config.worker?.stop();
     rmSync(config.dir, { recursive: true, force: true });
+    rmSync(join(root, `wrangler.bench-shards-${config.shards}.toml`), { force: true });
   }
 }
 process.once('SIGINT', async () => {
@@ -108,7 +109,10 @@ async function prepare(shards) {
   };
   configs.push(config);
   const log = join(dir, 'wrangler.log');
-  const file = shards === 1 ? join(root, 'wrangler.toml') : writeShardsConfig(root, shards);
+  const file =
+    shards === 1
+      ? join(root, 'wrangler.toml')
+      : writeShardsConfig(root, shards, `wrangler.bench-shards-${shards}.toml`);
   progress(`== ${shards} shard(s): migrating ${shards} fresh local D1(s) in ${dir}`);
   for (let shard = 0; shard < shards; shard++) {
     const where = ['--local', '--persist-to', dir, '-c', file];

@@ -25,10 +25,13 @@ export function shardsOf(config) {
 /**
  * Writes `wrangler.shards.toml` beside wrangler.toml (wrangler resolves `main` and the aliases from
  * the config's folder; the file is in .gitignore): wrangler.toml and `shards - 1` more local D1s.
+ * `name`: another file (`npm run bench:shards` writes its own, so a `SHARDS=n npm run dev` in the
+ * same checkout keeps its config).
  * @param {string} root
  * @param {number} shards
+ * @param {string} [name]
  */
-export function writeShardsConfig(root, shards) {
+export function writeShardsConfig(root, shards, name = 'wrangler.shards.toml') {
   const extra = Array.from({ length: shards - 1 }, (_, i) => {
     const n = i + 1;
     return `
@@ -39,7 +42,7 @@ database_id = "local-shard-${n}"
 migrations_dir = "drizzle"
 `;
   }).join('');
-  const path = join(root, 'wrangler.shards.toml');
+  const path = join(root, name);
   const header =
     '# Written by scripts/shards.mjs for `SHARDS=n npm run dev`: wrangler.toml and more local shards.\n';
   writeFileSync(path, header + readFileSync(join(root, 'wrangler.toml'), 'utf8') + extra);
