@@ -132,6 +132,24 @@ function accountTable(configs) {
   return table(header, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
+/** Each account's figures per kind and its events' waits, for the JSON. @param {Config[]} configs */
+function accountJson(configs) {
+  const wide = /** @type {Config} */ (configs.at(-1));
+  return wide.tenants.map((t) => {
+    const g = { name: '', indexes: [t.index] };
+    const kinds = t.index === 0 ? /** @type {Kind[]} */ (['hook']) : KINDS;
+    const per = (/** @type {(c: Config) => unknown} */ f) =>
+      Object.fromEntries(configs.map((c) => [`shards_${c.shards}`, f(c)]));
+    return {
+      index: t.index,
+      flooder: t.index === 0,
+      shard: Object.fromEntries(configs.map((c) => [`shards_${c.shards}`, c.tenants[t.index]?.shard])),
+      kinds: Object.fromEntries(kinds.map((k) => [k, per((c) => groupFigures(c, g, [k]))])),
+      event_waits: per((c) => waits(c, g)),
+    };
+  });
+}
+
 /** One request at a time, per kind. @param {Config[]} configs */
 function aloneTable(configs) {
   const rows = KINDS.map((kind) => [
@@ -210,6 +228,16 @@ export function report(configs, settings) {
     })),
     groups: kinds.json,
     event_waits: wait.json,
+    accounts: accountJson(configs),
+    alone: configs.map((c) => ({
+      shards: c.shards,
+      kinds: Object.fromEntries(
+        KINDS.map((k) => {
+          const { requests, p50_ms, p99_ms, d1_p50_ms } = figures(c.alone ? [c.alone[k]] : [], 1, 1);
+          return [k, { requests, p50_ms, p99_ms, d1_p50_ms }];
+        }),
+      ),
+    })),
   };
   return { markdown, json, failures };
 }
