@@ -90,7 +90,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * `wrangler dev` over the D1 in `persistTo`, with `adminToken` as the ADMIN_TOKEN secret, the rate
  * limiters off, and `vars` as further variables, on `port` (a restart keeps its URL) or a free one;
  * resolves once `/health` answers. `cwd`: the checkout it serves (this one by default); `config`:
- * another wrangler config than its wrangler.toml (the shards bench's with more D1s).
+ * another wrangler config than wrangler.toml (more shards: scripts/shards.mjs).
  * @param {{ persistTo: string, adminToken: string, log: string, vars?: Record<string, string>, port?: number, cwd?: string, config?: string }} options
  * @returns {Promise<LocalWorker>}
  */
