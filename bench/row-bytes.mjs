@@ -13,15 +13,30 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { client, createAccount, field } from './api.mjs';
+import { refusals } from './cli.mjs';
 import { migrate, startWorker, wrangler } from './local.mjs';
 import { table } from './report.mjs';
 import { seed } from './seed.mjs';
 
+const usage = `npm run bench:row-bytes [-- options]
+
+  --rows N      companies, contacts, deals, tasks and webhook events seeded (default 100000)
+  --journal N   contact updates through the batch endpoint, one journal entry each (default 1000)`;
 const { values: args } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, journal: { type: 'string', default: '1000' } },
+  options: {
+    rows: { type: 'string', default: '100000' },
+    journal: { type: 'string', default: '1000' },
+    help: { type: 'boolean', default: false },
+  },
 });
-const rows = Number(args.rows);
-const journal = Number(args.journal);
+const { fail, positive } = refusals(usage);
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const rows = positive('rows', args.rows);
+const journal = positive('journal', args.journal);
+if (journal > rows) fail('--journal takes at most --rows: it updates the seeded contacts 1 to N.');
 
 /** The search index of a table, whose shadow tables (`<name>_data`, `_idx`, …) are counted with it. */
 const SEARCH = {
