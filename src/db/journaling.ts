@@ -30,6 +30,11 @@ export type Journaling = {
    */
   after(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>[];
   /**
+   * `after` for rows the batch itself inserted: no placeholder can be theirs, so only their
+   * `created` entries and versions (two statements, not four: a create's batch does less).
+   */
+  created(db: Db, where: SQL | undefined, actor: Actor, now: number): BatchItem<'sqlite'>[];
+  /**
    * WHERE for the rows that hold a placeholder of `before` (of `account`, or of every account):
    * for an `after` whose rows cannot be found again by the condition `before` used (a reference
    * the write cleared).

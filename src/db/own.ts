@@ -377,7 +377,7 @@ export function createStatements<T extends ResourceTable, C, U, X extends Extras
     ...(spec.before?.(db, body, accountId) ?? []),
     insertRow(db, spec.table, newRow(db, spec, body, accountId, now)),
     ...(spec.children?.(db, body, accountId, id) ?? []),
-    ...(spec.journal?.after(db, mine, actor, now) ?? []),
+    ...(spec.journal?.created(db, mine, actor, now) ?? []),
     readBack(db, t, spec.extras, mine),
   ];
 }

@@ -86,6 +86,44 @@ function writersOf(source: JournalSource) {
 }
 
 /**
+ * A resource's first entries and versions: `created` for each row new to the journal that `where`
+ * selects, `moved` each row with an entry of its next version to it.
+ */
+function versionsOf(
+  source: JournalSource,
+  inserted: ReturnType<typeof writersOf>['inserted'],
+  about: ReturnType<typeof writersOf>['about'],
+) {
+  const t = source.table;
+  const recordType = sql.raw(`'${source.recordType}'`);
+  const snapshot = snapshotSql(source);
+  // Whether the row in the statement's FROM has an entry of its next version.
+  const journaledNext = sql`exists (select 1 from ${e} where ${e.accountId} = ${t.accountId} and ${e.recordType} = ${recordType} and ${e.recordId} = ${t.id} and ${e.version} = ${t.version} + 1)`;
+  // A row written without the journal (before it, or by a seed) has no version 1 yet: its first
+  // change is its first entry, not a creation.
+  const created = (db: Db, where: SQL | undefined, actor: Actor, now: number) =>
+    inserted(
+      db,
+      'created',
+      ['created', snapshot, null],
+      actor,
+      now,
+      where,
+      and(sql`${t.version} = 0`, sql`not ${journaledNext}`),
+    );
+  // Each row with an entry of its next version moves to it.
+  const moved = (db: Db, where: SQL | undefined) =>
+    about(
+      db,
+      'version',
+      where,
+      (mine) =>
+        sql`update ${t} set ${sql.raw('version')} = ${t.version} + 1 where ${mine} and ${journaledNext}`,
+    );
+  return { created, moved };
+}
+
+/**
  * The change journal of one resource (see `Journaling`). Every statement is set-based and keyed
  * by the record's next version, so several records (a deal's tasks, a flow's contact and company)
  * share a batch: a placeholder is the entry (account, type, record, row's version + 1) whose data
@@ -96,11 +134,10 @@ export function journalOf(source: JournalSource): Journaling {
   const recordType = sql.raw(`'${source.recordType}'`);
   const snapshot = snapshotSql(source);
   const { inserted, about } = writersOf(source);
+  const { created, moved } = versionsOf(source, inserted, about);
   // The entry of version `row's + step` of each row `where` selects.
   const at = (where: SQL | undefined, step: 0 | 1) =>
     sql`(${e.accountId}, ${e.recordType}, ${e.recordId}, ${e.version}) in (select ${t.accountId}, ${recordType}, ${t.id}, ${t.version} + ${sql.raw(String(step))} from ${t} where ${where ?? sql`1`})`;
-  // Whether the row in the statement's FROM has an entry of its next version.
-  const journaledNext = sql`exists (select 1 from ${e} where ${e.accountId} = ${t.accountId} and ${e.recordType} = ${recordType} and ${e.recordId} = ${t.id} and ${e.version} = ${t.version} + 1)`;
   const current = sql`(select ${snapshot} from ${t} where ${t.accountId} = ${e.accountId} and ${t.id} = ${e.recordId})`;
   // An update that brings the row back from the trash (a webhook flow's CNPJ) is its restore.
   const updated = sql`case when json_extract(${e.previous}, '$.deletedAt') is not null and json_extract(${current}, '$.deletedAt') is null
@@ -128,18 +165,9 @@ export function journalOf(source: JournalSource): Journaling {
       inserted(db, 'erased', ['erased', null, null], actor, now, where),
     ],
     gone: (db, where, actor, now) => inserted(db, 'gone', ['deleted', snapshot, null], actor, now, where),
+    created: (db, where, actor, now) => [created(db, where, actor, now), moved(db, where)],
     after: (db, where, actor, now): BatchItem<'sqlite'>[] => [
-      // A row written without the journal (before it, or by a seed) has no version 1 yet: its
-      // first change is its first entry, not a creation.
-      inserted(
-        db,
-        'created',
-        ['created', snapshot, null],
-        actor,
-        now,
-        where,
-        and(sql`${t.version} = 0`, sql`not ${journaledNext}`),
-      ),
+      created(db, where, actor, now),
       // In this order, so that a placeholder keeps its null data (what `opened` finds it by) until
       // the last statement: drop those whose row did not change (or is gone), move each row with
       // an entry of its next version to it, then fill the placeholders with the row as it is.
@@ -150,13 +178,7 @@ export function journalOf(source: JournalSource): Journaling {
         (mine) =>
           sql`delete from ${e} where ${at(mine, 1)} and ${e.data} is null and (${current} is null or ${unchanged})`,
       ),
-      about(
-        db,
-        'version',
-        where,
-        (mine) =>
-          sql`update ${t} set ${sql.raw('version')} = ${t.version} + 1 where ${mine} and ${journaledNext}`,
-      ),
+      moved(db, where),
       about(
         db,
         'fill',
