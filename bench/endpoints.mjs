@@ -33,15 +33,26 @@ function list(name, path, query = {}) {
 }
 
 /**
- * A list as an MCP tool call (issue 37): the same /v1 list through POST /mcp, as a 2025-11-25 client
- * sends it (the stateless server needs no initialize first).
- * @param {string} tool @param {Record<string, unknown>} args @returns {Endpoint}
+ * A list as an MCP tool call (issue 37): the same /v1 list through POST /mcp, as a client of
+ * `revision` sends it: a 2025-11-25 client without initialize first (the server is stateless), a
+ * 2026-07-28 one with its Mcp-Method and Mcp-Name headers and the revision in the request's _meta.
+ * @param {string} tool @param {'2025-11-25' | '2026-07-28'} revision @returns {Endpoint}
  */
-function mcpList(tool, args = {}) {
-  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } };
-  const headers = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' };
+function mcpList(tool, revision) {
+  const modern = revision === '2026-07-28';
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': revision,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const params = { name: tool, arguments: {}, ...(modern && { _meta: meta }) };
+  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params };
+  const headers = {
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': revision,
+    ...(modern && { 'Mcp-Method': 'tools/call', 'Mcp-Name': tool }),
+  };
   return {
-    name: `GET /v1/companies as MCP tools/call ${tool}`,
+    name: `GET /v1/companies as MCP${modern ? ' 2026-07-28' : ''} tools/call ${tool}`,
     kind: 'list',
     next: () => ({ method: 'POST', path: '/mcp', body: message, headers }),
   };
@@ -91,7 +102,8 @@ export function endpoints(probe) {
     ...eventSearches(probe),
 
     list('GET /v1/companies', '/v1/companies'),
-    mcpList('list_companies'),
+    mcpList('list_companies', '2025-11-25'),
+    mcpList('list_companies', '2026-07-28'),
     list('GET /v1/companies?sort=name', '/v1/companies', { sort: 'name' }),
     list('GET /v1/companies?sort=-name', '/v1/companies', { sort: '-name' }),
     list('GET /v1/companies?sort=created_at', '/v1/companies', { sort: 'created_at' }),
