@@ -1,4 +1,5 @@
-import { messageShard } from '../core/message-shard';
+import { z } from 'zod';
+import { MessageShard } from '../contracts/queue';
 import { sendMessages } from '../core/queue-send';
 
 /**
@@ -6,19 +7,15 @@ import { sendMessages } from '../core/queue-send';
  * journal's new entries made into deliveries (outbound/fanout.ts); either on its shard (each shard
  * has its own journal and cursor). `shard` is optional only for messages sent before shards.
  */
-export type DeliveryMessage = { delivery_id: number; shard?: number } | { fanout: true; shard?: number };
+const Delivery = z.object({ delivery_id: z.number().int(), shard: MessageShard });
+const Fanout = z.object({ fanout: z.literal(true), shard: MessageShard });
+export type DeliveryMessage = z.infer<typeof Delivery> | z.infer<typeof Fanout>;
 
-export const isDeliveryMessage = (body: unknown): body is { delivery_id: number; shard?: number } =>
-  typeof body === 'object' &&
-  body !== null &&
-  Number.isSafeInteger((body as { delivery_id?: unknown }).delivery_id) &&
-  messageShard(body) !== undefined;
+export const isDeliveryMessage = (body: unknown): body is z.infer<typeof Delivery> =>
+  Delivery.safeParse(body).success;
 
-export const isFanoutMessage = (body: unknown): body is { fanout: true; shard?: number } =>
-  typeof body === 'object' &&
-  body !== null &&
-  (body as { fanout?: unknown }).fanout === true &&
-  messageShard(body) !== undefined;
+export const isFanoutMessage = (body: unknown): body is z.infer<typeof Fanout> =>
+  Fanout.safeParse(body).success;
 
 /**
  * Asks for a fan-out run after a write committed. A lost ask loses nothing: the entries stay past
