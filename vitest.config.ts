@@ -45,6 +45,9 @@ export default defineConfig({
         // spread over them by the least-filled rule (docs/scaling.md). And an empty database on
         // which a test replays the migrations one by one.
         d1Databases: { DB_1: 'shard-1', DB_2: 'shard-2', MIGRATION_DB: 'migration-db' },
+        // A queue no consumer reads: the move tests send a move's step messages there and run
+        // each step themselves (test/moves/support.ts), so they can look at a move between steps.
+        queueProducers: { PARKED_MOVES: { queueName: 'crm-moves-parked' } },
         // The docs Worker the DOCS binding reads (workers/docs/wrangler.toml): its files alone.
         workers: [
           { name: 'internet', modules: true, scriptPath: internet, compatibilityDate: '2026-10-23' },

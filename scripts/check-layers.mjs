@@ -86,9 +86,12 @@ const allowed = {
   // CSV imports: the file read in chunks from R2 (bytes decoded as webhook ingest decodes them),
   // each chunk written as one batch of model/batch.
   imports: ['core', 'contracts', 'db', 'model', 'webhooks/ingest', 'env.ts'],
+  // Moving an account between shards (docs/scaling.md): its steps over the shards' tables, the
+  // directory's switch, the queue's messages; it re-queues the account's events and deliveries.
+  moves: ['core', 'contracts', 'db', 'auth', 'env.ts', 'outbound', 'webhooks/log'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request, and the queue's message (type-only imports, but a type is a dependency).
-  'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound'],
+  'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound', 'moves'],
   // The API key check, the secrets and the webhook signatures: below the HTTP edge, which hashes
   // with auth/secrets, and webhooks/, which signs its sample event. auth/ logs through core/log
   // and needs nothing from http/ (env.ts only for the request's types). Storage, never a model.
@@ -98,11 +101,11 @@ const allowed = {
   http: ['core', 'contracts', 'db', 'auth', 'env.ts'],
   // The Queue adapter runs without a request: nothing from http/ (its errors and logs are not
   // problem+json) and nothing from the other outer parts.
-  queue: [...lower, 'env.ts', 'outbound'],
+  queue: [...lower, 'env.ts', 'outbound', 'moves'],
   // The outer parts share through model/ or below; they import no route (routes are leaves), and
   // a route imports nothing from queue/.
   panel: [...lower, 'auth', 'http', 'env.ts', 'oauth', 'outbound'],
-  routes: [...lower, 'auth', 'http', 'env.ts', 'outbound'],
+  routes: [...lower, 'auth', 'http', 'env.ts', 'outbound', 'moves'],
   // The MCP endpoint: tools made from the OpenAPI document, each a /v1 request through the app's
   // own fetch (handed in by index.ts), so it needs no route and no model.
   mcp: ['core', 'contracts', 'auth', 'http', 'env.ts'],
@@ -110,7 +113,19 @@ const allowed = {
   // API key each grant acts through (model/'s key rules), for the panel's consent page and index.ts.
   oauth: [...lower, 'auth', 'http', 'env.ts'],
   // The Worker itself: mounts the routers and the panel, and exports the queue consumer.
-  'index.ts': [...lower, 'auth', 'http', 'env.ts', 'queue', 'panel', 'routes', 'mcp', 'oauth', 'outbound'],
+  'index.ts': [
+    ...lower,
+    'auth',
+    'http',
+    'env.ts',
+    'queue',
+    'panel',
+    'routes',
+    'mcp',
+    'oauth',
+    'outbound',
+    'moves',
+  ],
   // The Node tools beside the Worker. The benchmark's seeds take their stored forms from core/
   // (pure, so Node runs it as it is); scripts/ drive bench/ and seat each shard's id ranges from
   // core/ (scripts/shards.mjs, the same ranges as the Worker's); both start wrangler through one helper.

@@ -4,6 +4,7 @@ import type { D1Meter } from './db/meter';
 import type { RequestShard } from './db/shards';
 import type { IdempotencyClaim } from './http/idempotency-claim';
 import type { ImportMessage } from './model/import-messages';
+import type { MoveMessage } from './moves/messages';
 import type { DeliveryMessage } from './outbound/messages';
 import type { EventMessage } from './webhooks/log/event-messages';
 
@@ -20,6 +21,8 @@ export type Bindings = {
   IMPORT_FILES: R2Bucket;
   /** One message per chunk of an import to read: src/queue/imports.ts. */
   IMPORTS: Queue<ImportMessage>;
+  /** One message per step of an account's move between shards: src/moves/. */
+  MOVES: Queue<MoveMessage>;
   /** Worker secret; when unset every /admin route answers 404. */
   ADMIN_TOKEN?: string;
   PUBLIC_BASE_URL: string;

@@ -24,6 +24,7 @@ import { stateScopes } from './http/scopes';
 import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
+import { requeueStalledMoves } from './moves/run';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { fanoutAfterWrite } from './outbound/after-write';
 import type { Exporter } from './panel/exports';
@@ -254,20 +255,34 @@ app.onError((err, c) => {
   return problem(new ApiError(500, 'internal_error', 'Something went wrong on our side.'), requestId);
 });
 
-/** The cron's jobs on one shard. */
+/**
+ * The cron's jobs on one shard, each on its own: a job refused by a moving account's freeze (a
+ * purge across accounts touching its rows aborts with `account_moving`) is logged and the next
+ * ones still run; it runs again in 5 minutes.
+ */
 async function cronOnShard(env: Bindings, shard: number): Promise<void> {
   const db = primaryDb(env, shard);
-  await requeueStranded(env, shard);
-  await forgetExpiredKeys(db);
-  await purgeTrash(db, Date.now(), journals);
-  await purgeExpiredEvents(db, Date.now(), env);
-  await purgeJournal(db, Date.now(), env);
-  // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
-  await fanOutOnce(env, shard);
-  await requeueStrandedDeliveries(env, shard);
-  await purgeDeliveries(env, shard);
-  // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
-  await shardOf(env, shard).exec('PRAGMA optimize');
+  const now = Date.now();
+  const jobs: [string, () => Promise<unknown>][] = [
+    ['requeue', () => requeueStranded(env, shard)],
+    ['idempotency', () => forgetExpiredKeys(db)],
+    ['trash', () => purgeTrash(db, now, journals)],
+    ['events', () => purgeExpiredEvents(db, now, env)],
+    ['journal', () => purgeJournal(db, now, env)],
+    // Outbound webhooks: entries whose fan-out ask was lost, deliveries whose message was lost.
+    ['fanout', () => fanOutOnce(env, shard)],
+    ['deliveries', () => requeueStrandedDeliveries(env, shard)],
+    ['delivery-log', () => purgeDeliveries(env, shard)],
+    // Keeps SQLite's planner statistics fresh as tables grow; D1 supports PRAGMA optimize.
+    ['optimize', () => shardOf(env, shard).exec('PRAGMA optimize')],
+  ];
+  for (const [name, job] of jobs) {
+    try {
+      await job();
+    } catch (err) {
+      logError(err, `cron:shard:${shard}:${name}`);
+    }
+  }
 }
 
 /** For Hono's typed client: `hc<AppType>(baseUrl)`. */
@@ -280,12 +295,8 @@ export default {
   // Every job runs on each shard in turn (nothing joins across shards); a shard that fails is
   // logged and the next ones still run.
   async scheduled(_controller, env) {
-    for (const shard of allShards(env)) {
-      try {
-        await cronOnShard(env, shard);
-      } catch (err) {
-        logError(err, `cron:shard:${shard}`);
-      }
-    }
+    // Moves whose step message was lost: their row is on shard 0, beside the directory.
+    await requeueStalledMoves(env).catch((err) => logError(err, 'cron:moves'));
+    for (const shard of allShards(env)) await cronOnShard(env, shard);
   },
 } satisfies ExportedHandler<Bindings>;

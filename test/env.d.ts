@@ -6,6 +6,8 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       MIGRATION_DB: D1Database;
+      /** A queue without a consumer: test/moves/support.ts runs each step of a move itself. */
+      PARKED_MOVES: Queue<import('../src/moves/messages').MoveMessage>;
       /** 3 requests per key and minute, for the tests of the 429s. */
       LOW_API_RATE_LIMITER: RateLimit;
       LOW_HOOK_RATE_LIMITER: RateLimit;

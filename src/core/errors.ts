@@ -29,7 +29,10 @@ export type DomainCode =
   | 'invalid_fields'
   | 'invalid_signature'
   | 'idempotency_key_reused'
-  | 'shard_unavailable';
+  | 'shard_unavailable'
+  // An account in the middle of a move between shards (src/moves/): its writes wait a few seconds.
+  | 'account_moving'
+  | 'move_in_progress';
 
 export class DomainError extends Error {
   constructor(

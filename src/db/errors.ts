@@ -2,6 +2,7 @@ import { Column, is } from 'drizzle-orm';
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import {
   conflict,
+  DomainError,
   endpointLimitReached,
   invalid,
   keyLimitReached,
@@ -13,6 +14,23 @@ function messages(err: unknown): string {
   for (let e: unknown = err; e instanceof Error && parts.length < 5; e = e.cause) parts.push(e.message);
   return parts.join(' | ');
 }
+
+/**
+ * True when a freeze trigger refused the write: its account is being moved between shards
+ * (src/core/moving-tables.ts's triggers raise `account_moving`). Not a failure: a retry after the
+ * switch goes through, on the account's new shard.
+ */
+export const isAccountMoving = (err: unknown): boolean =>
+  (err instanceof DomainError && err.code === 'account_moving') || messages(err).includes('account_moving');
+
+/** How long a write refused by a move should wait: the freeze lasts seconds. */
+export const MOVING_RETRY_AFTER_SECONDS = 5;
+
+export const accountMoving = () =>
+  new DomainError(
+    'account_moving',
+    'This account is being moved to another database; its data is frozen for a few seconds. Nothing was written: retry shortly.',
+  );
 
 /** Which SQLite constraint a failed write broke, if any (D1 reports it only in the message). */
 export function brokenConstraint(err: unknown): 'unique' | 'foreign_key' | undefined {

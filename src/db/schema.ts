@@ -802,3 +802,113 @@ export const importChunks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.importId, t.offset] })],
 );
+
+/**
+ * An account's move between shards (docs/scaling.md, "Moving an account"): on shard 0 beside the
+ * directory, driven one bounded step at a time by the `crm-moves` queue (src/moves/). `progress`
+ * names the step to run next (phase, table, keyset cursor), so a re-delivered step finds it taken
+ * and does nothing; `tables` holds each table's copied rows, counts and checksums.
+ */
+export const accountMoves = sqliteTable(
+  'account_moves',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id').notNull(),
+    fromShard: integer('from_shard').notNull(),
+    toShard: integer('to_shard').notNull(),
+    state: text('state', { enum: ['copying', 'switching', 'cleaning', 'done', 'failed'] }).notNull(),
+    progress: text('progress', { mode: 'json' }).$type<MoveProgress>().notNull(),
+    tables: text('tables', { mode: 'json' }).$type<Record<string, MoveTableStats>>().notNull(),
+    /** The old shard's outbound cursor when the freeze committed (src/moves/journal.ts). */
+    fanoutFrom: integer('fanout_from'),
+    frozenAt: integer('frozen_at'),
+    switchedAt: integer('switched_at'),
+    /** When the old copy's API keys were gone: from then on old keys are forwarded, and writes go through. */
+    reopenedAt: integer('reopened_at'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    index('account_moves_account_idx').on(t.accountId),
+    // One move of an account at a time: a second while one runs breaks this index (409).
+    uniqueIndex('account_moves_running_uq').on(t.accountId).where(sql`${t.state} not in ('done', 'failed')`),
+    // The cron's look for moves whose step message was lost.
+    index('account_moves_stalled_idx').on(t.updatedAt).where(sql`${t.state} not in ('done', 'failed')`),
+  ],
+);
+
+/** Where a move stands: the step its next message runs. */
+export type MoveProgress = {
+  phase:
+    | 'begin'
+    | 'copy'
+    | 'freeze'
+    | 'prune'
+    | 'reconcile'
+    | 'verify'
+    | 'switch'
+    | 'clean'
+    | 'drain'
+    | 'unwind';
+  /** The position in the phase's order of tables (src/moves/tables.ts). */
+  table: number;
+  /** The last key copied or compared in that table (its key columns' values); null: from the start. */
+  after: (number | string)[] | null;
+  /** Counts the step messages: each message names the one it runs, a stale one is ignored. */
+  step: number;
+};
+
+/** One table of a move: rows copied, and the verify's counts and checksums on both sides. */
+export type MoveTableStats = {
+  /** Rows written by the copy with writes open, and pages it left to the verify (a parent not copied yet). */
+  copied: number;
+  deferred: number;
+  /** Rows the verify wrote or deleted on the new shard because they differed. */
+  repaired: number;
+  rows_from: number;
+  rows_to: number;
+  checksum_from: string;
+  checksum_to: string;
+};
+
+/**
+ * A moving account's freeze on a shard (src/moves/): while its row is here, triggers on every table
+ * of the account's data refuse its inserts, updates and deletes (`account_moving`), whatever path
+ * writes; `cleaning` lets the move's deletes through. `incoming` marks the shard being copied to:
+ * the copy's writes check it, so a late step message never writes after the switch.
+ */
+export const accountFreezes = sqliteTable('account_freezes', {
+  accountId: integer('account_id').primaryKey(),
+  state: text('state', { enum: ['frozen', 'moved', 'cleaning', 'incoming'] }).notNull(),
+  moveId: integer('move_id').notNull(),
+});
+
+/**
+ * A webhook call that arrived while its account was frozen (src/moves/held.ts): kept on the shard
+ * that received it, outside the freeze, and replayed as an event on the account's shard once the
+ * move has switched. `call` holds the event row's columns as ingest made them.
+ */
+export const heldEvents = sqliteTable(
+  'held_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id').notNull(),
+    webhookId: integer('webhook_id').notNull(),
+    call: text('call', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    receivedAt: integer('received_at').notNull(),
+  },
+  (t) => [index('held_events_account_idx').on(t.accountId, t.id)],
+);
+
+/**
+ * Credentials of moved accounts (src/moves/forwards.ts), on shard 0 beside the directory: the
+ * SHA-256 of an API key or webhook token naming the shard its account left, and the shard it is on.
+ * Read only when a credential misses on the shard it names.
+ */
+export const credentialForwards = sqliteTable('credential_forwards', {
+  hash: text('hash').primaryKey(),
+  shard: integer('shard').notNull(),
+  accountId: integer('account_id').notNull(),
+});

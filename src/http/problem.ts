@@ -2,6 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Problem } from '../contracts/problem';
 import { type DomainCode, DomainError, type FieldError } from '../core/errors';
 import type { Params } from '../core/said';
+import { accountMoving, isAccountMoving, MOVING_RETRY_AFTER_SECONDS } from '../db/errors';
 
 export const titles: Record<number, string> = {
   400: 'Bad Request',
@@ -169,6 +170,16 @@ export const problems = {
     about:
       "The database holding this account cannot serve it now: its schema is behind this deployment's (a migration not applied yet) or it did not answer. Nothing was read or written; retry after Retry-After seconds (docs/scaling.md).",
   },
+  account_moving: {
+    status: 503,
+    about:
+      'The account is being moved to another database and its data is frozen for a few seconds while the copy is checked. Nothing was written; reads still work. Retry after Retry-After seconds (docs/scaling.md).',
+  },
+  move_in_progress: {
+    status: 409,
+    about:
+      'Admin API: the account is already being moved; GET /admin/moves/{id} shows that move. One move of an account at a time.',
+  },
   internal_error: {
     status: 500,
     about:
@@ -231,6 +242,8 @@ function headersOf(err: DomainError): Record<string, string> | undefined {
       return { 'Retry-After': '300' };
     case 'shard_unavailable':
       return { 'Retry-After': '30' };
+    case 'account_moving':
+      return { 'Retry-After': String(MOVING_RETRY_AFTER_SECONDS) };
     default:
       return undefined;
   }
@@ -245,6 +258,8 @@ export function asApiError(
   statuses: Partial<Record<DomainCode, ContentfulStatusCode>> = {},
 ): ApiError | undefined {
   if (err instanceof ApiError) return err;
+  // A freeze trigger refused the write, whichever statement it was (src/moves/).
+  if (!(err instanceof DomainError) && isAccountMoving(err)) return asApiError(accountMoving(), statuses);
   if (err instanceof DomainError) {
     return new ApiError(
       statuses[err.code] ?? problems[err.code].status,

@@ -5,6 +5,8 @@ import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
 import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
+import { MOVES_QUEUE } from '../moves/messages';
+import { consumeMoves } from '../moves/run';
 import { askFanout } from '../outbound/messages';
 import { failEvent, giveUpEvents, noteRetry, requeueStrandedEvents } from '../webhooks/log/event-log';
 import { enqueueEvents, isEventMessage } from '../webhooks/log/event-messages';
@@ -89,11 +91,12 @@ async function giveUp(env: Bindings, messages: readonly Message<unknown>[]): Pro
 /**
  * The queue consumer: events from `crm-events`, and from its dead-letter queue (by the `-dlq`
  * naming convention of wrangler.toml) the ones that ran out of retries; outbound webhook
- * deliveries from `crm-outbound` (queue/outbound.ts).
+ * deliveries from `crm-outbound` (queue/outbound.ts); import chunks; account moves' steps (moves/run.ts).
  */
 export async function consume(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
   if (batch.queue === OUTBOUND_QUEUE) return consumeOutbound(batch, env);
   if (batch.queue === 'crm-imports') return consumeImports(batch, env);
+  if (batch.queue === MOVES_QUEUE) return consumeMoves(batch, env);
   if (batch.queue.endsWith('-dlq')) return giveUp(env, batch.messages);
   await Promise.all(batch.messages.map((message) => handle(env, message)));
 }

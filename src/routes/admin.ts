@@ -23,6 +23,8 @@ import type { AppEnv, Bindings } from '../env';
 import { jsonGuard } from '../http/middleware';
 import { bodyErrors, errorResponses, IdParam, jsonBody, jsonContent, router } from '../http/openapi';
 import { expiryOf, newKeyRow, presentKey } from '../model/api-keys';
+import { loadMove } from '../moves/run';
+import { presentMove, startMove } from '../moves/start';
 
 /**
  * Without an ADMIN_TOKEN secret the admin API does not exist (404), so no token can be guessed at;
@@ -180,6 +182,79 @@ const listShards = createRoute({
   },
 });
 
+const TableStats = z
+  .object({
+    copied: z.number().int().openapi({ description: 'Rows the copy wrote with writes open' }),
+    deferred: z
+      .number()
+      .int()
+      .openapi({ description: 'Pages the copy left to the verify (a parent row newer than its copy)' }),
+    repaired: z.number().int().openapi({ description: 'Rows the verify wrote or deleted on the new shard' }),
+    rows_from: z.number().int(),
+    rows_to: z.number().int(),
+    checksum_from: z.string().openapi({ description: 'SHA-256 chained over the old shard’s pages' }),
+    checksum_to: z.string(),
+  })
+  .openapi('MoveTableStats');
+
+const Move = z
+  .object({
+    id: Id,
+    account_id: Id,
+    from: Shard,
+    to: Shard,
+    state: z.enum(['copying', 'switching', 'cleaning', 'done', 'failed']),
+    phase: z.string().openapi({
+      description:
+        'The step the move runs next (begin, copy, freeze, prune, reconcile, verify, switch, clean, drain; unwind when failing)',
+    }),
+    tables: z.record(z.string(), TableStats),
+    frozen_seconds: z.number().nullable().openapi({
+      description: "Seconds the account's writes answered 503 account_moving; null before the freeze",
+    }),
+    error: z.string().nullable(),
+    created_at: Timestamp,
+    frozen_at: Timestamp.nullable(),
+    switched_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+  })
+  .openapi('AccountMove');
+
+const moveAccount = createRoute({
+  method: 'post',
+  path: '/accounts/{id}/move',
+  operationId: 'moveAccount',
+  tags,
+  security,
+  summary: 'Move an account to another shard, online',
+  description:
+    "Starts a move (docs/scaling.md, *Moving an account*): the account's rows are copied to shard `to` with writes open, then frozen for seconds while each table is compared and verified (row counts and checksums), the directory switched, and the old copy deleted. During the freeze its writes answer 503 `account_moving` with Retry-After; reads and webhook posts go on. 409 `move_in_progress` while another move of the account runs.",
+  middleware: [jsonGuard] as const,
+  request: {
+    params: IdParam,
+    body: jsonBody(
+      writeBodies({
+        to: Shard.max(MAX_SHARDS - 1).openapi({ description: 'The shard to move it to' }),
+      }).create.openapi('AccountMoveCreate'),
+    ),
+  },
+  responses: {
+    202: jsonContent(one(Move, 'AccountMove'), 'The move, started: follow it at Location'),
+    ...errorResponses(...bodyErrors, 404, 409),
+  },
+});
+
+const getMove = createRoute({
+  method: 'get',
+  path: '/moves/{id}',
+  operationId: 'getAccountMove',
+  tags,
+  security,
+  summary: 'A move: its state, progress per table, counts, checksums and the seconds writes were frozen',
+  request: { params: IdParam },
+  responses: { 200: jsonContent(one(Move, 'AccountMove'), 'The move'), ...errorResponses(404) },
+});
+
 const revokeKey = createRoute({
   method: 'delete',
   path: '/api-keys/{id}',
@@ -327,6 +402,17 @@ export const adminRouter = base
     );
     if (!row) throw notFound('No such account.');
     return c.json({ data: { ...presentKey(row), key } }, 201);
+  })
+  .openapi(moveAccount, async (c) => {
+    const { id } = c.req.valid('param');
+    const move = await startMove(c.env, id, c.req.valid('json').to);
+    c.header('Location', `/admin/moves/${move.id}`);
+    return c.json({ data: presentMove(move) }, 202);
+  })
+  .openapi(getMove, async (c) => {
+    const move = await loadMove(c.env, c.req.valid('param').id);
+    if (!move) throw notFound('No such move.');
+    return c.json({ data: presentMove(move) }, 200);
   })
   .openapi(revokeKey, async (c) => {
     const { id } = c.req.valid('param');

@@ -55,6 +55,9 @@ const IMPORT_COLUMNS =
   'account_id, key_hash, resource, mode, status, file_key, file_bytes, header, delimiter, mapping, offset, line, created_at';
 const IMPORT_VALUES = "3, 'h', 'companies', 'upsert', 'queued', 'f', 1, '[]', ';', '[]', 0, 2, 5";
 const LATER_ROWS: Record<string, string> = {
+  account_moves:
+    "insert into account_moves (account_id, from_shard, to_shard, state, progress, tables, created_at, updated_at) values (3, 0, 1, 'done', '{}', '{}', 5, 5)",
+  held_events: "insert into held_events (account_id, webhook_id, call, received_at) values (3, 1, '{}', 5)",
   imports: `insert into imports (${IMPORT_COLUMNS}) values (${IMPORT_VALUES})`,
   webhook_deliveries:
     "insert into webhook_deliveries (account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (3, 1, 'evt_n', 'ping', '{}', 5, 5)",
@@ -62,6 +65,8 @@ const LATER_ROWS: Record<string, string> = {
     "insert into webhook_endpoints (account_id, url, event_types, secret, created_at, updated_at) values (3, 'https://n.example', '[]', 's', 5, 5)",
 };
 const LATER_SEED = [
+  "insert into account_moves (id, account_id, from_shard, to_shard, state, progress, tables, created_at, updated_at) values (1, 3, 0, 1, 'done', '{}', '{}', 5, 5), (2, 3, 0, 1, 'failed', '{}', '{}', 5, 5)",
+  "insert into held_events (id, account_id, webhook_id, call, received_at) values (1, 3, 1, '{}', 5), (2, 3, 1, '{}', 5)",
   `insert into imports (id, ${IMPORT_COLUMNS}) values (1, ${IMPORT_VALUES}), (2, ${IMPORT_VALUES})`,
   "insert into webhook_endpoints (id, account_id, url, event_types, secret, created_at, updated_at) values (1, 3, 'https://a.example', '[]', 's', 5, 5), (2, 3, 'https://b.example', '[]', 's', 5, 5)",
   "insert into webhook_deliveries (id, account_id, endpoint_id, message_id, type, body, created_at, updated_at) values (1, 3, 1, 'evt_a', 'ping', '{}', 5, 5)",

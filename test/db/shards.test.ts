@@ -274,7 +274,12 @@ describe('the cron', () => {
     const { logged } = await capturingLogs(() =>
       worker.scheduled(createScheduledController({ cron: '*/5 * * * *' }), { ...env, DB_1: broken }),
     );
-    expect(logged).toEqual([expect.objectContaining({ level: 'error', request_id: 'cron:shard:1' })]);
+    // Each of shard 1's jobs fails on its own (a job's failure never skips the next).
+    expect(logged.length).toBeGreaterThan(1);
+    for (const line of logged)
+      expect(line).toEqual(
+        expect.objectContaining({ level: 'error', request_id: expect.stringMatching(/^cron:shard:1:/) }),
+      );
     // Shard 2's stranded event was handed to the queue again.
     const row = await d1.prepare('SELECT queued_at FROM inbound_events WHERE id = ?').bind(event?.id).first();
     expect(row?.queued_at).toBeGreaterThan(0);

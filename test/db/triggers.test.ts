@@ -109,6 +109,9 @@ describe('triggers and search tables', () => {
       'task_categories_count_delete',
       'task_categories_count_insert',
       'task_categories_count_update',
+      'tasks_freeze_delete',
+      'tasks_freeze_insert',
+      'tasks_freeze_update',
       'tasks_live_deal',
     ]);
   });
