@@ -38,9 +38,9 @@
 // Issue 36's shards raised it by the measured 10.8 KiB (1262.00 -> 1272.77 KiB: src/db/shards.ts,
 // the directory, the admin API's account, list and shard routes with their OpenAPI, the shard in
 // each credential and queue message, the migrations check with drizzle/meta/_journal.json), from 1263.
-// Issue 36's moves raised it by the measured 24.5 KiB (1272.77 -> 1297.25 KiB: src/moves, the
+// Issue 36's moves raised it by the measured 27.8 KiB (1272.77 -> 1300.55 KiB: src/moves, the
 // moving tables and their trigger list, the admin move routes with their OpenAPI, the two problem
-// codes' words), from 1274.
+// codes' words, held webhook calls, credential forwarding, the moved entries' fan-out), from 1274.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1298;
+const BUDGET_KIB = 1301;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

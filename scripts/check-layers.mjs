@@ -87,8 +87,9 @@ const allowed = {
   // each chunk written as one batch of model/batch.
   imports: ['core', 'contracts', 'db', 'model', 'webhooks/ingest', 'env.ts'],
   // Moving an account between shards (docs/scaling.md): its steps over the shards' tables, the
-  // directory's switch, the queue's messages; it re-queues the account's events and deliveries.
-  moves: ['core', 'contracts', 'db', 'auth', 'env.ts', 'outbound', 'webhooks/log'],
+  // directory's switch, the queue's messages, old credentials forwarded; it re-queues the account's
+  // events and deliveries.
+  moves: ['core', 'contracts', 'db', 'auth', 'env.ts', 'outbound', 'webhooks/rules', 'webhooks/log'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request, and the queue's message (type-only imports, but a type is a dependency).
   'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound', 'moves'],

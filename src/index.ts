@@ -24,6 +24,8 @@ import { stateScopes } from './http/scopes';
 import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
+import { withForwarding } from './moves/forwards';
+import { drainStrandedHeld } from './moves/held';
 import { requeueStalledMoves } from './moves/run';
 import { mcpOAuth, oauthRouter } from './oauth/routes';
 import { fanoutAfterWrite } from './outbound/after-write';
@@ -188,13 +190,15 @@ app.get('/docs/:file', docsAsset);
 // OAuth 2.1 for the assistants that connect only so (docs/mcp.md, *OAuth*): the metadata, token
 // and registration endpoints here, the consent page in the panel; an access token on /mcp is
 // checked by the library and stands for its grant's own API key.
-const appFetch = (request: Request, env: Bindings, ctx: ExecutionContext) => app.fetch(request, env, ctx);
+/** The app, with old credentials of moved accounts forwarded (src/moves/forwards.ts). */
+const appFetch = (request: Request, env: Bindings, ctx: ExecutionContext) =>
+  withForwarding(request, env, async (r) => app.fetch(r, env, ctx));
 app.route('/', oauthRouter(appFetch));
 app.post(
   '/mcp',
   mcpOAuth(appFetch),
   mcpRoute(
-    (request, env, ctx) => app.fetch(request, env, ctx),
+    (request, env, ctx) => withForwarding(request, env, async (r) => app.fetch(r, env, ctx)),
     () => openApiDocument(''),
   ),
 );
@@ -265,6 +269,8 @@ async function cronOnShard(env: Bindings, shard: number): Promise<void> {
   const now = Date.now();
   const jobs: [string, () => Promise<unknown>][] = [
     ['requeue', () => requeueStranded(env, shard)],
+    // Webhook calls held by a move that has ended: stored on the account's shard.
+    ['held', () => drainStrandedHeld(env, shard)],
     ['idempotency', () => forgetExpiredKeys(db)],
     ['trash', () => purgeTrash(db, now, journals)],
     ['events', () => purgeExpiredEvents(db, now, env)],
@@ -290,7 +296,7 @@ export type AppType = typeof routes;
 
 export default {
   fetch: (request: Request, env: Bindings, ctx: ExecutionContext) =>
-    fastHealth(request) ?? app.fetch(request, env, ctx),
+    fastHealth(request) ?? appFetch(request, env, ctx),
   queue: consume,
   // Every job runs on each shard in turn (nothing joins across shards); a shard that fails is
   // logged and the next ones still run.

@@ -45,6 +45,14 @@ export function shardOf(env: ShardBindings, n: number): D1Database {
 export const allShards = (env: ShardBindings): number[] =>
   Array.from({ length: shardCount(env) }, (_, n) => n);
 
+const forwards = new WeakMap<Request, number>();
+
+/** Marks an in-process request as forwarded to shard n: its credential's account has moved there. */
+export const forwardRequest = (request: Request, n: number): void => void forwards.set(request, n);
+
+/** The shard a request was forwarded to, if it was. */
+export const forwardedShard = (request: Request): number | undefined => forwards.get(request);
+
 /**
  * A request's shard: chosen where its credential is parsed (the API key, the webhook's token, the
  * panel's session), before its first statement, so reaching the right database costs no round
@@ -54,7 +62,14 @@ export class RequestShard {
   #n = 0;
   #started = false;
 
-  constructor(private readonly env: ShardBindings) {}
+  /**
+   * `forwarded`: the shard a moved account's credential was forwarded to (src/moves/forwards.ts),
+   * which the request serves whatever shard its credential names.
+   */
+  constructor(
+    private readonly env: ShardBindings,
+    private readonly forwarded?: number,
+  ) {}
 
   /**
    * Picks shard n; false when n is none of the Worker's shards (a credential naming it is then an
@@ -72,7 +87,8 @@ export class RequestShard {
    * `choose`, then the shard's migrations checked (src/db/shard-ready.ts): false for no such shard,
    * a 503 `shard_unavailable` for one whose schema lags the Worker's.
    */
-  async serve(n: number): Promise<boolean> {
+  async serve(named: number): Promise<boolean> {
+    const n = this.forwarded ?? named;
     if (!this.choose(n)) return false;
     await assertShardCurrent(shardOf(this.env, n), n);
     return true;

@@ -4,7 +4,7 @@ import { unsafeIntegerError, unsafeIntegers } from '../core/json-numbers';
 import { JSON_TYPE } from '../core/media-types';
 import { createDb } from '../db/client';
 import { D1Meter } from '../db/meter';
-import { RequestShard } from '../db/shards';
+import { forwardedShard, RequestShard } from '../db/shards';
 import type { AppEnv } from '../env';
 import { cachedBody } from './body-limit';
 import { BOOKMARK_HEADER, lazySession } from './bookmark';
@@ -46,7 +46,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = requestIdOf(c.req.header('X-Request-Id'));
   const meter = inProcess.get(c.req.raw) ?? new D1Meter();
   c.set('meter', meter);
-  const shard = new RequestShard(c.env);
+  const shard = new RequestShard(c.env, forwardedShard(c.req.raw));
   const session = lazySession(() => shard.database(), c.req.method, c.req.header(BOOKMARK_HEADER));
   c.set('requestId', requestId);
   c.set('shard', shard);

@@ -1,7 +1,11 @@
 import { sha256Hex } from '../auth/secrets';
+import { primaryDb } from '../db/client';
+import { entryBody } from '../outbound/entry-body';
+import { fanOutMoved } from '../outbound/fanout';
 import { enqueueDeliveries } from '../outbound/messages';
 import { enqueueEvents } from '../webhooks/log/event-messages';
 import { PAGE_ROWS, type StepContext, type StepResult } from './context';
+import { drainHeld } from './held';
 import { deleteSome } from './pages';
 import { CLEAN_ORDER, MOVE_TABLES, moveTable, VERIFY_ORDER } from './tables';
 
@@ -111,11 +115,15 @@ export async function cleanStep(c: StepContext): Promise<StepResult> {
 
 /**
  * The move's end: webhook calls held during it become events on the new shard, the old shard's
- * freeze goes, and the account's waiting work (pending events, deliveries due) is queued there.
+ * freeze goes, the journal entries the old shard never fanned out are fanned out here, and the
+ * account's waiting work (pending events, deliveries due) is queued there.
  */
 export async function drainStep(c: StepContext): Promise<StepResult> {
   const { move } = c;
+  await drainHeld(c.env, move.fromShard, move.toShard, move.accountId);
   await c.from.prepare('DELETE FROM account_freezes WHERE account_id = ?').bind(move.accountId).run();
+  // The journal entries the old shard had not fanned out when the account froze.
+  await fanOutMoved(primaryDb(c.env, move.toShard), move.accountId, move.fanoutFrom ?? 0, entryBody, c.now);
   await requeueWork(c, move.toShard, c.to);
   return { progress: { phase: 'drain', table: 0, after: null }, set: { state: 'done', finishedAt: c.now } };
 }
@@ -153,6 +161,7 @@ export async function unwindStep(c: StepContext): Promise<StepResult> {
   const { progress } = move;
   if (progress.table === 0 && progress.after === null) {
     await c.from.prepare('DELETE FROM account_freezes WHERE account_id = ?').bind(move.accountId).run();
+    await drainHeld(c.env, move.fromShard, move.fromShard, move.accountId);
     await requeueWork(c, move.fromShard, c.from);
   }
   const t = moveTable(CLEAN_ORDER[progress.table] as number);

@@ -3,6 +3,7 @@ import { logError } from '../core/log';
 import { messageShard } from '../core/message-shard';
 import { said } from '../core/said';
 import { type Db, primaryDb } from '../db/client';
+import { isAccountMoving } from '../db/errors';
 import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { MOVES_QUEUE } from '../moves/messages';
@@ -53,6 +54,12 @@ async function handle(env: Bindings, message: Message<unknown>): Promise<void> {
     await askFanout(env.OUTBOUND, db.shard);
     message.ack();
   } catch (err) {
+    // Its account is frozen by a move: the event stays pending, and the move queues it again on the
+    // account's shard once it has switched (src/moves/switch.ts), so this message is done.
+    if (isAccountMoving(err)) {
+      message.ack();
+      return;
+    }
     logError(err, `event:${body.event_id}`);
     const delaySeconds = retryDelaySeconds(message.attempts);
     // Best effort: the retry happens whether or not this note is written.

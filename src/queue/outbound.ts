@@ -1,6 +1,7 @@
 import { logError } from '../core/log';
 import { messageShard } from '../core/message-shard';
 import { primaryDb } from '../db/client';
+import { isAccountMoving } from '../db/errors';
 import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { deliverMessage } from '../outbound/deliver';
@@ -47,6 +48,12 @@ export async function consumeOutbound(batch: MessageBatch<unknown>, env: Binding
           await deliverMessage(env, shard, body.delivery_id);
           message.ack();
         } catch (err) {
+          // Its account is frozen by a move: the delivery stays due, and the move queues it again
+          // on the account's shard once it has switched (src/moves/switch.ts).
+          if (isAccountMoving(err)) {
+            message.ack();
+            return;
+          }
           logError(err, `delivery:${body.delivery_id}`);
           message.retry({ delaySeconds: 30 });
         }

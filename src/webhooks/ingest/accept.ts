@@ -4,12 +4,14 @@ import { DomainError } from '../../core/errors';
 import { IDEMPOTENCY_WINDOW_MS } from '../../core/idempotency';
 import { logError } from '../../core/log';
 import type { Db } from '../../db/client';
+import { isAccountMoving } from '../../db/errors';
 import { inboundWebhooks } from '../../db/schema';
 import { shapes } from '../../db/shapes';
 import { requiredTargetErrors } from '../config/field-targets';
 import { keyHolder, rejectEvent, releaseExpiredKey, storeEvent } from '../log/event-log';
 import { type EventMessage, enqueueEvents } from '../log/event-messages';
 import { heldIdempotencyKey, storedEventBytes, storedWebhookBytes } from '../log/event-storage';
+import { holdEvent } from '../log/held-events';
 import type { Rejection } from '../rules/config';
 import { sameEvent } from '../rules/event-identity';
 import { injected } from '../rules/faults';
@@ -127,6 +129,26 @@ export async function acceptCall(db: Db, env: IngestVars, hook: Hook, call: Call
     warnings: [...parsed.warnings, ...kept.warnings, ...warnings],
     lead: leadOf(hook.fields, value),
   };
+  try {
+    await storeCall(db, env, hook, event, now, value);
+  } catch (err) {
+    // The account is frozen by a move (src/moves/): the call is held outside the freeze and
+    // stored as its event on the account's shard once the move has switched; the sender gets 204.
+    if (!isAccountMoving(err)) throw err;
+    await holdEvent(db, hook, event, now);
+  }
+}
+
+/** Stores the event (or finds it stored under its key) and queues it. */
+async function storeCall(
+  db: Db,
+  env: IngestVars,
+  hook: Hook,
+  event: Parameters<typeof storeEvent>[2],
+  now: number,
+  value: unknown,
+): Promise<void> {
+  const key = event.idempotencyKey;
   let stored: { id: number } | undefined;
   if (key) {
     const [, inserted, holder] = await db.batch([
@@ -135,11 +157,11 @@ export async function acceptCall(db: Db, env: IngestVars, hook: Hook, call: Call
       storeEvent(db, hook, event, now),
       // The event that holds the key, unless its payload is this one as sent (this call's own
       // insert included): it is read only when a retry differs from the first call.
-      keyHolder(db, hook.id, key, kept.text),
+      keyHolder(db, hook.id, key, event.payload),
     ]);
     [stored] = inserted;
     const [first] = holder;
-    if (!stored && first && !sameEvent(first, kept.text)) throw keyReused();
+    if (!stored && first && !sameEvent(first, event.payload)) throw keyReused();
   } else [[stored]] = await db.batch([storeEvent(db, hook, event, now)]);
   if (stored && !injected(env, value, 'send')) await enqueueEvents(env.EVENTS, db.shard, [stored.id]);
 }

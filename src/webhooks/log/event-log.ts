@@ -41,9 +41,9 @@ const failure = ({ code, params, message }: Said) => ({
 const noFailure = { error: null, errorCode: null, errorParams: null };
 
 /** The webhook an event is stored for. */
-type Hook = Pick<typeof inboundWebhooks.$inferSelect, 'accountId' | 'id' | 'mode'>;
+export type Hook = Pick<typeof inboundWebhooks.$inferSelect, 'accountId' | 'id' | 'mode'>;
 /** What ingest keeps of an accepted call. */
-type Accepted = {
+export type Accepted = {
   payload: string;
   headers: Record<string, string>;
   idempotencyKey: string | undefined;

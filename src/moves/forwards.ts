@@ -1,0 +1,57 @@
+import { apiKeyShard, bearerToken, sha256Hex } from '../auth/secrets';
+import { forwardedShard, forwardRequest, isShard } from '../db/shards';
+import type { Bindings } from '../env';
+import { webhookTokenShard } from '../webhooks/rules/token';
+
+/**
+ * Old credentials of a moved account keep working (docs/scaling.md, "Forwarding"). An API key or
+ * webhook URL names the shard its account was made on; once a move has deleted the old copy, the
+ * credential misses there: a /v1 401 or an ingest's empty 404. Only then is shard 0's
+ * `credential_forwards` asked (by the credential's SHA-256, written at the move's switch), and the
+ * request runs once more on the shard the account is on. A credential that is simply unknown costs
+ * that one more round trip on its 401 or 404; every other request pays nothing.
+ */
+
+/** The credential a request carries and the shard it names: a /v1 bearer key, or an ingest URL's token. */
+function credentialOf(
+  request: Request,
+): { value: string; shard: number | undefined; miss: number } | undefined {
+  const path = new URL(request.url).pathname;
+  if (path.startsWith('/hooks/')) {
+    const value = path.slice('/hooks/'.length);
+    return { value, shard: webhookTokenShard(value), miss: 404 };
+  }
+  if (!path.startsWith('/v1/')) return undefined;
+  const value = bearerToken(request.headers.get('Authorization') ?? undefined);
+  return value === undefined ? undefined : { value, shard: apiKeyShard(value), miss: 401 };
+}
+
+/** The shard a moved account's credential was forwarded to, from shard 0. */
+async function forwardOf(env: Bindings, credential: string): Promise<number | undefined> {
+  const row = await env.DB.prepare('SELECT shard FROM credential_forwards WHERE hash = ?')
+    .bind(await sha256Hex(credential))
+    .first<{ shard: number }>();
+  return row?.shard;
+}
+
+/**
+ * Runs `request`, and once more on the forwarded shard if its credential missed and was forwarded.
+ * A request with a body keeps a copy of it (a tee of the stream, as far as the app reads it) for
+ * that second run; a forwarded request is never forwarded again.
+ */
+export async function withForwarding(
+  request: Request,
+  env: Bindings,
+  run: (request: Request) => Promise<Response>,
+): Promise<Response> {
+  const credential = credentialOf(request);
+  if (!credential || forwardedShard(request) !== undefined) return run(request);
+  const spare = request.body ? request.clone() : undefined;
+  const response = await run(request);
+  if (response.status !== credential.miss) return response;
+  const shard = await forwardOf(env, credential.value);
+  if (shard === undefined || shard === credential.shard || !isShard(env, shard)) return response;
+  const again = spare ?? new Request(request);
+  forwardRequest(again, shard);
+  return run(again);
+}

@@ -1,0 +1,177 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it, vi } from 'vitest';
+import { idSpan, shardOf } from '../../src/db/shards';
+import { fanOutOnce } from '../../src/queue/outbound';
+import {
+  call,
+  countOnEveryShard,
+  create,
+  expectProblem,
+  type Json,
+  json,
+  newAccount,
+  newWebhook,
+  postEvent,
+} from '../helpers';
+import { endpointWithBox, received } from '../outbound/support';
+import { deliver } from '../queue/webhook-support';
+import { move, startMove, stepUntil } from './support';
+
+// What an account's clients see while it moves and after (src/moves/): webhook calls held, not
+// lost; queue work refused on the old shard and run on the new; old credentials forwarded.
+
+const inRange = (table: string, shard: number, id: number) =>
+  id >= shard * idSpan(table) && id < (shard + 1) * idSpan(table);
+
+const eventsOf = (shard: number, hookId: number) =>
+  shardOf(env, shard)
+    .prepare('SELECT id, status FROM inbound_events WHERE webhook_id = ? ORDER BY id')
+    .bind(hookId)
+    .all<{ id: number; status: string }>()
+    .then((r) => r.results);
+
+describe('while an account moves', () => {
+  it('accepts webhook posts during the freeze (204), holds them, and stores and processes each once on the new shard', async () => {
+    const account = await newAccount('Recebe', 0);
+    const hook = await newWebhook(account.key, {
+      fields: [
+        { key: 'nome', type: 'string', target: 'contact.name' },
+        { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
+      ],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+    });
+    const { data } = await json(await startMove(account.id, { to: 1 }));
+    await stepUntil(data.id, (row) => row.progress.phase === 'prune');
+    const key = crypto.randomUUID();
+    const first = { nome: 'Durante', telefone: '11987654321' };
+    for (const body of [first, first])
+      expect((await postEvent(hook.path, body, { 'Idempotency-Key': key })).status).toBe(204);
+    expect((await postEvent(hook.path, { nome: 'Outra', telefone: '11912345678' })).status).toBe(204);
+    expect(
+      await countOnEveryShard('SELECT count(*) AS n FROM held_events WHERE account_id = ?', account.id),
+    ).toBe(3);
+    expect(await eventsOf(0, hook.id)).toEqual([]);
+
+    expect((await stepUntil(data.id)).state).toBe('done');
+    expect(
+      await countOnEveryShard('SELECT count(*) AS n FROM held_events WHERE account_id = ?', account.id),
+    ).toBe(0);
+    // The retry with the same key is stored once: two events, on shard 1, processed by the real queue.
+    await vi.waitFor(
+      async () =>
+        expect((await eventsOf(1, hook.id)).map((e) => e.status)).toEqual(['processed', 'processed']),
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(await eventsOf(0, hook.id)).toEqual([]);
+    const contacts = await shardOf(env, 1)
+      .prepare('SELECT name FROM contacts WHERE account_id = ? ORDER BY id')
+      .bind(account.id)
+      .raw();
+    expect(contacts).toEqual([['Durante'], ['Outra']]);
+  });
+
+  it("acks an event's message refused by the freeze, and the move queues the event on the new shard", async () => {
+    const account = await newAccount('Pendente', 0);
+    const hook = await newWebhook(account.key, {
+      fields: [
+        { key: 'nome', type: 'string', target: 'contact.name' },
+        { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
+      ],
+      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+    });
+    expect(
+      (await postEvent(hook.path, { nome: 'Antes', telefone: '11987654321', __fault: 'send' })).status,
+    ).toBe(204);
+    const [event] = await eventsOf(0, hook.id);
+    const { data } = await json(await startMove(account.id, { to: 2 }));
+    await stepUntil(data.id, (row) => row.progress.phase === 'prune');
+    const result = await deliver([event?.id as number]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect(await eventsOf(0, hook.id)).toEqual([{ id: event?.id, status: 'pending' }]);
+    expect((await stepUntil(data.id)).state).toBe('done');
+    await vi.waitFor(
+      async () => expect(await eventsOf(2, hook.id)).toEqual([{ id: event?.id, status: 'processed' }]),
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    );
+  });
+});
+
+describe('after an account moved', () => {
+  it('forwards its old API key and webhook URL to the new shard, and the old key never reads a neighbour', async () => {
+    const [account, neighbour, later] = await Promise.all([
+      newAccount('Mudou', 0),
+      newAccount('Fica', 0),
+      newAccount('Outro', 1),
+    ]);
+    const contact = await create(account.key, '/v1/contacts', { name: 'Antes' });
+    const hook = await newWebhook(account.key);
+    const neighbours = [
+      await create(neighbour.key, '/v1/contacts', { name: 'Vizinho' }),
+      await create(later.key, '/v1/contacts', { name: 'Vizinho 1' }),
+    ];
+    expect((await move(account.id, 1)).state).toBe('done');
+
+    // The old key (a shard 0 key) reads and writes the account on shard 1.
+    const read = await call(`/v1/contacts/${contact.id}`, { key: account.key });
+    expect(read.status).toBe(200);
+    expect((await json(read)).data.name).toBe('Antes');
+    const made = await create(account.key, '/v1/contacts', { name: 'Depois' });
+    expect(inRange('contacts', 1, made.id)).toBe(true);
+    expect(
+      (
+        await call(`/v1/contacts/${contact.id}`, {
+          method: 'PUT',
+          key: account.key,
+          body: { name: 'Mudado' },
+        })
+      ).status,
+    ).toBe(200);
+    // Never another account's rows, on either shard.
+    for (const other of neighbours)
+      await expectProblem(await call(`/v1/contacts/${other.id}`, { key: account.key }), 404);
+    // The old webhook URL stores its event on shard 1.
+    expect((await postEvent(hook.path, { nome: 'Depois' })).status).toBe(204);
+    expect((await eventsOf(1, hook.id)).length).toBe(1);
+    // An unknown key is still a 401, an unknown URL a 404.
+    await expectProblem(await call('/v1/contacts', { key: `crm_${'x'.repeat(43)}` }), 401, 'unauthorized');
+    expect((await postEvent(`/hooks/whk_${'x'.repeat(43)}`, {})).status).toBe(404);
+  });
+
+  it("delivers a record's change made before the move once, and one made after once, from the new shard", async () => {
+    const account = await newAccount('Avisa', 0);
+    const { name } = await endpointWithBox(account.key);
+    const contact = await create(account.key, '/v1/contacts', { name: 'Antes' });
+    await vi.waitFor(async () => expect(await received(name)).toHaveLength(1), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect((await move(account.id, 2)).state).toBe('done');
+    const res = await call(`/v1/contacts/${contact.id}`, {
+      method: 'PUT',
+      key: account.key,
+      body: { name: 'Depois' },
+    });
+    expect(res.status).toBe(200);
+    await vi.waitFor(async () => expect(await received(name)).toHaveLength(2), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    // Every shard's fan-out run again finds nothing more to deliver.
+    for (const shard of [0, 1, 2]) await fanOutOnce(env, shard);
+    const sent = (await received(name)).map((r: Json) => JSON.parse(r.body).data);
+    expect(sent.map((d: Json) => [d.record_id, d.version])).toEqual([
+      [contact.id, 1],
+      [contact.id, 2],
+    ]);
+    expect(
+      await countOnEveryShard(
+        'SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ?',
+        account.id,
+      ),
+    ).toBe(2);
+  });
+});
