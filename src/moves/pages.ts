@@ -117,10 +117,13 @@ export function deleteKeys(
   );
 }
 
-/** Deletes up to `limit` of the account's rows of `t` (the clean-up's step); its result counts them. */
+/**
+ * Deletes up to `limit` of the account's rows of `t` (the clean-up's step); its result has a row
+ * per row deleted (`meta.changes` would count the rows its triggers change too: the search index's).
+ */
 export const deleteSome = (d1: D1Database, t: MoveTable, accountId: number, limit: number) =>
   d1.prepare(
-    `DELETE FROM ${q(t.name)} WHERE rowid IN (SELECT rowid FROM ${q(t.name)} WHERE ${ofAccount(t, accountId)} LIMIT ${limit})`,
+    `DELETE FROM ${q(t.name)} WHERE rowid IN (SELECT rowid FROM ${q(t.name)} WHERE ${ofAccount(t, accountId)} LIMIT ${limit}) RETURNING 1`,
   );
 
 /** SHA-256 of `text`, hex. */

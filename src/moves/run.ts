@@ -56,11 +56,32 @@ async function advance(env: Bindings, move: Move, result: StepResult, now: numbe
   return true;
 }
 
-/** Runs the step a message names, if the move still expects it. */
+/** The phases that walk pages: a message runs several of their pages in a row. */
+const PAGED: Move['progress']['phase'][] = ['copy', 'prune', 'reconcile', 'clean'];
+/** How long one message keeps walking pages: a bounded step, and fewer queue hops while frozen. */
+const STEP_BUDGET_MS = 1_500;
+const STEP_PAGES = 40;
+
+/**
+ * Runs the step a message names, if the move still expects it: one page, or while the phase walks
+ * pages, more of them within the budget, committed as one step (each page is repeatable, so a
+ * message cut short redoes them all harmlessly).
+ */
 export async function runMoveStep(env: Bindings, message: MoveMessage, now = Date.now()): Promise<void> {
   const move = await loadMove(env, message.move_id);
   if (!move || FINAL.includes(move.state) || move.progress.step !== message.step) return;
-  const result = await steps[move.progress.phase](stepContext(env, move, now));
+  let result = await steps[move.progress.phase](stepContext(env, move, now));
+  for (let page = 1; page < STEP_PAGES && Date.now() - now < STEP_BUDGET_MS; page++) {
+    const phase = move.progress.phase;
+    if (!PAGED.includes(phase) || result.progress.phase !== phase || result.set || result.directory) break;
+    const walked: Move = {
+      ...move,
+      progress: { ...result.progress, step: move.progress.step },
+      tables: result.tables ?? move.tables,
+    };
+    const next = await steps[phase](stepContext(env, walked, now));
+    result = { ...next, tables: next.tables ?? walked.tables };
+  }
   await advance(env, move, result, now);
 }
 

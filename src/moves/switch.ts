@@ -104,7 +104,7 @@ export async function cleanStep(c: StepContext): Promise<StepResult> {
     c.from.prepare("UPDATE account_freezes SET state = 'cleaning' WHERE account_id = ?").bind(move.accountId),
     deleteSome(c.from, t, move.accountId, PAGE_ROWS),
   ]);
-  const more = (deleted?.meta.changes ?? 0) === PAGE_ROWS;
+  const more = (deleted?.results.length ?? 0) === PAGE_ROWS;
   const keysGone = !more && CLEAN_ORDER[progress.table] === API_KEYS;
   const set = keysGone && !move.reopenedAt ? { reopenedAt: c.now } : undefined;
   if (more) return { progress: { ...progress, after: null }, ...(set && { set }) };
@@ -165,9 +165,9 @@ export async function unwindStep(c: StepContext): Promise<StepResult> {
     await requeueWork(c, move.fromShard, c.from);
   }
   const t = moveTable(CLEAN_ORDER[progress.table] as number);
-  const deleted = await deleteSome(c.to, t, move.accountId, PAGE_ROWS).run();
+  const deleted = await deleteSome(c.to, t, move.accountId, PAGE_ROWS).all();
   // `after` [0]: past the unfreezing, which only the first page's step does.
-  if (deleted.meta.changes === PAGE_ROWS) return { progress: { ...progress, after: [0] } };
+  if (deleted.results.length === PAGE_ROWS) return { progress: { ...progress, after: [0] } };
   if (progress.table + 1 < CLEAN_ORDER.length)
     return { progress: { phase: 'unwind', table: progress.table + 1, after: [0] } };
   await c.to.prepare('DELETE FROM account_freezes WHERE account_id = ?').bind(move.accountId).run();

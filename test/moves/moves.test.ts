@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { idSpan } from '../../src/db/shards';
+import { idSpan, shardOf } from '../../src/db/shards';
 import { withCheckDigits } from '../cnpj';
 import {
   adminHeaders,
@@ -228,5 +228,59 @@ describe('moving an account', () => {
     expect(
       (await call('/v1/contacts', { method: 'POST', key: mover.key, body: { name: 'Depois' } })).status,
     ).toBe(201);
+  });
+
+  it('moves an account of more than a page while it is written to and posted to: every acknowledged row once, none left behind', async () => {
+    const account = await newAccount('Cheia', 0);
+    const hook = await newWebhook(account.key, {
+      fields: [{ key: 'nome', type: 'string', target: 'contact.name' }],
+    });
+    const items = Array.from({ length: 100 }, (_, i) => ({ op: 'create', data: { name: `Semente ${i}` } }));
+    for (let b = 0; b < 6; b++)
+      expect(
+        (await call('/v1/contacts/batch', { method: 'POST', key: account.key, body: { items } })).status,
+      ).toBe(200);
+    const { data } = await json(await startMove(account.id, { to: 1 }));
+    const created: number[] = [];
+    let accepted = 0;
+    const statuses = new Set<number>();
+    for (let i = 0; ; i++) {
+      const row = await moveRow(data.id);
+      if (row.state === 'done' || row.state === 'failed') break;
+      // Between every two steps: a write (201, or 503 while frozen) and a webhook call (always 204).
+      const res = await call('/v1/contacts', {
+        method: 'POST',
+        key: account.key,
+        body: { name: `Durante ${i}` },
+      });
+      statuses.add(res.status);
+      if (res.status === 201) created.push((await json(res)).data.id);
+      else await expectProblem(res, 503, 'account_moving');
+      expect((await postEvent(hook.path, { nome: `Lead ${i}` })).status).toBe(204);
+      accepted += 1;
+      await deliverStep(stepMessage(data.id, row.progress.step));
+    }
+    expect((await moveRow(data.id)).state).toBe('done');
+    expect([...statuses].sort()).toEqual([201, 503]);
+    const on = (shard: number, sql: string) =>
+      shardOf(env, shard).prepare(sql).bind(account.id).first<number>('n');
+    expect(await on(1, 'SELECT count(*) AS n FROM contacts WHERE account_id = ?')).toBe(600 + created.length);
+    expect(await on(1, 'SELECT count(DISTINCT id) AS n FROM contacts WHERE account_id = ?')).toBe(
+      600 + created.length,
+    );
+    const ids = await shardOf(env, 1)
+      .prepare(`SELECT count(*) AS n FROM contacts WHERE account_id = ? AND id IN (${created.join(',')})`)
+      .bind(account.id)
+      .first<number>('n');
+    expect(ids).toBe(created.length);
+    expect(await on(1, 'SELECT count(*) AS n FROM inbound_events WHERE account_id = ?')).toBe(accepted);
+    for (const table of ['contacts', 'inbound_events', 'journal_entries', 'held_events', 'accounts'])
+      expect(
+        await on(
+          0,
+          `SELECT count(*) AS n FROM ${table} WHERE ${table === 'accounts' ? 'id' : 'account_id'} = ?`,
+        ),
+        table,
+      ).toBe(0);
   });
 });

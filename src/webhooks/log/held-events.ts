@@ -31,9 +31,22 @@ export const heldOf = (db: Db, accountId: number, limit: number) =>
     .orderBy(asc(heldEvents.id))
     .limit(limit);
 
-/** Held calls carried to another shard: the same rows (their ids unique across shards), if missing there. */
-export const carryHeld = (db: Db, rows: HeldRow[]) =>
-  db.insert(heldEvents).values(rows).onConflictDoNothing();
+/** Rows per insert: D1 binds at most 100 parameters a statement, and a held row has 5 columns. */
+const CARRIED_PER_INSERT = 20;
+
+/** Held calls carried to another shard, in one batch: the same rows (their ids unique across shards), if missing there. */
+export async function carryHeld(db: Db, rows: HeldRow[]): Promise<void> {
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += CARRIED_PER_INSERT)
+    inserts.push(
+      db
+        .insert(heldEvents)
+        .values(rows.slice(i, i + CARRIED_PER_INSERT))
+        .onConflictDoNothing(),
+    );
+  const [first, ...rest] = inserts;
+  if (first) await db.batch([first, ...rest]);
+}
 
 export const forgetHeld = (db: Db, ids: number[]) => db.delete(heldEvents).where(inArray(heldEvents.id, ids));
 
