@@ -101,8 +101,9 @@ export const accounts = sqliteTable('accounts', {
 /**
  * The directory: which shard holds each account (src/db/shards.ts, docs/scaling.md). Migrations run
  * on every shard, so the table exists on each, but only shard 0's is ever read or written: it is
- * the authority for the admin API and for moves. `state` is `active`; a move (issue 36, part 2)
- * adds `moving`. No foreign key: the account's row is on its own shard, written before this one.
+ * the authority for the admin API, moves and forwarding. `state` is `active`; a move's own state is
+ * its `account_moves` row (src/moves/), whose switch rewrites `shard`. No foreign key: the
+ * account's row is on its own shard, written before this one.
  */
 export const accountShards = sqliteTable(
   'account_shards',

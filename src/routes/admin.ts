@@ -63,7 +63,11 @@ const AccountOnShard = z
     name: z.string(),
     created_at: Timestamp,
     shard: Shard,
-    state: z.enum(['active']).openapi({ description: '`active`; a move in progress will show `moving`' }),
+    state: z
+      .enum(['active'])
+      .openapi({
+        description: '`active`; a move of the account, and its state, is read at GET /admin/moves/{id}',
+      }),
   })
   .openapi('AccountOnShard');
 
