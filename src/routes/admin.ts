@@ -63,11 +63,9 @@ const AccountOnShard = z
     name: z.string(),
     created_at: Timestamp,
     shard: Shard,
-    state: z
-      .enum(['active'])
-      .openapi({
-        description: '`active`; a move of the account, and its state, is read at GET /admin/moves/{id}',
-      }),
+    state: z.enum(['active']).openapi({
+      description: '`active`; a move of the account, and its state, is read at GET /admin/moves/{id}',
+    }),
   })
   .openapi('AccountOnShard');
 

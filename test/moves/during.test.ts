@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
-import { idSpan, shardOf } from '../../src/db/shards';
+import { shardOf } from '../../src/db/shards';
 import { fanOutOnce } from '../../src/queue/outbound';
 import {
   call,
@@ -15,13 +15,10 @@ import {
 } from '../helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
-import { move, startMove, stepUntil } from './support';
+import { inRange, move, startMove, stepUntil } from './support';
 
 // What an account's clients see while it moves and after (src/moves/): webhook calls held, not
 // lost; queue work refused on the old shard and run on the new; old credentials forwarded.
-
-const inRange = (table: string, shard: number, id: number) =>
-  id >= shard * idSpan(table) && id < (shard + 1) * idSpan(table);
 
 const eventsOf = (shard: number, hookId: number) =>
   shardOf(env, shard)

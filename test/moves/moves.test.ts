@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { idSpan, shardOf } from '../../src/db/shards';
+import { shardOf } from '../../src/db/shards';
 import { withCheckDigits } from '../cnpj';
 import {
   adminHeaders,
@@ -19,6 +19,7 @@ import {
 import {
   deliverStep,
   fingerprint,
+  inRange,
   move,
   moveRow,
   parked,
@@ -29,9 +30,6 @@ import {
 
 // Moving an account between shards (src/moves/, docs/scaling.md "Moving an account"). The suite's
 // Worker has 3 shards; each test makes its own small account.
-
-const inRange = (table: string, shard: number, id: number) =>
-  id >= shard * idSpan(table) && id < (shard + 1) * idSpan(table);
 
 let serial = 0;
 /** An account on `shard` with a row in most tables: users, companies, contacts, deals, tasks, a webhook and its event. */

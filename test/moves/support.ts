@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { shardOf } from '../../src/db/shards';
+import { idSpan, shardOf } from '../../src/db/shards';
 import worker from '../../src/index';
 import { foldChecksum, readPage } from '../../src/moves/pages';
 import { MOVE_TABLES } from '../../src/moves/tables';
@@ -12,6 +12,10 @@ import { adminHeaders, callWithEnv, type Json, json } from '../helpers';
 // as the `crm-moves` consumer would, so it can look at the account between steps.
 
 export const parked = { MOVES: env.PARKED_MOVES };
+
+/** Whether `id` is in shard `shard`'s id range of `table` (src/core/id-ranges.ts). */
+export const inRange = (table: string, shard: number, id: number) =>
+  id >= shard * idSpan(table) && id < (shard + 1) * idSpan(table);
 
 /** POST /admin/accounts/{id}/move with the parked queue. */
 export const startMove = (accountId: number, body: unknown) =>
