@@ -24,13 +24,15 @@ const usage = `Usage: npm run bench:move -- [options]
   --rows N      contacts seeded before the move (default 100000; each also has its journal entry)
   --writers N   concurrent writers creating contacts during the move (default 4)
   --senders N   concurrent webhook senders during the move (default 2)
-  --out FILE    where the JSON goes (default bench/move.json)`;
+  --out FILE    where the JSON goes (default bench/move.json)
+  --triggers    only the freeze triggers' cost (SQLite A/B), printed`;
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
     writers: { type: 'string', default: '4' },
     senders: { type: 'string', default: '2' },
     out: { type: 'string', default: 'bench/move.json' },
+    triggers: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -203,11 +205,26 @@ async function triggerCost(rounds = 6, count = 5_000) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   run(); // warm-up
   const [withTriggers, without] = [/** @type {number[]} */ ([]), /** @type {number[]} */ ([])];
-  for (let round = 0; round < rounds; round++) {
-    withTriggers.push(run());
+  const drop = () => {
     for (const op of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER contacts_freeze_${op}`);
-    without.push(run());
+  };
+  const make = () => {
     for (const sql of triggers) db.exec(sql);
+  };
+  // Which goes first alternates too: the table grows through the run.
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      withTriggers.push(run());
+      drop();
+      without.push(run());
+    } else {
+      drop();
+      without.push(run());
+      make();
+      withTriggers.push(run());
+      drop();
+    }
+    make();
   }
   return {
     inserts_per_round: count,
@@ -217,6 +234,10 @@ async function triggerCost(rounds = 6, count = 5_000) {
   };
 }
 
+if (args.triggers) {
+  console.log(JSON.stringify(await triggerCost(), null, 2));
+  process.exit(0);
+}
 const loadAtStart = loadavg();
 const dir = mkdtempSync(join(tmpdir(), 'crm-bench-move-'));
 const log = join(dir, 'wrangler.log');
