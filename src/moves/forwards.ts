@@ -28,7 +28,8 @@ function credentialOf(
 
 /** The shard a moved account's credential was forwarded to, from shard 0. */
 async function forwardOf(env: Bindings, credential: string): Promise<number | undefined> {
-  const row = await env.DB.prepare('SELECT shard FROM credential_forwards WHERE hash = ?')
+  const row = await env.DB.withSession('first-primary')
+    .prepare('SELECT shard FROM credential_forwards WHERE hash = ?')
     .bind(await sha256Hex(credential))
     .first<{ shard: number }>();
   return row?.shard;

@@ -16,12 +16,13 @@ import { moveStep } from './messages';
 export async function startMove(
   env: Bindings,
   accountId: number,
-  to: number,
+  to: number | undefined,
   now = Date.now(),
 ): Promise<Move> {
   const directory = primaryDb(env, 0);
   const entry = await directoryEntry(directory, accountId);
   if (!entry || !isShard(env, entry.shard)) throw notFound('No such account.');
+  if (to === undefined) throw invalid([{ path: 'to', code: 'required', message: 'to is required.' }]);
   if (!isShard(env, to)) {
     const message = `No shard ${to}: shards are 0 to ${shardCount(env) - 1}.`;
     throw invalid([{ path: 'to', code: 'invalid', message }]);

@@ -236,7 +236,10 @@ const moveAccount = createRoute({
     params: IdParam,
     body: jsonBody(
       writeBodies({
-        to: Shard.max(MAX_SHARDS - 1).openapi({ description: 'The shard to move it to' }),
+        // Optional in the schema only so an unknown account is a 404 whatever the body: it is required.
+        to: Shard.max(MAX_SHARDS - 1)
+          .optional()
+          .openapi({ description: 'The shard to move it to (required): a higher one than its own' }),
       }).create.openapi('AccountMoveCreate'),
     ),
   },
@@ -253,6 +256,8 @@ const getMove = createRoute({
   tags,
   security,
   summary: 'A move: its state, progress per table, counts, checksums and the seconds writes were frozen',
+  description:
+    "A move of an account between shards (docs/scaling.md, *Moving an account*): `state` (`copying`, `switching`, `cleaning`, `done`, `failed`), the `phase` it runs next, per table the rows copied and repaired and both shards' row counts and checksums, `frozen_seconds` (how long its writes answered 503 `account_moving`), and `error` when it failed.",
   request: { params: IdParam },
   responses: { 200: jsonContent(one(Move, 'AccountMove'), 'The move'), ...errorResponses(404) },
 });

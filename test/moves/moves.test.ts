@@ -167,7 +167,10 @@ describe('moving an account', () => {
     const down = await expectProblem(await startMove(mover.id, { to: 0 }), 422, 'validation_failed');
     expect(down.errors).toEqual([expect.objectContaining({ path: 'to', code: 'lower_shard' })]);
     await expectProblem(await startMove(mover.id, { to: '2' }), 422, 'validation_failed');
-    await expectProblem(await startMove(mover.id, {}), 422, 'validation_failed');
+    const none = await expectProblem(await startMove(mover.id, {}), 422, 'validation_failed');
+    expect(none.errors).toEqual([expect.objectContaining({ path: 'to', code: 'required' })]);
+    // An unknown account is a 404 whatever the body.
+    await expectProblem(await startMove(999_999, {}), 404, 'not_found');
     const first = await startMove(mover.id, { to: 2 });
     expect(first.status).toBe(202);
     await expectProblem(await startMove(mover.id, { to: 2 }), 409, 'move_in_progress');
