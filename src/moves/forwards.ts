@@ -1,5 +1,5 @@
 import { apiKeyShard, bearerToken, sha256Hex } from '../auth/secrets';
-import { forwardedShard, forwardRequest, isShard } from '../db/shards';
+import { forwardedShard, forwardRequest, isShard, shardOf } from '../db/shards';
 import type { Bindings } from '../env';
 import { webhookTokenShard } from '../webhooks/rules/token';
 
@@ -12,23 +12,30 @@ import { webhookTokenShard } from '../webhooks/rules/token';
  * that one more round trip on its 401 or 404; every other request pays nothing.
  */
 
-/** The credential a request carries and the shard it names: a /v1 bearer key, or an ingest URL's token. */
+/**
+ * The credential a request carries and the shard it names: a /v1 bearer key, or an ingest URL's
+ * token; and whether its body must be kept for a second run. A /v1 write's key misses in its first
+ * batch, which the route sends once it has read the body; ingest looks its webhook up before it
+ * reads the body (docs/architecture.md), so at a /hooks miss the body is unread and goes along as
+ * it is: the hot path pays no copy.
+ */
 function credentialOf(
   request: Request,
-): { value: string; shard: number | undefined; miss: number } | undefined {
+): { value: string; shard: number | undefined; miss: number; keepBody: boolean } | undefined {
   const path = new URL(request.url).pathname;
   if (path.startsWith('/hooks/')) {
     const value = path.slice('/hooks/'.length);
-    return { value, shard: webhookTokenShard(value), miss: 404 };
+    return { value, shard: webhookTokenShard(value), miss: 404, keepBody: false };
   }
   if (!path.startsWith('/v1/')) return undefined;
   const value = bearerToken(request.headers.get('Authorization') ?? undefined);
-  return value === undefined ? undefined : { value, shard: apiKeyShard(value), miss: 401 };
+  return value === undefined ? undefined : { value, shard: apiKeyShard(value), miss: 401, keepBody: true };
 }
 
 /** The shard a moved account's credential was forwarded to, from shard 0. */
 async function forwardOf(env: Bindings, credential: string): Promise<number | undefined> {
-  const row = await env.DB.withSession('first-primary')
+  const row = await shardOf(env, 0)
+    .withSession('first-primary')
     .prepare('SELECT shard FROM credential_forwards WHERE hash = ?')
     .bind(await sha256Hex(credential))
     .first<{ shard: number }>();
@@ -36,9 +43,9 @@ async function forwardOf(env: Bindings, credential: string): Promise<number | un
 }
 
 /**
- * Runs `request`, and once more on the forwarded shard if its credential missed and was forwarded.
- * A request with a body keeps a copy of it (a tee of the stream, as far as the app reads it) for
- * that second run; a forwarded request is never forwarded again.
+ * Runs `request`, and once more on the forwarded shard if its credential missed and was forwarded;
+ * a forwarded request is never forwarded again. A /v1 request with a body keeps a copy of it (a tee
+ * of the stream) for that second run; a body still unread at the miss goes along as it is.
  */
 export async function withForwarding(
   request: Request,
@@ -47,12 +54,13 @@ export async function withForwarding(
 ): Promise<Response> {
   const credential = credentialOf(request);
   if (!credential || forwardedShard(request) !== undefined) return run(request);
-  const spare = request.body ? request.clone() : undefined;
+  const spare = request.body && credential.keepBody ? request.clone() : undefined;
   const response = await run(request);
   if (response.status !== credential.miss) return response;
+  const again = spare ?? (request.bodyUsed ? undefined : new Request(request));
+  if (!again) return response;
   const shard = await forwardOf(env, credential.value);
   if (shard === undefined || shard === credential.shard || !isShard(env, shard)) return response;
-  const again = spare ?? new Request(request);
   forwardRequest(again, shard);
   return run(again);
 }

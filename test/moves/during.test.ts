@@ -118,6 +118,20 @@ describe('after an account moved', () => {
     expect((await json(read)).data.name).toBe('Antes');
     const made = await create(account.key, '/v1/contacts', { name: 'Depois' });
     expect(inRange('contacts', 1, made.id)).toBe(true);
+    // With an Idempotency-Key (whose body the gate reads before the key misses), and its replay.
+    const keyed = () =>
+      call('/v1/contacts', {
+        method: 'POST',
+        key: account.key,
+        body: { name: 'Com chave' },
+        headers: { 'Idempotency-Key': 'depois-da-mudanca' },
+      });
+    const first = await keyed();
+    expect(first.status, await first.clone().text()).toBe(201);
+    const replay = await keyed();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await json(replay)).data.id).toBe((await json(first)).data.id);
     expect(
       (
         await call(`/v1/contacts/${contact.id}`, {
