@@ -41,6 +41,8 @@
 // Issue 36's moves raised it by the measured 29.1 KiB (1272.77 -> 1301.88 KiB: src/moves, the
 // moving tables and their trigger list, the admin move routes with their OpenAPI, the two problem
 // codes' words, held webhook calls, credential forwarding, the moved entries' fan-out), from 1274.
+// The queue messages' zod contracts (events, deliveries, fan-out asks, import chunks) and the
+// journal's `created` for new rows: +0.37 KiB (1301.88 -> 1302.25 KiB), so 1303.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +50,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1302;
+const BUDGET_KIB = 1303;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
