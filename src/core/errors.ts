@@ -32,7 +32,8 @@ export type DomainCode =
   | 'shard_unavailable'
   // An account in the middle of a move between shards (src/moves/): its writes wait a few seconds.
   | 'account_moving'
-  | 'move_in_progress';
+  | 'move_in_progress'
+  | 'import_running';
 
 export class DomainError extends Error {
   constructor(

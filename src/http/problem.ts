@@ -180,6 +180,11 @@ export const problems = {
     about:
       'Admin API: the account is already being moved; GET /admin/moves/{id} shows that move. One move of an account at a time.',
   },
+  import_running: {
+    status: 409,
+    about:
+      'Admin API: the account has a CSV import queued or running, whose chunks could not follow it to another database. Move it once GET /v1/imports shows the import ended.',
+  },
   internal_error: {
     status: 500,
     about:

@@ -1,17 +1,36 @@
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { DomainError, invalid, notFound } from '../core/errors';
 import { primaryDb } from '../db/client';
 import { directoryEntry } from '../db/directory';
 import { brokenConstraint } from '../db/errors';
-import { accountMoves } from '../db/schema';
+import { accountMoves, imports } from '../db/schema';
 import { isShard, shardCount } from '../db/shards';
 import type { Bindings } from '../env';
 import type { Move } from './context';
 import { moveStep } from './messages';
 
 /**
+ * An import's chunks name the shard it started on, and a chunk refused by the freeze is not run
+ * again on the new one (docs/scaling.md, failure cases): a move waits for the account's imports.
+ */
+async function refuseWhileImporting(env: Bindings, shard: number, accountId: number): Promise<void> {
+  const [active] = await primaryDb(env, shard)
+    .select({ n: count() })
+    .from(imports)
+    .where(and(eq(imports.accountId, accountId), inArray(imports.status, ['queued', 'running'])));
+  if (active && active.n > 0) {
+    throw new DomainError(
+      'import_running',
+      'This account has an import queued or running: move it once the import has ended (GET /v1/imports).',
+    );
+  }
+}
+
+/**
  * Starts moving account `accountId` to shard `to` (POST /admin/accounts/{id}/move): the move's row
  * on shard 0, then its first step's message. 404 for an account the directory lacks, 422 for a
- * shard the Worker lacks, the one the account is on or a lower one, 409 while another move of it runs.
+ * shard the Worker lacks, the one the account is on or a lower one, 409 while another move of it
+ * or one of its imports runs.
  */
 export async function startMove(
   env: Bindings,
@@ -38,6 +57,7 @@ export async function startMove(
     const message = `The account is on shard ${entry.shard}: it can move only to a higher shard (its ids would push shard ${to}'s new ids into shard ${entry.shard}'s range).`;
     throw invalid([{ path: 'to', code: 'lower_shard', message }]);
   }
+  await refuseWhileImporting(env, entry.shard, accountId);
   const values = {
     accountId,
     fromShard: entry.shard,

@@ -230,7 +230,7 @@ const moveAccount = createRoute({
   security,
   summary: 'Move an account to another shard, online',
   description:
-    "Starts a move (docs/scaling.md, *Moving an account*): the account's rows are copied to shard `to` with writes open, then frozen for seconds while each table is compared and verified (row counts and checksums), the directory switched, and the old copy deleted. During the freeze its writes answer 503 `account_moving` with Retry-After; reads and webhook posts go on. 409 `move_in_progress` while another move of the account runs.",
+    "Starts a move (docs/scaling.md, *Moving an account*): the account's rows are copied to shard `to` with writes open, then frozen for seconds while each table is compared and verified (row counts and checksums), the directory switched, and the old copy deleted. During the freeze its writes answer 503 `account_moving` with Retry-After; reads and webhook posts go on. 409 `move_in_progress` while another move of the account runs, 409 `import_running` while one of its CSV imports is queued or running.",
   middleware: [jsonGuard] as const,
   request: {
     params: IdParam,

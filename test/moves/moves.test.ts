@@ -16,6 +16,7 @@ import {
   newWebhook,
   postEvent,
 } from '../helpers';
+import { runImport } from '../routes/bulk/import-support';
 import {
   deliverStep,
   fingerprint,
@@ -152,6 +153,23 @@ describe('moving an account', () => {
     expect((await stepUntil(data.id)).state).toBe('done');
     const moved = await fingerprint(2, mover.id);
     expect(moved.contacts?.[0]).toBe(2);
+  });
+
+  it("waits for the account's imports: 409 import_running while one is queued or running", async () => {
+    const mover = await newAccount('Importa', 0);
+    const done = await runImport(mover.key, 'resource=contacts&mode=create', 'name\nAna\n');
+    expect(done.status).toBe('completed');
+    // The import as it was while its chunks ran (they name shard 0 and would not follow the move).
+    const setStatus = (status: string) =>
+      shardOf(env, 0).prepare('UPDATE imports SET status = ? WHERE id = ?').bind(status, done.id).run();
+    for (const status of ['queued', 'running']) {
+      await setStatus(status);
+      await expectProblem(await startMove(mover.id, { to: 1 }), 409, 'import_running');
+    }
+    await setStatus('completed');
+    const started = await startMove(mover.id, { to: 1 });
+    expect(started.status, await started.clone().text()).toBe(202);
+    expect((await stepUntil((await json(started)).data.id)).state).toBe('done');
   });
 
   it('answers 404 for an unknown account or move, 422 for a shard it lacks or the one it is on, 409 while a move runs', async () => {
