@@ -41,8 +41,9 @@
 // Issue 36's moves raised it by the measured 29.1 KiB (1272.77 -> 1301.88 KiB: src/moves, the
 // moving tables and their trigger list, the admin move routes with their OpenAPI, the two problem
 // codes' words, held webhook calls, credential forwarding, the moved entries' fan-out), from 1274.
-// The queue messages' zod contracts (events, deliveries, fan-out asks, import chunks) and the
-// journal's `created` for new rows: +0.37 KiB (1301.88 -> 1302.25 KiB), so 1303.
+// The queue messages' zod contracts (events, deliveries, fan-out asks, import chunks), the
+// journal's `created` for new rows and a move's wait for imports: +0.97 KiB (1301.88 -> 1302.85
+// KiB), so 1303.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
