@@ -1,6 +1,8 @@
+import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { shardOf } from '../../src/db/shards';
+import worker from '../../src/index';
 import { fanOutOnce } from '../../src/queue/outbound';
 import {
   call,
@@ -65,6 +67,34 @@ describe('while an account moves', () => {
       .bind(account.id)
       .raw();
     expect(contacts).toEqual([['Durante'], ['Outra']]);
+  });
+
+  it("the cron stores a call held after its move drained (the race the last drain cannot see) on the account's shard", async () => {
+    const account = await newAccount('Atrasada', 0);
+    const hook = await newWebhook(account.key);
+    const { data } = await json(await startMove(account.id, { to: 1 }));
+    await stepUntil(data.id, (row) => row.progress.phase === 'prune');
+    expect((await postEvent(hook.path, { nome: 'Durante' })).status).toBe(204);
+    const held = await shardOf(env, 0)
+      .prepare('SELECT * FROM held_events WHERE account_id = ?')
+      .bind(account.id)
+      .first<Json>();
+    expect(held).not.toBeNull();
+    expect((await stepUntil(data.id)).state).toBe('done');
+    expect(await eventsOf(1, hook.id)).toHaveLength(1);
+    // A second call held on the old shard just after the move's last drain: nothing of the move runs again.
+    await shardOf(env, 0)
+      .prepare(
+        'INSERT INTO held_events (id, account_id, webhook_id, call, received_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .bind(held?.id + 1, account.id, hook.id, held?.call, Date.now())
+      .run();
+    await worker.scheduled(createScheduledController({ cron: '*/5 * * * *' }), env);
+    expect(
+      await countOnEveryShard('SELECT count(*) AS n FROM held_events WHERE account_id = ?', account.id),
+    ).toBe(0);
+    expect(await eventsOf(1, hook.id)).toHaveLength(2);
+    expect(await eventsOf(0, hook.id)).toEqual([]);
   });
 
   it("acks an event's message refused by the freeze, and the move queues the event on the new shard", async () => {
