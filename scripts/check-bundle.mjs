@@ -42,8 +42,8 @@
 // moving tables and their trigger list, the admin move routes with their OpenAPI, the two problem
 // codes' words, held webhook calls, credential forwarding, the moved entries' fan-out), from 1274.
 // The queue messages' zod contracts (events, deliveries, fan-out asks, import chunks), the
-// journal's `created` for new rows and a move's wait for imports: +0.97 KiB (1301.88 -> 1302.85
-// KiB), so 1303.
+// journal's `created` for new rows, a move's wait for imports, and the forward asked by the panel's
+// sign-in and OAuth's token exchange: +1.24 KiB (1301.88 -> 1303.12 KiB), so 1304.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1303;
+const BUDGET_KIB = 1304;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -1,5 +1,6 @@
 import { apiKeyShard, bearerToken, sha256Hex } from '../auth/secrets';
-import { forwardedShard, forwardRequest, isShard, shardOf } from '../db/shards';
+import { forwardedShardOf } from '../db/forwards';
+import { forwardedShard, forwardRequest } from '../db/shards';
 import type { Bindings } from '../env';
 import { webhookTokenShard } from '../webhooks/rules/token';
 
@@ -32,16 +33,6 @@ function credentialOf(
   return value === undefined ? undefined : { value, shard: apiKeyShard(value), miss: 401, keepBody: true };
 }
 
-/** The shard a moved account's credential was forwarded to, from shard 0. */
-async function forwardOf(env: Bindings, credential: string): Promise<number | undefined> {
-  const row = await shardOf(env, 0)
-    .withSession('first-primary')
-    .prepare('SELECT shard FROM credential_forwards WHERE hash = ?')
-    .bind(await sha256Hex(credential))
-    .first<{ shard: number }>();
-  return row?.shard;
-}
-
 /**
  * Runs `request`, and once more on the forwarded shard if its credential missed and was forwarded;
  * a forwarded request is never forwarded again. A /v1 request with a body keeps a copy of it (a tee
@@ -59,8 +50,8 @@ export async function withForwarding(
   if (response.status !== credential.miss) return response;
   const again = spare ?? (request.bodyUsed ? undefined : new Request(request));
   if (!again) return response;
-  const shard = await forwardOf(env, credential.value);
-  if (shard === undefined || shard === credential.shard || !isShard(env, shard)) return response;
+  const shard = await forwardedShardOf(env, await sha256Hex(credential.value));
+  if (shard === undefined || shard === credential.shard) return response;
   forwardRequest(again, shard);
   return run(again);
 }

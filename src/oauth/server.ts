@@ -6,9 +6,10 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from '@cloudflare/workers-oauth-provider';
-import { apiKeyShard } from '../auth/secrets';
+import { apiKeyShard, sha256Hex } from '../auth/secrets';
 import { ownVar } from '../core/own-vars';
 import { primaryDb } from '../db/client';
+import { forwardedShardOf } from '../db/forwards';
 import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { fetchableClientId, isUrlClientId } from './cimd';
@@ -61,6 +62,18 @@ function authorizationOptions(origin: string): OAuthAuthorizationServerOptions<B
 }
 
 /**
+ * Whether the grant's key is live on its account's database: the shard the key names
+ * (src/auth/secrets.ts), or, for an account moved since, the shard its move forwarded the key to.
+ */
+async function grantKeyLiveAnywhere(env: Bindings, key: string): Promise<boolean> {
+  const named = apiKeyShard(key);
+  if (!isShard(env, named)) return false;
+  if (await grantKeyLive(primaryDb(env, named), key, Date.now())) return true;
+  const moved = await forwardedShardOf(env, await sha256Hex(key));
+  return moved !== undefined && moved !== named && grantKeyLive(primaryDb(env, moved), key, Date.now());
+}
+
+/**
  * Each code or refresh exchange. A grant whose key no longer acts (revoked with
  * `DELETE /v1/api-keys/{id}`, or expired) issues no more tokens: `invalid_grant`, on which the
  * library also revokes the grant and its tokens, so the connection leaves the panel's list at the
@@ -75,13 +88,7 @@ async function exchange({
   requestedScope,
 }: TokenExchangeCallbackOptions<Bindings>): Promise<TokenExchangeCallbackResult | undefined> {
   const key = (props as Partial<GrantProps> | undefined)?.key;
-  // The grant's key names its shard (src/auth/secrets.ts): its account's database.
-  const shard = typeof key === 'string' ? apiKeyShard(key) : undefined;
-  if (
-    typeof key !== 'string' ||
-    !isShard(env, shard) ||
-    !(await grantKeyLive(primaryDb(env, shard), key, Date.now()))
-  ) {
+  if (typeof key !== 'string' || !(await grantKeyLiveAnywhere(env, key))) {
     throw new OAuthError('invalid_grant', {
       description: "This connection's API key was revoked or has expired: connect again.",
     });

@@ -15,6 +15,7 @@ import {
   newWebhook,
   postEvent,
 } from '../helpers';
+import { connect, RESOURCE, rawList, send, signIn, token } from '../oauth/helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
 import { inRange, move, startMove, stepUntil } from './support';
@@ -180,6 +181,25 @@ describe('after an account moved', () => {
     // An unknown key is still a 401, an unknown URL a 404.
     await expectProblem(await call('/v1/contacts', { key: `crm_${'x'.repeat(43)}` }), 401, 'unauthorized');
     expect((await postEvent(`/hooks/whk_${'x'.repeat(43)}`, {})).status).toBe(404);
+  });
+
+  it('an old key signs in to the panel, and an OAuth connection made before the move refreshes after it', async () => {
+    const account = await newAccount('Conecta', 0);
+    const { clientId, refresh } = await connect(account.key, ['contacts:read']);
+    expect((await move(account.id, 1)).state).toBe('done');
+    // The panel: the session is kept on the account's shard now, and its pages read it.
+    const { cookie } = await signIn(account.key);
+    const page = await send('/panel/webhooks', { headers: { cookie } });
+    expect(page.status).toBe(200);
+    // The grant's key was made on shard 0: its refresh finds it through the move's forward.
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: clientId,
+      resource: RESOURCE,
+    });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect((await rawList(refreshed.body.access_token as string)).status).toBe(200);
   });
 
   it("delivers a record's change made before the move once, and one made after once, from the new shard", async () => {

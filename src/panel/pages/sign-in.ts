@@ -1,5 +1,7 @@
 import { setCookie } from 'hono/cookie';
 import { apiKeyShard, sha256Hex } from '../../auth/secrets';
+import { primaryDb } from '../../db/client';
+import { forwardedShardOf } from '../../db/forwards';
 import { asApiError } from '../../http/problem';
 import { clientOf, rateLimit } from '../../http/rate-limit';
 import { langs } from '../i18n';
@@ -30,10 +32,18 @@ export async function signIn(c: C): Promise<Response> {
   const given = typeof form.api_key === 'string' ? form.api_key.trim() : '';
   // The key names its shard, where the session is kept; a shard the Worker lacks is a wrong key.
   const shard = apiKeyShard(given);
-  const token =
+  const keyHash = await sha256Hex(given);
+  let token =
     shard !== undefined && (await c.get('shard').serve(shard))
-      ? await openSession(c.get('db'), await sha256Hex(given), Date.now())
+      ? await openSession(c.get('db'), keyHash, Date.now())
       : undefined;
+  // A key of an account moved since it was made names the shard it left: the move's forward says
+  // where the account is now, and the session is kept there (its cookie names that shard).
+  if (!token && shard !== undefined) {
+    const moved = await forwardedShardOf(c.env, keyHash);
+    if (moved !== undefined && moved !== shard)
+      token = await openSession(primaryDb(c.env, moved), keyHash, Date.now());
+  }
   if (!token) return c.html(signInPage(p, p.t.badKey, next), 401);
   setSessionCookie(c, token);
   return c.redirect(next ?? '/panel/webhooks', 303);
