@@ -449,6 +449,15 @@ export async function expectDateBoundsCoverDay({ before, start, end, after, ids 
   expect(await ids({ created_at__gt: '2024-03-04', created_at__lt: '2024-03-06' })).toEqual([start, end]);
 }
 
+/** A webhook body that makes (or finds, by phone) a contact from `nome` and `telefone`. */
+export const CONTACT_BY_PHONE = {
+  fields: [
+    { key: 'nome', type: 'string', target: 'contact.name' },
+    { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
+  ],
+  flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
+};
+
 /** An inbound webhook of the account (name defaults to `Webhook`); its data plus `path`, its URL's path. */
 export async function newWebhook(key: string, body: Record<string, unknown> = {}): Promise<Json> {
   const hook = await create(key, '/v1/inbound-webhooks', { name: 'Webhook', ...body });

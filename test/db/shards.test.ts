@@ -10,6 +10,7 @@ import { isEventMessage } from '../../src/webhooks/log/event-messages';
 import { withCheckDigits } from '../cnpj';
 import {
   adminHeaders,
+  CONTACT_BY_PHONE,
   call,
   callWithEnv,
   capturingLogs,
@@ -170,13 +171,7 @@ describe('shards', () => {
 
   it('process a webhook post of a shard 2 account through the real queue, on shard 2', async () => {
     const s = await newAccount('Fila', 2);
-    const hook = await newWebhook(s.key, {
-      fields: [
-        { key: 'nome', type: 'string', target: 'contact.name' },
-        { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
-      ],
-      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
-    });
+    const hook = await newWebhook(s.key, CONTACT_BY_PHONE);
     expect((await postEvent(hook.path, { nome: 'Rafaela', telefone: '11987654321' })).status).toBe(204);
     let contacts: Json[] = [];
     for (let tries = 0; tries < 120 && contacts.length === 0; tries++) {

@@ -5,6 +5,7 @@ import { shardOf } from '../../src/db/shards';
 import worker from '../../src/index';
 import { fanOutOnce } from '../../src/queue/outbound';
 import {
+  CONTACT_BY_PHONE,
   call,
   countOnEveryShard,
   create,
@@ -33,13 +34,7 @@ const eventsOf = (shard: number, hookId: number) =>
 describe('while an account moves', () => {
   it('accepts webhook posts during the freeze (204), holds them, and stores and processes each once on the new shard', async () => {
     const account = await newAccount('Recebe', 0);
-    const hook = await newWebhook(account.key, {
-      fields: [
-        { key: 'nome', type: 'string', target: 'contact.name' },
-        { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
-      ],
-      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
-    });
+    const hook = await newWebhook(account.key, CONTACT_BY_PHONE);
     const { data } = await json(await startMove(account.id, { to: 1 }));
     await stepUntil(data.id, (row) => row.progress.phase === 'prune');
     const key = crypto.randomUUID();
@@ -100,13 +95,7 @@ describe('while an account moves', () => {
 
   it("acks an event's message refused by the freeze, and the move queues the event on the new shard", async () => {
     const account = await newAccount('Pendente', 0);
-    const hook = await newWebhook(account.key, {
-      fields: [
-        { key: 'nome', type: 'string', target: 'contact.name' },
-        { key: 'telefone', type: 'phone', required: true, target: 'contact.phone' },
-      ],
-      flows: [{ action: 'upsert_contact', match_on: ['phone'] }],
-    });
+    const hook = await newWebhook(account.key, CONTACT_BY_PHONE);
     expect(
       (await postEvent(hook.path, { nome: 'Antes', telefone: '11987654321', __fault: 'send' })).status,
     ).toBe(204);
