@@ -110,7 +110,12 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
     const narrowed = c.get('oauthScopes');
     if (narrowed && method !== 'tools/call') tools = visibleTools(tools, narrowed);
     const session: McpSession = { tools, send, ...(narrowed && { narrowed }) };
-    const forwarded = new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: bytes });
+    // The SDK reads no body it is handed parsed: the request itself goes along (its body read here).
+    // Only a body that is not JSON goes as a copy, for the SDK to read and refuse in its own words.
+    const forwarded =
+      message === undefined
+        ? new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body: bytes })
+        : c.req.raw;
     // Imported on the first /mcp request: the SDK's module setup (its protocol schemas) is not paid at
     // the Worker's start (docs/mcp.md, Cost).
     const { serveMcp } = await import('./server');

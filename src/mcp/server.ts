@@ -8,6 +8,7 @@ import {
   type McpHttpHandler,
   type McpRequestContext,
   McpServer,
+  PROTOCOL_VERSION_META_KEY,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import packageJson from '../../package.json';
@@ -130,6 +131,25 @@ async function legacy(request: Request, session: McpSession, handed: Handed): Pr
   return transport.handleRequest(request, handed);
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Whether a message is one the SDK serves on its 2026-07-28 path whatever else it holds: a request or
+ * notification (not `initialize`, not a posted response) whose `params._meta` names a protocol
+ * version. The SDK's classifier sends every such message to that path (its envelope-claim rule),
+ * so a call that says so skips `isLegacyRequest`, whose second classification of the same message
+ * (zod parses) cost about 3% of a 2026-07-28 call's Worker CPU (docs/mcp.md, Cost). Everything else
+ * asks the SDK. test/mcp/transport.test.ts holds this against `isLegacyRequest`.
+ */
+export function claimsModernEra(message: unknown): boolean {
+  if (!isObject(message) || message.method === 'initialize' || typeof message.method !== 'string')
+    return false;
+  if ('result' in message || 'error' in message) return false;
+  const meta = isObject(message.params) ? message.params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
 /**
  * One `/mcp` POST: the 2026-07-28 revision through the SDK's per-request handler (made on the first
  * `/mcp` request, not at the Worker's start; it holds no request's state: the session rides in
@@ -140,7 +160,10 @@ export async function serveMcp(request: Request, session: McpSession, message: u
     authInfo: { token: 'api-key', clientId: 'api-key', scopes: [], extra: { session } },
     ...(message !== undefined && { parsedBody: message }),
   };
-  if (await isLegacyRequest(request, message, { maxRequestBodySize: MAX_BODY_BYTES })) {
+  const legacyEra =
+    !claimsModernEra(message) &&
+    (await isLegacyRequest(request, message, { maxRequestBodySize: MAX_BODY_BYTES }));
+  if (legacyEra) {
     return legacy(request, session, handed);
   }
   modern ??= createMcpHandler((ctx) => serverFor(sessionOf(ctx)), {
