@@ -28,8 +28,7 @@ const COUNTED: RateLimit = { limit: async () => ({ success: true }) };
  * PUBLIC_BASE_URL set, only its host is served; without it, the Worker answers on the hosts its
  * routes give it (Cloudflare routes no other host to it).
  */
-function checkOrigin(c: Context<AppEnv>): void {
-  const url = new URL(c.req.url);
+function checkOrigin(c: Context<AppEnv>, url: URL): void {
   const base = ownVar(c.env, 'PUBLIC_BASE_URL');
   const own = base ? new URL(base) : url;
   if (base && url.host !== own.host) {
@@ -70,7 +69,8 @@ async function scopesOf(send: McpSession['send']): Promise<readonly string[] | n
 export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
   let catalogue: Tool[] | undefined;
   return async (c: Context<AppEnv>): Promise<Response> => {
-    checkOrigin(c);
+    const url = new URL(c.req.url);
+    checkOrigin(c, url);
     await rateLimit(c.env, 'CLIENT_RATE_LIMITER', () => clientOf(c));
     // An OAuth access token was checked by src/oauth/routes.ts, which hands on its grant's key.
     const token = c.get('oauthKey') ?? bearerToken(c.req.header('Authorization'));
@@ -78,7 +78,7 @@ export function mcpRoute(app: AppFetch, document: () => OpenApiDocument) {
     const bytes = await readLimited(c.req.raw, MAX_BODY_BYTES);
     if (!bytes) throw bodyTooLarge(MAX_BODY_BYTES);
     const env = { ...c.env, CLIENT_RATE_LIMITER: COUNTED };
-    const origin = new URL(c.req.url).origin;
+    const { origin } = url;
     const client = c.req.header('CF-Connecting-IP');
     const send = async (request: V1Request) => {
       const inner = new Request(`${origin}${request.path}`, {

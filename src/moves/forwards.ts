@@ -1,3 +1,4 @@
+import { getPath } from 'hono/utils/url';
 import { apiKeyShard, bearerToken, sha256Hex } from '../auth/secrets';
 import { forwardedShardOf } from '../db/forwards';
 import { forwardedShard, forwardRequest } from '../db/shards';
@@ -23,7 +24,8 @@ import { webhookTokenShard } from '../webhooks/rules/token';
 function credentialOf(
   request: Request,
 ): { value: string; shard: number | undefined; miss: number; keepBody: boolean } | undefined {
-  const path = new URL(request.url).pathname;
+  // The path as Hono's router reads it: no URL object for a check made on every request.
+  const path = getPath(request);
   if (path.startsWith('/hooks/')) {
     const value = path.slice('/hooks/'.length);
     return { value, shard: webhookTokenShard(value), miss: 404, keepBody: false };

@@ -16,7 +16,7 @@ import {
   newWebhook,
   postEvent,
 } from '../helpers';
-import { connect, RESOURCE, rawList, send, signIn, token } from '../oauth/helpers';
+import { connect, rawList, refreshGrant, send, signIn } from '../oauth/helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
 import { inRange, move, startMove, stepUntil } from './support';
@@ -181,12 +181,7 @@ describe('after an account moved', () => {
     const page = await send('/panel/webhooks', { headers: { cookie } });
     expect(page.status).toBe(200);
     // The grant's key was made on shard 0: its refresh finds it through the move's forward.
-    const refreshed = await token({
-      grant_type: 'refresh_token',
-      refresh_token: refresh,
-      client_id: clientId,
-      resource: RESOURCE,
-    });
+    const refreshed = await refreshGrant(refresh, clientId);
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     expect((await rawList(refreshed.body.access_token as string)).status).toBe(200);
   });

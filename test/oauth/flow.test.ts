@@ -8,6 +8,7 @@ import {
   pkce,
   RESOURCE,
   rawList,
+  refreshGrant,
   register,
   send,
   signIn,
@@ -34,12 +35,7 @@ describe('OAuth 2.1 for /mcp', () => {
     ]);
     await client.close();
 
-    const refreshed = await token({
-      grant_type: 'refresh_token',
-      refresh_token: refresh,
-      client_id: clientId,
-      resource: RESOURCE,
-    });
+    const refreshed = await refreshGrant(refresh, clientId);
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     const fresh = refreshed.body.access_token as string;
     expect((await rawList(fresh)).status).toBe(200);

@@ -130,6 +130,10 @@ export async function token(fields: Record<string, string>): Promise<{ status: n
   return { status: res.status, body: await res.json() };
 }
 
+/** A refresh of a connection's tokens for this server's `/mcp` (RFC 8707 resource), as a client asks it. */
+export const refreshGrant = (refresh: string, clientId: string) =>
+  token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: clientId, resource: RESOURCE });
+
 /** The code grant's fields for `code`, as a client sends them; `overrides` changes or drops one. */
 export const codeGrant = (
   code: string,
