@@ -88,8 +88,8 @@ const allowed = {
   imports: ['core', 'contracts', 'db', 'model', 'webhooks/ingest', 'env.ts'],
   // Moving an account between shards (docs/scaling.md): its steps over the shards' tables, the
   // directory's switch, the queue's messages, old credentials forwarded; it re-queues the account's
-  // events and deliveries.
-  moves: ['core', 'contracts', 'db', 'auth', 'env.ts', 'outbound', 'webhooks/rules', 'webhooks/log'],
+  // events, deliveries and import chunks.
+  moves: ['core', 'contracts', 'db', 'model', 'auth', 'env.ts', 'outbound', 'webhooks/rules', 'webhooks/log'],
   // The Worker's bindings and per-request variables: types of the handles db/, model/ and http/
   // put on a request, and the queue's message (type-only imports, but a type is a dependency).
   'env.ts': ['db', 'http', 'model', 'webhooks/log', 'outbound', 'moves'],

@@ -10,8 +10,9 @@ import type { Move } from './context';
 import { moveStep } from './messages';
 
 /**
- * An import's chunks name the shard it started on, and a chunk refused by the freeze is not run
- * again on the new one (docs/scaling.md, failure cases): a move waits for the account's imports.
+ * A move waits for the account's imports: each of their chunks would be refused for the length of
+ * the freeze. One started during the copy goes on on the new shard (the drain queues its next
+ * chunk there: src/moves/switch.ts; docs/scaling.md, failure cases).
  */
 async function refuseWhileImporting(env: Bindings, shard: number, accountId: number): Promise<void> {
   const [active] = await primaryDb(env, shard)

@@ -2,6 +2,7 @@ import { DomainError } from '../core/errors';
 import { logError } from '../core/log';
 import { messageShard } from '../core/message-shard';
 import { type Db, primaryDb } from '../db/client';
+import { forwardedShardOf } from '../db/forwards';
 import { isShard } from '../db/shards';
 import type { Bindings } from '../env';
 import { ImportFailure, runChunk } from '../imports/chunk';
@@ -36,6 +37,16 @@ async function afterFailure(
   return 'done';
 }
 
+/**
+ * Whether the import's account moved off the message's shard (its key forwarded elsewhere): the
+ * move queued the import's next chunk on the new shard (src/moves/switch.ts), which reads the same
+ * file. So this stale message is acked, and neither fails the import nor deletes its file.
+ */
+async function movedAway(env: Bindings, m: ImportMessage): Promise<boolean> {
+  const shard = await forwardedShardOf(env, m.key_hash);
+  return shard !== undefined && shard !== messageShard(m);
+}
+
 async function handle(env: Bindings, message: Message<unknown>): Promise<void> {
   const m = message.body;
   const shard = isImportMessage(m) ? messageShard(m) : undefined;
@@ -50,6 +61,7 @@ async function handle(env: Bindings, message: Message<unknown>): Promise<void> {
     else await env.IMPORTS.send({ ...m, offset: chunk.next, line: chunk.line });
     message.ack();
   } catch (error) {
+    if (await movedAway(env, m)) return message.ack();
     if (error instanceof ImportFailure || (error instanceof DomainError && error.code === 'unauthorized')) {
       const reason =
         error instanceof ImportFailure ? error.message : 'The API key that started the import was revoked.';

@@ -1,10 +1,16 @@
-import { createScheduledController } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+} from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { shardOf } from '../../src/db/shards';
 import worker from '../../src/index';
 import { fanOutOnce } from '../../src/queue/outbound';
 import {
+  BASE,
   CONTACT_BY_PHONE,
   call,
   countOnEveryShard,
@@ -19,6 +25,7 @@ import {
 import { connect, rawList, refreshGrant, send, signIn } from '../oauth/helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
+import { ended } from '../routes/bulk/import-support';
 import { inRange, move, startMove, stepUntil } from './support';
 
 // What an account's clients see while it moves and after (src/moves/): webhook calls held, not
@@ -30,6 +37,16 @@ const eventsOf = (shard: number, hookId: number) =>
     .bind(hookId)
     .all<{ id: number; status: string }>()
     .then((r) => r.results);
+
+/** Delivers one `crm-imports` message to the Worker's queue handler; returns what it acked. */
+async function deliverImport(body: unknown) {
+  const batch = createMessageBatch('crm-imports', [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
 
 describe('while an account moves', () => {
   it('accepts webhook posts during the freeze (204), holds them, and stores and processes each once on the new shard', async () => {
@@ -114,6 +131,58 @@ describe('while an account moves', () => {
         interval: 100,
       },
     );
+  });
+
+  it('resumes an import started during the copy on the new shard, and its old chunk neither fails it nor deletes its file', async () => {
+    const account = await newAccount('Importa Durante', 0);
+    const { data } = await json(await startMove(account.id, { to: 1 }));
+    // Started while the rows are copied; its first chunk parked, as one the freeze refused would be.
+    const csv = new TextEncoder().encode('name\nAna\nBia\n');
+    const started = await worker.fetch(
+      new Request(`${BASE}/v1/imports?resource=contacts&mode=create`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${account.key}`,
+          'Content-Type': 'text/csv',
+          'Content-Length': String(csv.length),
+        },
+        body: csv,
+      }),
+      { ...env, IMPORTS: env.PARKED_MOVES as unknown as typeof env.IMPORTS },
+      createExecutionContext(),
+    );
+    expect(started.status, await started.clone().text()).toBe(202);
+    const { data: job } = await json(started);
+    const row = await shardOf(env, 0)
+      .prepare('SELECT * FROM imports WHERE id = ?')
+      .bind(job.id)
+      .first<Json>();
+    const stale = {
+      kind: 'import_chunk',
+      ...{ import_id: job.id, key_hash: row?.key_hash, resource: 'contacts', mode: 'create' },
+      ...{ file_key: row?.file_key, delimiter: row?.delimiter, mapping: JSON.parse(row?.mapping) },
+      ...{ offset: row?.offset, line: row?.line, shard: 0 },
+    };
+
+    // The old copy is gone; the old shard's message is delivered late.
+    await stepUntil(data.id, (r) => r.progress.phase === 'drain');
+    const late = await deliverImport(stale);
+    expect(late.explicitAcks).toHaveLength(1);
+    expect(late.retryMessages).toEqual([]);
+    expect(await env.IMPORT_FILES.head(row?.file_key)).not.toBeNull();
+
+    expect((await stepUntil(data.id)).state).toBe('done');
+    const done = await ended(account.key, job.id);
+    expect(done).toMatchObject({ status: 'completed', counts: { created: 2, failed: 0 } });
+    const names = await shardOf(env, 1)
+      .prepare('SELECT name FROM contacts WHERE account_id = ? ORDER BY id')
+      .bind(account.id)
+      .raw();
+    expect(names).toEqual([['Ana'], ['Bia']]);
+    expect(
+      await countOnEveryShard('SELECT count(*) AS n FROM imports WHERE account_id = ?', account.id),
+    ).toBe(1);
+    expect(await env.IMPORT_FILES.head(row?.file_key)).toBeNull();
   });
 });
 

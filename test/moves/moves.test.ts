@@ -159,7 +159,7 @@ describe('moving an account', () => {
     const mover = await newAccount('Importa', 0);
     const done = await runImport(mover.key, 'resource=contacts&mode=create', 'name\nAna\n');
     expect(done.status).toBe('completed');
-    // The import as it was while its chunks ran (they name shard 0 and would not follow the move).
+    // The import as it was while its chunks ran (each would be refused for the length of the freeze).
     const setStatus = (status: string) =>
       shardOf(env, 0).prepare('UPDATE imports SET status = ? WHERE id = ?').bind(status, done.id).run();
     for (const status of ['queued', 'running']) {
