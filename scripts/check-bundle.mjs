@@ -44,6 +44,8 @@
 // The queue messages' zod contracts (events, deliveries, fan-out asks, import chunks), the
 // journal's `created` for new rows, a move's wait for imports, and the forward asked by the panel's
 // sign-in and OAuth's token exchange: +1.24 KiB (1301.88 -> 1303.12 KiB), so 1304.
+// An import started during a move's copy resumed on the new shard (its next chunk queued by the
+// drain, an old shard's late chunk acked): +0.62 KiB (1303.42 -> 1304.04 KiB), so 1305.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +53,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1304;
+const BUDGET_KIB = 1305;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
