@@ -1,6 +1,8 @@
+import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { shardOf } from '../../src/db/shards';
+import worker from '../../src/index';
 import { withCheckDigits } from '../cnpj';
 import {
   adminHeaders,
@@ -220,6 +222,25 @@ describe('moving an account', () => {
     expect(await moveRow(data.id)).toEqual(done);
     expect(done.state).toBe('done');
     for (const [table, [n]] of Object.entries(await fingerprint(1, mover.id))) expect(n, table).toBe(0);
+  });
+
+  it('the cron sends again the step of a move untouched for five minutes, which then runs to its end; a recent one is left', async () => {
+    const [stalled, recent] = await Promise.all([seeded(1, 'Parada'), seeded(1, 'Recente')]);
+    // Both first steps are parked: lost, as a send that never arrived.
+    const lost = (await json(await startMove(stalled.id, { to: 2 }))).data.id;
+    const waiting = (await json(await startMove(recent.id, { to: 2 }))).data.id;
+    await env.DB.prepare('UPDATE account_moves SET updated_at = ? WHERE id = ?')
+      .bind(Date.now() - 6 * 60_000, lost)
+      .run();
+    const before = await moveRow(waiting);
+    // The real queue's consumer runs the step the cron sends, and each step sends the next.
+    await worker.scheduled(createScheduledController({ cron: '*/5 * * * *' }), env);
+    await vi.waitFor(async () => expect((await moveRow(lost)).state).toBe('done'), {
+      timeout: 20_000,
+      interval: 200,
+    });
+    expect((await fingerprint(2, stalled.id)).contacts?.[0]).toBeGreaterThan(0);
+    expect(await moveRow(waiting)).toEqual(before);
   });
 
   it('fails a move whose verify finds the shards differ: the account is served from the old shard, the new copy deleted', async () => {
