@@ -13,6 +13,7 @@ import {
   BASE,
   CONTACT_BY_PHONE,
   call,
+  callWithEnv,
   countOnEveryShard,
   create,
   expectProblem,
@@ -131,6 +132,39 @@ describe('while an account moves', () => {
         interval: 100,
       },
     );
+  });
+
+  it('counts the calls it holds against the event storage quota: past it, 429 event_storage_full, and every held call stored', async () => {
+    const quota = { EVENT_STORAGE_QUOTA_MIB: '1', EVENT_STORAGE_WEBHOOK_PERCENT: '100' };
+    const account = await newAccount('Enchente', 0);
+    const hook = await newWebhook(account.key, CONTACT_BY_PHONE);
+    const { data } = await json(await startMove(account.id, { to: 1 }));
+    await stepUntil(data.id, (row) => row.progress.phase === 'prune');
+    // About 10 KB kept per call (a name as long as a field takes), all held by the freeze.
+    const post = (n: number) =>
+      callWithEnv(quota, hook.path, {
+        method: 'POST',
+        body: { nome: `${n} ${'x'.repeat(9_990)}`, telefone: `119${String(44440000 + n).padStart(8, '0')}` },
+      });
+    let held = 0;
+    for (let n = 1; n <= 300; n++) {
+      const res = await post(n);
+      if (res.status !== 204) {
+        await expectProblem(res, 429, 'event_storage_full');
+        break;
+      }
+      held = n;
+    }
+    expect(held).toBeGreaterThan(50);
+    expect(held).toBeLessThan(150);
+    const heldRows = 'SELECT count(*) AS n FROM held_events WHERE account_id = ?';
+    expect(await countOnEveryShard(heldRows, account.id)).toBe(held);
+
+    expect((await stepUntil(data.id)).state).toBe('done');
+    expect(await countOnEveryShard(heldRows, account.id)).toBe(0);
+    expect(await eventsOf(1, hook.id)).toHaveLength(held);
+    // On its shard the account is as full as the calls it was given: the next call is refused there.
+    await expectProblem(await post(0), 429, 'event_storage_full');
   });
 
   it('resumes an import started during the copy on the new shard, and its old chunk neither fails it nor deletes its file', async () => {

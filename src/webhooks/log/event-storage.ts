@@ -4,7 +4,13 @@ import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { Usage } from '../../contracts/usage';
 import { eventStorageFull, MAX_WEBHOOKS } from '../../core/errors';
 import type { Db } from '../../db/client';
-import { accountEventStorage, inboundEvents, inboundWebhooks, webhookEventStorage } from '../../db/schema';
+import {
+  accountEventStorage,
+  heldEvents,
+  inboundEvents,
+  inboundWebhooks,
+  webhookEventStorage,
+} from '../../db/schema';
 import { accountOf, type KeyRef, scoped } from '../../db/tenant';
 
 // What one account's webhook events may take of the D1 that every account shares: a retention
@@ -54,14 +60,18 @@ export const webhookQuotaBytes = (vars: StorageVars) =>
 
 /**
  * The bytes the webhook's account's events take up, as a column of a select from inbound_webhooks,
- * so ingest reads it with its webhook lookup. Every name is qualified: Drizzle leaves a one-table
- * select's columns bare, which inside this subquery would name the usage table's own account_id
- * and read any account's usage.
+ * so ingest reads it with its webhook lookup. Calls held during a move's freeze count too (their
+ * JSON's bytes; held_events is empty but for a moving account, so this is one index probe): the
+ * drain stores each as an event, so a flood in the freeze would otherwise pass the quota. Every
+ * name is qualified: Drizzle leaves a one-table select's columns bare, which inside this subquery
+ * would name the usage table's own account_id and read any account's usage.
  */
-export const storedEventBytes = () =>
-  sql<number>`coalesce((select s.bytes from ${accountEventStorage} s where s.account_id = ${inboundWebhooks}.${sql.identifier(inboundWebhooks.accountId.name)}), 0)`.mapWith(
+export const storedEventBytes = () => {
+  const account = sql`${inboundWebhooks}.${sql.identifier(inboundWebhooks.accountId.name)}`;
+  return sql<number>`coalesce((select s.bytes from ${accountEventStorage} s where s.account_id = ${account}), 0) + coalesce((select sum(length(cast(h.call as blob))) from ${heldEvents} h where h.account_id = ${account}), 0)`.mapWith(
     Number,
   );
+};
 
 /** The bytes the looked-up webhook's own events take up, as a column of the same select. */
 export const storedWebhookBytes = () =>
