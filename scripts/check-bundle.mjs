@@ -45,7 +45,8 @@
 // journal's `created` for new rows, a move's wait for imports, and the forward asked by the panel's
 // sign-in and OAuth's token exchange: +1.24 KiB (1301.88 -> 1303.12 KiB), so 1304.
 // An import started during a move's copy resumed on the new shard (its next chunk queued by the
-// drain, an old shard's late chunk acked): +0.62 KiB (1303.42 -> 1304.04 KiB), so 1305.
+// drain, an old shard's late chunk acked): +0.62 KiB (1303.42 -> 1304.04 KiB), so 1305; then
+// held calls counted in the quota, +0.11 KiB within it (1304.15 KiB).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
