@@ -46,7 +46,8 @@
 // sign-in and OAuth's token exchange: +1.24 KiB (1301.88 -> 1303.12 KiB), so 1304.
 // An import started during a move's copy resumed on the new shard (its next chunk queued by the
 // drain, an old shard's late chunk acked): +0.62 KiB (1303.42 -> 1304.04 KiB), so 1305; then
-// held calls counted in the quota, +0.11 KiB within it (1304.15 KiB).
+// held calls counted in the quota, +0.11 KiB, and the cron's sweep of import files no import took
+// up, +0.72 KiB, within it (1304.87 KiB).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -21,6 +21,7 @@ import { ApiError, asApiError, type ProblemCode } from './http/problem';
 import { problemIndex, problemPage } from './http/problem-pages';
 import { clientRateLimit } from './http/rate-limit';
 import { stateScopes } from './http/scopes';
+import { sweepUnclaimedFiles } from './imports/files';
 import { purgeJournal } from './journal/retention';
 import { mcpRoute } from './mcp/route';
 import { journals } from './model/journals';
@@ -300,9 +301,13 @@ export default {
   queue: consume,
   // Every job runs on each shard in turn (nothing joins across shards); a shard that fails is
   // logged and the next ones still run.
-  async scheduled(_controller, env) {
+  async scheduled(controller, env) {
     // Moves whose step message was lost: their row is on shard 0, beside the directory.
     await requeueStalledMoves(env).catch((err) => logError(err, 'cron:moves'));
+    // Import files no import took up (one bucket for every shard).
+    await sweepUnclaimedFiles(env, controller.scheduledTime).catch((err) =>
+      logError(err, 'cron:import-files'),
+    );
     for (const shard of allShards(env)) await cronOnShard(env, shard);
   },
 } satisfies ExportedHandler<Bindings>;

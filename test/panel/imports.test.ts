@@ -1,6 +1,8 @@
+import { createExecutionContext, createScheduledController } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { accountsOnShard, BASE, newAccount, newKey } from '../helpers';
+import worker from '../../src/index';
+import { accountsOnShard, BASE, json, newAccount, newKey } from '../helpers';
 import { ended } from '../routes/bulk/import-support';
 import { page, panel, signIn } from './browser';
 
@@ -167,6 +169,50 @@ describe('the panel import page', () => {
         .status,
     ).toBe(403);
     expect(await count()).toBe(before);
+  });
+
+  it("the cron deletes a preview's file no import took up within a day, and keeps a queued import's", async () => {
+    const { key } = await newAccount();
+    const cookie = await signIn(key);
+    const abandoned = fileKeyOf(
+      await page(await upload(cookie, 'Nome\nAna\n', { resource: 'contacts', mode: 'upsert' })),
+    );
+    // An import whose chunk waits (parked), so it stays queued with its file.
+    const csv = new TextEncoder().encode('name\nBia\n');
+    const started = await worker.fetch(
+      new Request(`${BASE}/v1/imports?resource=contacts&mode=create`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'text/csv',
+          'Content-Length': String(csv.length),
+        },
+        body: csv,
+      }),
+      { ...env, IMPORTS: env.PARKED_MOVES as unknown as typeof env.IMPORTS },
+      createExecutionContext(),
+    );
+    expect(started.status).toBe(202);
+    const queued = (await env.DB.prepare('SELECT file_key FROM imports WHERE id = ?')
+      .bind((await json(started)).data.id)
+      .first('file_key')) as string;
+    const cronIn = (ms: number) =>
+      worker.scheduled(
+        createScheduledController({ scheduledTime: Date.now() + ms, cron: '*/5 * * * *' }),
+        env,
+      );
+    const stored = async (fileKey: string) => (await env.IMPORT_FILES.head(fileKey)) !== null;
+
+    await cronIn(23 * 3_600_000);
+    expect([await stored(abandoned), await stored(queued)]).toEqual([true, true]);
+    await cronIn(25 * 3_600_000);
+    expect([await stored(abandoned), await stored(queued)]).toEqual([false, true]);
+    // The preview's start now says the file is gone, and starts nothing.
+    const late = await panel('/panel/imports', {
+      cookie,
+      form: { file_key: abandoned, resource: 'contacts', mode: 'upsert' },
+    });
+    expect(await page(late, 422)).toContain('O arquivo enviado não está mais guardado: envie-o de novo.');
   });
 
   it('a header or cell with <script> is shown as text', async () => {
