@@ -10,8 +10,8 @@ import { DomainError, type FieldError } from '../core/errors';
 import type { Params } from '../core/said';
 import type { Db } from '../db/client';
 import { runBatch } from '../model/batch';
-import { batchResources } from '../model/batch-resources';
 import type { ImportMessage } from '../model/import-messages';
+import { resources } from '../model/resources';
 import { decodeText } from '../webhooks/ingest/charset';
 import { type ImportResource, rowData } from './fields';
 import { skipLongRow } from './long-row';
@@ -114,7 +114,7 @@ export function itemsOf(m: ImportMessage, rows: Row[]) {
 /** Writes the chunk; answers where the next one starts, or done. */
 export async function runChunk(db: Db, bucket: R2Bucket, m: ImportMessage, now: number) {
   const chunk = await readChunk(bucket, m);
-  const resource = batchResources[m.resource as ImportResource];
+  const resource = resources[m.resource as ImportResource];
   const { readable, input, failedBefore } = itemsOf(m, chunk.rows);
   await runBatch(db, m.key_hash, resource as never, input, [], (planned, failed) => {
     const errors = [

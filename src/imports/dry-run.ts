@@ -6,8 +6,8 @@ import type { FieldError } from '../core/errors';
 import type { Db } from '../db/client';
 import type { KeyRef } from '../db/tenant';
 import { runBatch, type Tail } from '../model/batch';
-import { batchResources } from '../model/batch-resources';
 import type { ImportMessage } from '../model/import-messages';
+import { resources } from '../model/resources';
 import { itemsOf, problemsOf, readChunk, reasonOf } from './chunk';
 import type { ImportResource } from './fields';
 
@@ -30,7 +30,7 @@ export type DryRow = {
 export async function dryRun(db: Db, bucket: R2Bucket, keyHash: KeyRef, m: ImportMessage): Promise<DryRow[]> {
   const chunk = await readChunk(bucket, m);
   const { readable, input } = itemsOf(m, chunk.rows);
-  const resource = batchResources[m.resource as ImportResource];
+  const resource = resources[m.resource as ImportResource];
   let plan: Planned | undefined;
   try {
     const stop: Tail = (planned, failed) => {

@@ -4,38 +4,25 @@ import type { ChangeEvent } from '../contracts/events';
 import type { JournalRecordType } from '../db/schema';
 import type { EntryRow } from '../journal/reads';
 import { type SnapshotSpec, snapshotRow } from '../journal/snapshot';
-import { type CompanyRow, companySpec, presentCompany } from './companies';
-import { type ContactRow, contactSpec, presentContact } from './contacts';
-import { type DealRow, dealSpec, presentDeal } from './deals';
-import { presentTask, type TaskRow, taskSpec } from './tasks';
-import { presentUser, type UserRow, userSpec } from './users';
+import { resources } from './resources';
 
 type Presented = Record<string, unknown>;
+type RecordView = { spec: SnapshotSpec; present: (row: never) => Presented; derived?: readonly string[] };
 
-/**
- * Each record type's spec (what its snapshot holds) and presenter (what `GET` shows), and the
- * fields that follow other records (counts): never a change of this one.
- */
-const records: Record<
-  JournalRecordType,
-  { spec: SnapshotSpec; present: (row: never) => Presented; derived?: string[] }
-> = {
-  company: {
-    spec: companySpec,
-    present: (row: CompanyRow) => presentCompany(row),
-    derived: ['deal_count', 'lead_count'],
-  },
-  contact: { spec: contactSpec, present: (row: ContactRow) => presentContact(row) },
-  deal: { spec: dealSpec, present: (row: DealRow) => presentDeal(row) },
-  task: { spec: taskSpec, present: (row: TaskRow) => presentTask(row) },
-  user: { spec: userSpec, present: (row: UserRow) => presentUser(row) },
-};
+/** The registry's entries by the journal's name for their type (`company`), each checked a view. */
+function byKind(all: Record<string, { kind: JournalRecordType } & RecordView>) {
+  const out = {} as Record<JournalRecordType, RecordView>;
+  for (const entry of Object.values(all)) out[entry.kind] = entry;
+  return out;
+}
+
+const records = byKind(resources);
 
 /** Types that tell what changed: the update and its named forms. */
 const CHANGES = /\.(updated|completed|reopened)$|^[a-z]+\.restored$/;
 
 /** The fields whose value differs between two presented versions (updated_at always moves). */
-function changedFields(before: Presented, after: Presented, derived: string[] = []): string[] {
+function changedFields(before: Presented, after: Presented, derived: readonly string[] = []): string[] {
   return Object.keys(after).filter(
     (key) =>
       key !== 'updated_at' &&

@@ -14,9 +14,9 @@ import type { Item } from './batch-items';
  * problem the single call gives. `fields`: the body fields that make a write one of these.
  */
 export function keyedWrite<T extends TrashTable, C, U, X extends Extras>(
-  resource: BatchResource<T, C, U, X>,
-  scope: ScopeResource,
+  resource: BatchResource<T, C, U, X> & { names: { scope: ScopeResource } },
 ) {
+  const scope = resource.names.scope;
   const list: readonly Relation[] = relations[resource.kind];
   return {
     fields: list.map((relation) => relation.field),

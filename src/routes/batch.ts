@@ -2,11 +2,6 @@ import { createRoute, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { BatchBody, batchResult } from '../contracts/batch';
 import type { Id } from '../contracts/common';
-import { Company } from '../contracts/companies';
-import { Contact } from '../contracts/contacts';
-import { Deal } from '../contracts/deals';
-import { Task } from '../contracts/tasks';
-import { User } from '../contracts/users';
 import { type ScopeResource, writeScopes } from '../core/scopes';
 import { KeyGrant } from '../db/key-grant';
 import type { Extras, Viewed } from '../db/own';
@@ -17,12 +12,7 @@ import { bodyErrors, errorResponses, idempotencyParam, jsonBody, jsonContent, ro
 import { asApiError } from '../http/problem';
 import { visibleAnswer } from '../http/visible';
 import { type BatchResource, type Outcome, runBatch } from '../model/batch';
-import { batchResources } from '../model/batch-resources';
-import { presentCompany } from '../model/companies';
-import { presentContact } from '../model/contacts';
-import { presentDeal } from '../model/deals';
-import { presentTask } from '../model/tasks';
-import { presentUser } from '../model/users';
+import { resources } from '../model/resources';
 
 type Names = { tag: string; plural: string; schema: string; scope: ScopeResource };
 
@@ -35,11 +25,13 @@ function problemOf(error: unknown) {
 
 /** `POST /v1/<resource>/batch` (docs/import-export.md). */
 export function batchRouter<T extends TrashTable, C, U, X extends Extras, P extends { id: number }>(
-  names: Names,
-  resource: BatchResource<T, C, U, X>,
-  schema: z.ZodObject<{ id: typeof Id }>,
-  present: (row: Viewed<T, X>, c: Context<AppEnv>) => P,
+  resource: BatchResource<T, C, U, X> & {
+    names: Names;
+    schema: z.ZodObject<{ id: typeof Id }>;
+    present: (row: Viewed<T, X>, c: Context<AppEnv>) => P;
+  },
 ) {
+  const { names, schema, present } = resource;
   const route = createRoute({
     method: 'post',
     path: '/batch',
@@ -95,34 +87,9 @@ export function batchRouter<T extends TrashTable, C, U, X extends Extras, P exte
 
 /** Each resource's batch, mounted under its path (src/index.ts). */
 export const batchRouters = {
-  users: batchRouter(
-    { tag: 'Users', plural: 'Users', schema: 'User', scope: 'users' },
-    batchResources.users,
-    User,
-    presentUser,
-  ),
-  companies: batchRouter(
-    { tag: 'Companies', plural: 'Companies', schema: 'Company', scope: 'companies' },
-    batchResources.companies,
-    Company,
-    presentCompany,
-  ),
-  contacts: batchRouter(
-    { tag: 'Contacts', plural: 'Contacts', schema: 'Contact', scope: 'contacts' },
-    batchResources.contacts,
-    Contact,
-    presentContact,
-  ),
-  deals: batchRouter(
-    { tag: 'Deals', plural: 'Deals', schema: 'Deal', scope: 'deals' },
-    batchResources.deals,
-    Deal,
-    presentDeal,
-  ),
-  tasks: batchRouter(
-    { tag: 'Tasks', plural: 'Tasks', schema: 'Task', scope: 'tasks' },
-    batchResources.tasks,
-    Task,
-    presentTask,
-  ),
+  users: batchRouter(resources.users),
+  companies: batchRouter(resources.companies),
+  contacts: batchRouter(resources.contacts),
+  deals: batchRouter(resources.deals),
+  tasks: batchRouter(resources.tasks),
 };

@@ -11,7 +11,6 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { batchResources } from '../model/batch-resources';
 import {
   type CompanyRow,
   companyFilters,
@@ -20,18 +19,14 @@ import {
   presentCompany,
 } from '../model/companies';
 import { keyedWrite } from '../model/keyed-write';
+import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
   { tag: 'Companies', one: 'company', conflicts: true, schema: 'Company', plural: 'Companies' },
   { resource: Company, query: CompanyQuery, create: CompanyCreateRequest, update: CompanyUpdateRequest },
 );
 
-const handlers = ownHandlers(
-  '/v1/companies',
-  companySpec,
-  presentCompany,
-  keyedWrite(batchResources.companies, 'companies'),
-);
+const handlers = ownHandlers('/v1/companies', companySpec, presentCompany, keyedWrite(resources.companies));
 const trash = trashRoutes(
   {
     tag: 'Companies',

@@ -13,7 +13,6 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { batchResources } from '../model/batch-resources';
 import {
   type ContactRow,
   contactFilters,
@@ -23,18 +22,14 @@ import {
 } from '../model/contacts';
 import { dealSpec } from '../model/deals';
 import { keyedWrite } from '../model/keyed-write';
+import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
   { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
   { resource: Contact, query: ContactQuery, create: ContactCreateRequest, update: ContactUpdateRequest },
 );
 
-const handlers = ownHandlers(
-  '/v1/contacts',
-  contactSpec,
-  presentContact,
-  keyedWrite(batchResources.contacts, 'contacts'),
-);
+const handlers = ownHandlers('/v1/contacts', contactSpec, presentContact, keyedWrite(resources.contacts));
 const trash = trashRoutes(
   {
     tag: 'Contacts',

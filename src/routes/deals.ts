@@ -5,16 +5,16 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { batchResources } from '../model/batch-resources';
 import { type DealRow, dealFilters, dealSpec, dealTrash, presentDeal } from '../model/deals';
 import { keyedWrite } from '../model/keyed-write';
+import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
   { tag: 'Deals', one: 'deal', schema: 'Deal', plural: 'Deals' },
   { resource: Deal, query: DealQuery, create: DealCreateRequest, update: DealUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/deals', dealSpec, presentDeal, keyedWrite(batchResources.deals, 'deals'));
+const handlers = ownHandlers('/v1/deals', dealSpec, presentDeal, keyedWrite(resources.deals));
 
 const trash = trashRoutes(
   {

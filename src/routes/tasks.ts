@@ -6,8 +6,8 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
-import { batchResources } from '../model/batch-resources';
 import { keyedWrite } from '../model/keyed-write';
+import { resources } from '../model/resources';
 import { presentTask, type TaskRow, taskFilters, taskSpec, taskTrash } from '../model/tasks';
 
 const routes = resourceRoutes(
@@ -15,7 +15,7 @@ const routes = resourceRoutes(
   { resource: Task, query: TaskQuery, create: TaskCreateRequest, update: TaskUpdateRequest },
 );
 
-const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask, keyedWrite(batchResources.tasks, 'tasks'));
+const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask, keyedWrite(resources.tasks));
 
 const trash = trashRoutes(
   {
