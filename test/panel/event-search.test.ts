@@ -291,8 +291,13 @@ describe('the event list: delete the events of the filter (issue 34)', () => {
     await env.DB.prepare("update inbound_events set status = 'processed' where webhook_id = ?")
       .bind(s.hook.id)
       .run();
+    // With no filter, the button names the whole log; with one, the filter.
+    const whole = await list(s, '');
+    expect(whole.html).toContain('<summary class="danger">Apagar todos os eventos deste webhook</summary>');
+    expect(whole.html).toContain('Para apagar só alguns, filtre a lista antes.');
     const { html } = await list(s, 'q=example.com');
     expect(html).toContain('<summary class="danger">Apagar os eventos deste filtro</summary>');
+    expect(html).not.toContain('Apagar todos os eventos deste webhook');
     expect(html).toContain('Não dá para desfazer.');
     expect(html).toMatch(/<form method="post" action="[^"]+\/events\/delete" class="inline">/);
     const before = /name="before" value="([^"]+)"/.exec(html)?.[1] ?? '';

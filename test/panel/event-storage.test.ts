@@ -40,7 +40,7 @@ describe('panel: event storage banner', () => {
       expect(body).toContain('class="banner storage-full" role="alert"');
       expect(body).toContain('está cheio (256 de 256 MiB): os webhooks respondem 429');
       expect(body).toContain('peça ao operador do serviço para aumentar o limite');
-      expect(body).toContain('Apagar os eventos deste filtro');
+      expect(body).toContain('Apagar todos os eventos deste webhook');
       expect(body).toContain('para que novas chamadas não voltem a encher');
     }
     const english = await page(

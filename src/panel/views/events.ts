@@ -73,9 +73,10 @@ function bulkReplay(p: Page, base: string, f: EventListForm, offer: BulkOffer) {
  */
 function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max: number; now: number }) {
   if (!p.can('webhooks:delete') || f.status === 'pending') return '';
+  const whole = filled(f).length === 0;
   return html`<details class="confirm">
-<summary class="danger">${p.t.deleteAll}</summary>
-<p>${fill(p.t.deleteAllConfirm, { k: max })}</p>
+<summary class="danger">${whole ? p.t.deleteAllUnfiltered : p.t.deleteAll}</summary>
+<p>${fill(whole ? p.t.deleteAllUnfilteredConfirm : p.t.deleteAllConfirm, { k: max })}</p>
 <form method="post" action="${base}/delete" class="inline">${filled(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<input type="hidden" name="before" value="${new Date(now).toISOString()}"><button type="submit" class="danger">${p.t.deleteAllDo}</button></form>
 </details>`;
 }
