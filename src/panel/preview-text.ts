@@ -92,14 +92,30 @@ function named(e: Entry, lang: Lang): string {
   return typeof e.id === 'number' ? ` ${words[lang].number}${e.id}` : '';
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const dayFormats = {
+  'pt-BR': new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeZone: 'UTC' }),
+  en: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }),
+};
+
+/**
+ * A custom field's value as a person reads it: a date as they write it (15/03/2025, Mar 15, 2025),
+ * an instant as the page writes times, anything else as stored.
+ */
+function valueText(value: unknown, ctx: PreviewContext): string {
+  if (typeof value === 'object') return JSON.stringify(value);
+  const text = String(value);
+  if (DAY.test(text) && !Number.isNaN(Date.parse(text))) return dayFormats[ctx.lang].format(Date.parse(text));
+  return INSTANT.test(text) ? ctx.time(text) : text;
+}
+
 /** A record's custom fields as `key: value`, so the summary shows every field the event fills. */
-function customTexts(f: Record<string, unknown>): string[] {
+function customTexts(f: Record<string, unknown>, ctx: PreviewContext): string[] {
   const custom = f.custom_fields;
   if (custom === null || typeof custom !== 'object' || Array.isArray(custom)) return [];
   return Object.entries(custom).flatMap(([key, value]) =>
-    value === null || value === undefined || value === ''
-      ? []
-      : [`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`],
+    value === null || value === undefined || value === '' ? [] : [`${key}: ${valueText(value, ctx)}`],
   );
 }
 
@@ -110,7 +126,11 @@ const detailOf = (parts: unknown[]) => {
 
 function contactClause(e: Entry, ctx: PreviewContext): Clause {
   const f = fieldsOf(e);
-  const detail = detailOf([str(f.phone) && phoneText(f.phone as string), str(f.email), ...customTexts(f)]);
+  const detail = detailOf([
+    str(f.phone) && phoneText(f.phone as string),
+    str(f.email),
+    ...customTexts(f, ctx),
+  ]);
   return {
     verb: verbOf(e),
     text: `${words[ctx.lang].contact}${named(e, ctx.lang)}${detail}${ownerText(f, ctx)}`,
@@ -130,7 +150,7 @@ function companyClause(e: Entry, ctx: PreviewContext): Clause {
 function itemClause(kind: 'deal' | 'task', e: Entry, ctx: PreviewContext): Clause {
   const f = fieldsOf(e);
   const w = words[ctx.lang];
-  const name = `${str(f.name) ? ` '${f.name}'` : ''}${detailOf(customTexts(f))}`;
+  const name = `${str(f.name) ? ` '${f.name}'` : ''}${detailOf(customTexts(f, ctx))}`;
   const due = str(f.due_date) ? `, ${w.due} ${ctx.time(f.due_date as string)}` : '';
   return { verb: verbOf(e), text: `${w[kind]}${name}${ownerText(f, ctx)}${due}` };
 }

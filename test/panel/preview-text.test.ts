@@ -14,17 +14,28 @@ const preview = {
 };
 
 describe('previewSentences', () => {
-  it('lists the custom fields each record gets, so the summary shows every field', () => {
+  it('lists the custom fields each record gets, so the summary shows every field, dates as people write them', () => {
     const custom = {
       contact: { action: 'create', fields: { name: 'Ana', custom_fields: { data_compra: '2025-03-15' } } },
       deal: {
         action: 'create',
-        fields: { name: 'Ana - Onix', custom_fields: { veiculo: 'Onix LT', vazio: '' } },
+        fields: {
+          name: 'Ana - Onix',
+          custom_fields: {
+            veiculo: 'Onix LT',
+            vazio: '',
+            visita: '2025-03-10T15:30:00.000Z',
+            ano: '2025-13-40',
+          },
+        },
       },
     };
     expect(previewSentences(custom, { lang: 'pt-BR', owners, time })).toEqual([
-      "Cria o contato Ana (data_compra: 2025-03-15); um negócio 'Ana - Onix' (veiculo: Onix LT).",
+      "Cria o contato Ana (data_compra: 15/03/2025); um negócio 'Ana - Onix' (veiculo: Onix LT, visita: <2025-03-10T15:30:00.000Z>, ano: 2025-13-40).",
     ]);
+    expect(previewSentences(custom, { lang: 'en', owners, time })[0]).toContain(
+      '(data_compra: Mar 15, 2025)',
+    );
   });
 
   it('writes what an event would do in Portuguese, owners by name', () => {
