@@ -47,7 +47,9 @@
 // An import started during a move's copy resumed on the new shard (its next chunk queued by the
 // drain, an old shard's late chunk acked): +0.62 KiB (1303.42 -> 1304.04 KiB), so 1305; then
 // held calls counted in the quota, +0.11 KiB, and the cron's sweep of import files no import took
-// up, +0.72 KiB, within it (1304.87 KiB).
+// up, +0.72 KiB, within it (1304.87 KiB). The panel's delete button worded for the whole log when
+// no filter is set, and a preview's custom-field dates as people write them (15/03/2025): +0.86 KiB
+// (1304.84 -> 1305.70 KiB), so 1306.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +57,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1305;
+const BUDGET_KIB = 1306;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {

@@ -316,12 +316,13 @@ const ptBR = {
   replayAllFinished:
     '{n} reenviado; nenhuma falha resta neste filtro.|{n} reenviados; nenhuma falha resta neste filtro.',
   deleteAll: 'Apagar os eventos deste filtro',
-  deleteAllConfirm:
-    'Apaga de vez os eventos deste filtro recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam. Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
   // newcomer: with no filter the button deletes the whole log; it says so, not "this filter".
   deleteAllUnfiltered: 'Apagar todos os eventos deste webhook',
-  deleteAllUnfilteredConfirm:
-    'Apaga de vez todos os eventos deste webhook recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam. Para apagar só alguns, filtre a lista antes. Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
+  deleteAllConfirm:
+    'Apaga de vez {what} recebidos até agora (os pendentes ficam: ainda vão ser processados), no máximo {k} por clique, e libera o espaço que ocupam.{hint} Os contatos, empresas e negócios que eles criaram ficam. Não dá para desfazer.',
+  deleteWhatFilter: 'os eventos deste filtro',
+  deleteWhatAll: 'todos os eventos deste webhook',
+  deleteHintAll: ' Para apagar só alguns, filtre a lista antes.',
   deleteAllDo: 'Sim, apagar agora',
   deleteAllDone:
     '{n} evento apagado; {m} ainda restam: clique de novo.|{n} eventos apagados; {m} ainda restam: clique de novo.',
@@ -760,11 +761,12 @@ const en: Messages = {
   replayAllDone: '{n} queued again; {m} still remain: click again.',
   replayAllFinished: '{n} queued again; no failed event remains in this filter.',
   deleteAll: 'Delete the events of this filter',
-  deleteAllConfirm:
-    "Deletes for good this filter's events received until now (pending ones stay: they are still to be processed), at most {k} per click, and frees the space they take. The contacts, companies and deals they wrote stay. This cannot be undone.",
   deleteAllUnfiltered: 'Delete all events of this webhook',
-  deleteAllUnfilteredConfirm:
-    "Deletes for good all of this webhook's events received until now (pending ones stay: they are still to be processed), at most {k} per click, and frees the space they take. To delete only some, filter the list first. The contacts, companies and deals they wrote stay. This cannot be undone.",
+  deleteAllConfirm:
+    'Deletes for good {what} received until now (pending ones stay: they are still to be processed), at most {k} per click, and frees the space they take.{hint} The contacts, companies and deals they wrote stay. This cannot be undone.',
+  deleteWhatFilter: "this filter's events",
+  deleteWhatAll: "all of this webhook's events",
+  deleteHintAll: ' To delete only some, filter the list first.',
   deleteAllDo: 'Yes, delete now',
   deleteAllDone:
     '{n} event deleted; {m} still remain: click again.|{n} events deleted; {m} still remain: click again.',

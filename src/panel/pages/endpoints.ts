@@ -26,7 +26,6 @@ import { type Done, once } from '../form-token';
 import { urlRefusalLabels } from '../outbound-text';
 import { type C, idOf, pageOf, refused, type SessionPage } from '../page';
 import { saidText } from '../said-words';
-import { counted } from '../views/deliveries';
 import {
   againPage,
   askPage,
@@ -40,6 +39,7 @@ import {
   words,
 } from '../views/endpoints';
 import type { FlashView, Page } from '../views/layout';
+import { counted } from '../views/layout';
 
 // The outbound endpoints' list, create and edit, enable and disable, and delete: each write goes
 // through the same contract and model functions as `/v1/webhook-endpoints` (src/outbound/).

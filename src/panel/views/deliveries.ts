@@ -4,26 +4,13 @@ import type { DeliveryAttempt, WebhookDelivery } from '../../contracts/webhook-e
 import { deliveryStatusLabels } from '../outbound-text';
 import { zoneName } from '../zone-labels';
 import { type Endpoint, endpointBase, stateWords, typeWords, words } from './endpoints';
-import { type FlashView, layout, type Page, post, when } from './layout';
+import { counted, type FlashView, fill, layout, type Page, post, when } from './layout';
 
 // An endpoint's delivery log (every message and each of its attempts, with resend and recover) and
 // the outcome of a test ping: the attempt's status, latency and the answer's first bytes, escaped.
 
 type Delivery = z.infer<typeof WebhookDelivery>;
 type Attempt = z.infer<typeof DeliveryAttempt>;
-
-/** `{name}` placeholders filled. */
-export const fill = (text: string, values: Record<string, number | string>) =>
-  text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-
-/** `one|other` (or `zero|one|other`) by the page language's plural rules. */
-export function counted(p: Page, text: string, n: number): string {
-  const forms = text.split('|');
-  const [zero, one, other] = forms.length === 3 ? forms : [undefined, ...forms];
-  if (n === 0 && zero !== undefined) return fill(zero, { n });
-  const form = new Intl.PluralRules(p.lang).select(n) === 'one' ? one : (other ?? one);
-  return fill(form ?? text, { n });
-}
 
 const statusBadge = (p: Page, status: Delivery['status']) =>
   html`<span class="badge ${status}">${deliveryStatusLabels[p.lang][status]}</span>`;

@@ -2,17 +2,11 @@ import { html } from 'hono/html';
 import { eventStatuses } from '../../core/statuses';
 import { statusLabel } from '../labels';
 import { zoneName } from '../zone-labels';
-import { layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
+import { counted, fill, layout, modeBanner, option, type Page, type WebhookView, when } from './layout';
 
 /** Who a lead is, each part whole on its line when the cell is narrow (an email is not cut). */
 export const leadParts = (parts: string[]) =>
   html`<span class="who">${parts.map((part, i) => html`${i ? ' · ' : ''}<span class="part">${part}</span>`)}</span>`;
-
-/** A message in its singular or plural form (`one|other`), by the page language's plural rules. */
-const counted = (p: Page, text: string, n: number) => {
-  const [one = text, other = one] = text.split('|');
-  return new Intl.PluralRules(p.lang).select(n) === 'one' ? one : other;
-};
 
 /** One row of the event list: the event, who its lead is, and what went wrong. */
 export type EventListRow = {
@@ -34,9 +28,6 @@ type Zone = { zone: string };
 
 /** What the bulk replay offers: how many failed events the filter finds (counted in the page's read). */
 export type BulkOffer = { failed: number; max: number };
-
-const fill = (text: string, values: Record<string, number | string>) =>
-  text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 
 /** The filter's fields as hidden inputs (the replay form) or a query string (the next page). */
 const filled = (f: EventListForm) => Object.entries(f).filter(([, v]) => v !== '');
@@ -76,7 +67,7 @@ function bulkDelete(p: Page, base: string, f: EventListForm, { max, now }: { max
   const whole = filled(f).length === 0;
   return html`<details class="confirm">
 <summary class="danger">${whole ? p.t.deleteAllUnfiltered : p.t.deleteAll}</summary>
-<p>${fill(whole ? p.t.deleteAllUnfilteredConfirm : p.t.deleteAllConfirm, { k: max })}</p>
+<p>${fill(p.t.deleteAllConfirm, { k: max, what: whole ? p.t.deleteWhatAll : p.t.deleteWhatFilter, hint: whole ? p.t.deleteHintAll : '' })}</p>
 <form method="post" action="${base}/delete" class="inline">${filled(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<input type="hidden" name="before" value="${new Date(now).toISOString()}"><button type="submit" class="danger">${p.t.deleteAllDo}</button></form>
 </details>`;
 }

@@ -103,6 +103,19 @@ export type WebhookSummary = {
 };
 
 /** An instant in the person's language and zone, with the zone's name; its ISO text stays in `datetime`. */
+/** `{name}` placeholders filled. */
+export const fill = (text: string, values: Record<string, number | string>) =>
+  text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+
+/** `one|other` (or `zero|one|other`) by the page language's plural rules, `{n}` filled. */
+export function counted(p: Page, text: string, n: number): string {
+  const forms = text.split('|');
+  const [zero, one, other] = forms.length === 3 ? forms : [undefined, ...forms];
+  if (n === 0 && zero !== undefined) return fill(zero, { n });
+  const form = new Intl.PluralRules(p.lang).select(n) === 'one' ? one : (other ?? one);
+  return fill(form ?? text, { n });
+}
+
 export const when = (iso: string | null, p: Page) =>
   iso ? html`<time datetime="${iso}">${localTime(iso, p.lang, p.zone)}</time>` : p.t.none;
 
