@@ -256,6 +256,14 @@ async function checkLive(page) {
     String(await page.locator('.flash.ok').textContent()).includes('peça ao remetente um novo envio'),
     'going live does not say the test leads are not recorded',
   );
+  // The last step, now a summary: the sender's URL and where to watch and change the webhook.
+  check(
+    await page.getByText('O remetente envia cada lead para este endereço:').isVisible(),
+    'the summary after going live does not give the URL',
+  );
+  await guidedCheck(page, 'guided-6-done');
+  await page.getByRole('link', { name: 'Visão geral, configurações e modo de teste' }).click();
+  await page.waitForURL(/\/panel\/webhooks\/\d+$/);
   // The full form of the guided webhook: its keys, targets and date format whole at both widths.
   check(
     (await page.locator('textarea[name="fields.4.formats"]').inputValue()).trim() === 'DD/MM/AAAA',

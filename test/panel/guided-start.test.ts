@@ -211,12 +211,20 @@ describe('the guided start', () => {
     // Live.
     const live = await page(await panel(`${base}/6`, { cookie }));
     const path = `/panel/webhooks/${id}/mode`;
-    expect((await panel(path, { cookie, form: asForm(submitForm(live, path)) })).status).toBe(303);
+    const golive = await panel(path, { cookie, form: asForm(submitForm(live, path)) });
+    expect(golive.status).toBe(303);
     expect((await hookOf(key, id)).mode).toBe('production');
-    // Live: the mode banner alone says so, not a second sentence alike.
-    const done = await page(await panel(`${base}/6`, { cookie }));
+    // Back to the last step, now a summary: what is left to do, the URL for the sender, where to
+    // watch and change it. The mode banner alone says it is live, not a second sentence alike.
+    expect(golive.headers.get('Location')).toBe(`${base}/6?done=production`);
+    const done = await page(await panel(golive.headers.get('Location') ?? '', { cookie }));
     expect(done.match(/grava registros no CRM/g)).toHaveLength(1);
     expect(done).toContain('<p class="banner production"');
+    expect(done).toContain('peça ao remetente um novo envio');
+    expect(done).toContain('O remetente envia cada lead para este endereço:');
+    expect(done).toContain((await hookOf(key, id)).url);
+    expect(done).toContain(`<a href="/panel/webhooks/${id}/events">Ver os eventos que chegarem`);
+    expect(done).toContain(`<a href="/panel/webhooks/${id}">Visão geral, configurações e modo de teste</a>`);
   });
 
   it('after a save on the full form of a webhook not live yet, links back to the steps', async () => {

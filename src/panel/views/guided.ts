@@ -292,13 +292,21 @@ export function previewStep(
   );
 }
 
-/** Step 6: go live. */
-export function liveStep(p: Page, h: WebhookView) {
+/**
+ * Step 6: go live; once live, what the person needs next: the URL for the sender and where to
+ * watch and change it. The go-live form comes back here (`then=summary`), not to the expert form.
+ */
+export function liveStep(p: Page, h: WebhookView, flash?: FlashView) {
+  const base = `/panel/webhooks/${h.id}`;
   const body =
     h.mode === 'production'
       ? // The mode banner above says it is live: one sentence, not two alike.
-        html`<p><a class="button" href="/panel/webhooks/${h.id}">${p.t.gOpen}</a></p>`
+        html`<p>${p.t.gLiveUrl}</p>
+<p class="url-line">${copyable(p, 'url', h.url)}</p>
+<p>${p.t.gLiveNext}</p>
+<ul><li><a href="${base}/events">${p.t.gLiveEvents}</a></li>
+<li><a href="${base}">${p.t.gLiveSettings}</a></li></ul>`
       : html`<p>${p.t.gLiveIntro}</p>
-<div class="step-buttons"><a class="button secondary" href="/panel/webhooks/${h.id}/start/5">${p.t.gBack}</a> <form method="post" action="/panel/webhooks/${h.id}/mode" class="inline"><input type="hidden" name="mode" value="production"><button type="submit">${p.t.gGoLive}</button></form></div>`;
-  return guidedPage(p, 6, h, body);
+<div class="step-buttons"><a class="button secondary" href="${base}/start/5">${p.t.gBack}</a> <form method="post" action="${base}/mode" class="inline"><input type="hidden" name="mode" value="production"><input type="hidden" name="then" value="summary"><button type="submit">${p.t.gGoLive}</button></form></div>`;
+  return guidedPage(p, 6, h, body, flash);
 }
