@@ -50,7 +50,8 @@
 // up, +0.72 KiB, within it (1304.87 KiB). The panel's delete button worded for the whole log when
 // no filter is set, and a preview's custom-field dates as people write them (15/03/2025): +0.86 KiB
 // (1304.84 -> 1305.70 KiB), so 1306. The guided start's summary after going live (the sender's URL,
-// where to watch and change the webhook): +0.69 KiB (1305.70 -> 1306.39 KiB), so 1307.
+// where to watch and change the webhook, what became of the test leads): +0.94 KiB (1305.70 ->
+// 1306.64 KiB), so 1307.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -251,12 +251,12 @@ async function pickActions(page) {
  * @param {import('playwright-core').Page} page
  */
 async function checkLive(page) {
-  // One banner says it is live; the flash says what is left (the test leads are not recorded).
+  // The last step, now a summary under the one banner that says it is live: what is left (the
+  // test leads are not recorded), the sender's URL and where to watch and change the webhook.
   check(
-    String(await page.locator('.flash.ok').textContent()).includes('peça ao remetente um novo envio'),
+    await page.getByText('peça ao remetente um novo envio').isVisible(),
     'going live does not say the test leads are not recorded',
   );
-  // The last step, now a summary: the sender's URL and where to watch and change the webhook.
   check(
     await page.getByText('O remetente envia cada lead para este endereço:').isVisible(),
     'the summary after going live does not give the URL',

@@ -440,6 +440,8 @@ const ptBR = {
   gGoLive: 'Passar para produção',
   gOpen: 'Abrir o webhook',
   // newcomer: after going live, a summary, not the expert form.
+  gLiveAfter:
+    'Os eventos de teste que já chegaram não foram gravados: para ter esses leads no CRM, peça ao remetente um novo envio.',
   gLiveUrl: 'O remetente envia cada lead para este endereço:',
   gLiveNext: 'E agora:',
   gLiveEvents: 'Ver os eventos que chegarem (e o que cada um gravou)',
@@ -886,6 +888,8 @@ const en: Messages = {
     'All right? In production every new event writes records to the CRM. You can go back to test mode at any time. The test event of step 2 is not recorded: after going live, ask the sender to send again.',
   gGoLive: 'Go live',
   gOpen: 'Open the webhook',
+  gLiveAfter:
+    'The test events that arrived are not recorded: to have those leads in the CRM, ask the sender to send them again.',
   gLiveUrl: 'The sender posts each lead to this address:',
   gLiveNext: 'What next:',
   gLiveEvents: 'See the events as they arrive (and what each one wrote)',

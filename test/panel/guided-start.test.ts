@@ -216,10 +216,11 @@ describe('the guided start', () => {
     expect((await hookOf(key, id)).mode).toBe('production');
     // Back to the last step, now a summary: what is left to do, the URL for the sender, where to
     // watch and change it. The mode banner alone says it is live, not a second sentence alike.
-    expect(golive.headers.get('Location')).toBe(`${base}/6?done=production`);
+    expect(golive.headers.get('Location')).toBe(`${base}/6`);
     const done = await page(await panel(golive.headers.get('Location') ?? '', { cookie }));
     expect(done.match(/grava registros no CRM/g)).toHaveLength(1);
     expect(done).toContain('<p class="banner production"');
+    expect(done).not.toContain('class="flash');
     expect(done).toContain('peça ao remetente um novo envio');
     expect(done).toContain('O remetente envia cada lead para este endereço:');
     expect(done).toContain((await hookOf(key, id)).url);

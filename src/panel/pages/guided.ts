@@ -22,7 +22,7 @@ import {
 } from '../../webhooks/rules/target-guess';
 import { render } from '../../webhooks/rules/templates';
 import { usersOf } from '../owners';
-import { type C, doneFlash, idOf, pageOf, viewOf } from '../page';
+import { type C, idOf, pageOf, viewOf } from '../page';
 import { configErrorText, saidText } from '../said-words';
 import {
   eventStep,
@@ -195,7 +195,7 @@ export async function guidedStep(c: C, key: KeyRef): Promise<Response> {
     const current = newest && newest.receivedAt >= row.updatedAt ? presentEvent(newest) : undefined;
     return c.html(previewStep(p, h, current, owners));
   }
-  return c.html(liveStep(p, h, doneFlash(c, p)));
+  return c.html(liveStep(p, h));
 }
 
 /** Saves the picked mapping: the fields only; a key not shown and the flows are left as stored. */

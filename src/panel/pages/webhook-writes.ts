@@ -74,7 +74,7 @@ const saveSetting =
     const errors = await update(c, key, id, { [name]: read(value) });
     // Gone live from the guided start: back to its last step, the summary (views/guided.ts).
     if (!errors && name === 'mode' && form.then === 'summary')
-      return c.redirect(`/panel/webhooks/${id}/start/6?done=${settingDone(name, value)}`, 303);
+      return c.redirect(`/panel/webhooks/${id}/start/6`, 303);
     if (!errors) return saved(c, id, settingDone(name, value));
     const p = pageOf(c, true);
     const message = errors.map((e) => saidText(p, e)).join(' ');

@@ -293,20 +293,22 @@ export function previewStep(
 }
 
 /**
- * Step 6: go live; once live, what the person needs next: the URL for the sender and where to
- * watch and change it. The go-live form comes back here (`then=summary`), not to the expert form.
+ * Step 6: go live; once live, what the person needs next: what became of the test leads, the URL
+ * for the sender and where to watch and change it. The go-live form comes back here
+ * (`then=summary`), not to the expert form.
  */
-export function liveStep(p: Page, h: WebhookView, flash?: FlashView) {
+export function liveStep(p: Page, h: WebhookView) {
   const base = `/panel/webhooks/${h.id}`;
   const body =
     h.mode === 'production'
-      ? // The mode banner above says it is live: one sentence, not two alike.
-        html`<p>${p.t.gLiveUrl}</p>
+      ? // The mode banner above says it is live: no flash saying it again, one green box, not two.
+        html`<p>${p.t.gLiveAfter}</p>
+<p>${p.t.gLiveUrl}</p>
 <p class="url-line">${copyable(p, 'url', h.url)}</p>
 <p>${p.t.gLiveNext}</p>
 <ul><li><a href="${base}/events">${p.t.gLiveEvents}</a></li>
 <li><a href="${base}">${p.t.gLiveSettings}</a></li></ul>`
       : html`<p>${p.t.gLiveIntro}</p>
 <div class="step-buttons"><a class="button secondary" href="${base}/start/5">${p.t.gBack}</a> <form method="post" action="${base}/mode" class="inline"><input type="hidden" name="mode" value="production"><input type="hidden" name="then" value="summary"><button type="submit">${p.t.gGoLive}</button></form></div>`;
-  return guidedPage(p, 6, h, body, flash);
+  return guidedPage(p, 6, h, body);
 }
