@@ -4,19 +4,13 @@ import type { ChangeEvent } from '../contracts/events';
 import type { JournalRecordType } from '../db/schema';
 import type { EntryRow } from '../journal/reads';
 import { type SnapshotSpec, snapshotRow } from '../journal/snapshot';
-import { resources } from './resources';
+import { resourceByKind } from './resources';
 
 type Presented = Record<string, unknown>;
 type RecordView = { spec: SnapshotSpec; present: (row: never) => Presented; derived?: readonly string[] };
 
-/** The registry's entries by the journal's name for their type (`company`), each checked a view. */
-function byKind(all: Record<string, { kind: JournalRecordType } & RecordView>) {
-  const out = {} as Record<JournalRecordType, RecordView>;
-  for (const entry of Object.values(all)) out[entry.kind] = entry;
-  return out;
-}
-
-const records = byKind(resources);
+/** Each record type's snapshot spec, presenter and derived fields, from the registry. */
+const records: Record<JournalRecordType, RecordView> = resourceByKind;
 
 /** Types that tell what changed: the update and its named forms. */
 const CHANGES = /\.(updated|completed|reopened)$|^[a-z]+\.restored$/;

@@ -22,16 +22,14 @@ import { keyedWrite } from '../model/keyed-write';
 import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
-  { tag: 'Companies', one: 'company', conflicts: true, schema: 'Company', plural: 'Companies' },
+  { ...resources.companies.names, conflicts: true },
   { resource: Company, query: CompanyQuery, create: CompanyCreateRequest, update: CompanyUpdateRequest },
 );
 
 const handlers = ownHandlers('/v1/companies', companySpec, presentCompany, keyedWrite(resources.companies));
 const trash = trashRoutes(
   {
-    tag: 'Companies',
-    one: 'company',
-    schema: 'Company',
+    ...resources.companies.names,
     removeNote:
       'Its contacts and deals stay, and keep its id in `company_id` until it is purged (then null); it no longer counts, and cannot be referenced by new writes. Its CNPJ stays taken until then: a webhook event with that CNPJ restores it.',
   },

@@ -25,16 +25,14 @@ import { keyedWrite } from '../model/keyed-write';
 import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
-  { tag: 'Contacts', one: 'contact', schema: 'Contact', plural: 'Contacts' },
+  { ...resources.contacts.names },
   { resource: Contact, query: ContactQuery, create: ContactCreateRequest, update: ContactUpdateRequest },
 );
 
 const handlers = ownHandlers('/v1/contacts', contactSpec, presentContact, keyedWrite(resources.contacts));
 const trash = trashRoutes(
   {
-    tag: 'Contacts',
-    one: 'contact',
-    schema: 'Contact',
+    ...resources.contacts.names,
     removeNote:
       'Its deals stay and keep its id in `contact_id` until it is purged (then null). With `erase=true` (LGPD), the contact, live or in the trash, is deleted for good at once with every copy of its personal data: not restorable.',
   },

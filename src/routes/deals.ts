@@ -10,7 +10,7 @@ import { keyedWrite } from '../model/keyed-write';
 import { resources } from '../model/resources';
 
 const routes = resourceRoutes(
-  { tag: 'Deals', one: 'deal', schema: 'Deal', plural: 'Deals' },
+  { ...resources.deals.names },
   { resource: Deal, query: DealQuery, create: DealCreateRequest, update: DealUpdateRequest },
 );
 
@@ -18,9 +18,7 @@ const handlers = ownHandlers('/v1/deals', dealSpec, presentDeal, keyedWrite(reso
 
 const trash = trashRoutes(
   {
-    tag: 'Deals',
-    one: 'deal',
-    schema: 'Deal',
+    ...resources.deals.names,
     removeNote:
       'Its tasks go to the trash with it, and come back with its restore. Contacts and companies are not touched.',
   },

@@ -3,21 +3,14 @@ import type { Context } from 'hono';
 import { ChangeEventPage, EventQuery, HistoryQuery } from '../contracts/events';
 import { fromBase64url, textToBase64url } from '../core/base64url';
 import { notFound } from '../core/errors';
-import {
-  companies,
-  contacts,
-  deals,
-  type JournalRecordType,
-  type TrashTable,
-  tasks,
-  users,
-} from '../db/schema';
+import type { JournalRecordType, TrashTable } from '../db/schema';
 import type { AppEnv } from '../env';
 import { bookmarkParam, errorResponses, IdParam, jsonContent, router } from '../http/openapi';
 import { badRequest } from '../http/problem';
 import { urlOf } from '../http/urls';
 import { type EntryPage, type EntryRow, feedPage, historyPage } from '../journal/reads';
 import { presentEntry } from '../model/events';
+import { resourceByKind } from '../model/resources';
 
 // A cursor is the sort and the `seq` of the page's last entry: seq grows in commit order, so a
 // poller's next page holds exactly the entries committed after it.
@@ -104,17 +97,11 @@ export const eventsRouter = router().openapi(listEvents, async (c) => {
   return c.json(answer(c, rows), 200);
 });
 
-const tables: Record<JournalRecordType, { table: TrashTable; tag: string; one: string }> = {
-  company: { table: companies, tag: 'Companies', one: 'company' },
-  contact: { table: contacts, tag: 'Contacts', one: 'contact' },
-  deal: { table: deals, tag: 'Deals', one: 'deal' },
-  task: { table: tasks, tag: 'Tasks', one: 'task' },
-  user: { table: users, tag: 'Users', one: 'user' },
-};
-
 /** `GET /v1/<resource>/{id}/history`: one record's timeline, oldest first by default. */
 export function historyRouter(type: JournalRecordType) {
-  const { table, tag, one } = tables[type];
+  const { spec, names } = resourceByKind[type];
+  const table: TrashTable = spec.table;
+  const { tag, one } = names;
   const route = createRoute({
     method: 'get',
     path: '/{id}/history',

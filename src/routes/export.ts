@@ -19,6 +19,7 @@ import { companyFilters, companySearch, companySpec, presentCompany } from '../m
 import { contactFilters, contactSearch, contactSpec, presentContact } from '../model/contacts';
 import { dealFilters, dealSpec, presentDeal } from '../model/deals';
 import { exportKeyColumns, exportKeys } from '../model/export-keys';
+import { resources } from '../model/resources';
 import { presentTask, taskFilters, taskSpec } from '../model/tasks';
 import { presentUser, userFilters, userSearch, userSpec } from '../model/users';
 
@@ -150,8 +151,7 @@ const presentOf = (p: AnyPresent) => (row: Row) => p(row as never);
 /** Each resource's export, mounted under its path (src/index.ts). */
 export const exportRouters = {
   users: exportRouter({
-    tag: 'Users',
-    plural: 'Users',
+    ...resources.users.names,
     table: users,
     spec: spec(userSpec, exportKeys.users),
     resource: User,
@@ -162,8 +162,7 @@ export const exportRouters = {
     present: presentOf(presentUser),
   }),
   companies: exportRouter({
-    tag: 'Companies',
-    plural: 'Companies',
+    ...resources.companies.names,
     table: companies,
     spec: spec(companySpec, exportKeys.companies),
     resource: Company,
@@ -174,8 +173,7 @@ export const exportRouters = {
     present: presentOf(presentCompany),
   }),
   contacts: exportRouter({
-    tag: 'Contacts',
-    plural: 'Contacts',
+    ...resources.contacts.names,
     table: contacts,
     spec: spec(contactSpec, exportKeys.contacts),
     resource: Contact,
@@ -186,8 +184,7 @@ export const exportRouters = {
     present: presentOf(presentContact),
   }),
   deals: exportRouter({
-    tag: 'Deals',
-    plural: 'Deals',
+    ...resources.deals.names,
     table: deals,
     spec: spec(dealSpec, exportKeys.deals),
     resource: Deal,
@@ -197,8 +194,7 @@ export const exportRouters = {
     present: presentOf(presentDeal),
   }),
   tasks: exportRouter({
-    tag: 'Tasks',
-    plural: 'Tasks',
+    ...resources.tasks.names,
     table: tasks,
     spec: spec(taskSpec, exportKeys.tasks),
     resource: Task,

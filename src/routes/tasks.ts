@@ -11,7 +11,7 @@ import { resources } from '../model/resources';
 import { presentTask, type TaskRow, taskFilters, taskSpec, taskTrash } from '../model/tasks';
 
 const routes = resourceRoutes(
-  { tag: 'Tasks', one: 'task', schema: 'Task', plural: 'Tasks' },
+  { ...resources.tasks.names },
   { resource: Task, query: TaskQuery, create: TaskCreateRequest, update: TaskUpdateRequest },
 );
 
@@ -19,9 +19,7 @@ const handlers = ownHandlers('/v1/tasks', taskSpec, presentTask, keyedWrite(reso
 
 const trash = trashRoutes(
   {
-    tag: 'Tasks',
-    one: 'task',
-    schema: 'Task',
+    ...resources.tasks.names,
     removeNote: "A task in the trash no longer counts in its category's `task_count`.",
   },
   { resource: Task },

@@ -5,10 +5,11 @@ import { ownHandlers, trashHandlers } from '../http/handlers';
 import { router } from '../http/openapi';
 import { keyset } from '../http/pagination';
 import { resourceRoutes, trashRoutes } from '../http/routes';
+import { resources } from '../model/resources';
 import { presentUser, type UserRow, userFilters, userSearch, userSpec } from '../model/users';
 
 const routes = resourceRoutes(
-  { tag: 'Users', one: 'user', conflicts: true, schema: 'User', plural: 'Users' },
+  { ...resources.users.names, conflicts: true },
   { resource: User, query: UserQuery, create: UserCreate, update: UserUpdate },
 );
 
@@ -16,10 +17,7 @@ const USER_NOTE =
   'The records it owns or follows keep its id until it is purged (then `owner_id` becomes null and it stops following); it can no longer be made an owner or follower, and its email stays taken until then.';
 
 const handlers = ownHandlers('/v1/users', userSpec, presentUser);
-const trash = trashRoutes(
-  { tag: 'Users', one: 'user', schema: 'User', removeNote: USER_NOTE },
-  { resource: User },
-);
+const trash = trashRoutes({ ...resources.users.names, removeNote: USER_NOTE }, { resource: User });
 const trashed = trashHandlers(userSpec, presentUser);
 
 export const usersRouter = router()
