@@ -238,6 +238,12 @@ describe('the guided start', () => {
     expect(after).toContain(`Salvo. <a href="/panel/webhooks/${id}/start/5">Voltar ao passo a passo`);
     const step6 = await page(await panel(`${path}/start/6`, { cookie }));
     const mode = `${path}/mode`;
+    // The page to come back to is a panel path or nothing: another site's is never followed.
+    for (const next of ['//evil.example/x', 'https://evil.example/panel', '/panel\\evil']) {
+      const form = { ...asForm(submitForm(step6, mode)), next };
+      const back = await panel(mode, { cookie, form });
+      expect(back.headers.get('Location'), next).toBe(`${path}?done=production`);
+    }
     expect((await panel(mode, { cookie, form: asForm(submitForm(step6, mode)) })).status).toBe(303);
     expect((await hookOf(key, id)).mode).toBe('production');
     const live = await panel(path, { cookie, form: asForm(submitForm(full, path)) });

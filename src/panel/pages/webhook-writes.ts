@@ -6,7 +6,7 @@ import type { KeyRef } from '../../db/tenant';
 import { InboundWebhookUpdate } from '../../webhooks/contract/schemas';
 import { rotateOwnWebhook, setOwnWebhook, webhookSpec } from '../../webhooks/resource/store';
 import { addedRow, bodyOf, changedOnly, draftFromForm, errorsByControl, tooManyRows, withRow } from '../form';
-import { type C, idOf, pageOf, refused, refuseRows, type SessionPage, saved } from '../page';
+import { type C, idOf, pageOf, panelNext, refused, refuseRows, type SessionPage, saved } from '../page';
 import { saidText } from '../said-words';
 import { GRACE_CHOICES, PANEL_GRACE_S } from '../views/webhook-confirm';
 import { renderWebhook } from './webhook';
@@ -72,10 +72,9 @@ const saveSetting =
     const form = await c.req.parseBody();
     const value = typeof form[name] === 'string' ? form[name] : '';
     const errors = await update(c, key, id, { [name]: read(value) });
-    // Gone live from the guided start: back to its last step, the summary (views/guided.ts).
-    if (!errors && name === 'mode' && form.then === 'summary')
-      return c.redirect(`/panel/webhooks/${id}/start/6`, 303);
-    if (!errors) return saved(c, id, settingDone(name, value));
+    // A form may name the panel page to come back to (the guided start's last step, its summary).
+    const next = typeof form.next === 'string' ? panelNext(form.next) : undefined;
+    if (!errors) return next ? c.redirect(next, 303) : saved(c, id, settingDone(name, value));
     const p = pageOf(c, true);
     const message = errors.map((e) => saidText(p, e)).join(' ');
     return renderWebhook(

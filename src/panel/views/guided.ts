@@ -294,8 +294,8 @@ export function previewStep(
 
 /**
  * Step 6: go live; once live, what the person needs next: what became of the test leads, the URL
- * for the sender and where to watch and change it. The go-live form comes back here
- * (`then=summary`), not to the expert form.
+ * for the sender and where to watch and change it. The go-live form comes back here (`next`),
+ * not to the expert form.
  */
 export function liveStep(p: Page, h: WebhookView) {
   const base = `/panel/webhooks/${h.id}`;
@@ -309,6 +309,6 @@ export function liveStep(p: Page, h: WebhookView) {
 <ul><li><a href="${base}/events">${p.t.gLiveEvents}</a></li>
 <li><a href="${base}">${p.t.gLiveSettings}</a></li></ul>`
       : html`<p>${p.t.gLiveIntro}</p>
-<div class="step-buttons"><a class="button secondary" href="${base}/start/5">${p.t.gBack}</a> <form method="post" action="${base}/mode" class="inline"><input type="hidden" name="mode" value="production"><input type="hidden" name="then" value="summary"><button type="submit">${p.t.gGoLive}</button></form></div>`;
+<div class="step-buttons"><a class="button secondary" href="${base}/start/5">${p.t.gBack}</a> <form method="post" action="${base}/mode" class="inline"><input type="hidden" name="mode" value="production"><input type="hidden" name="next" value="${base}/start/6"><button type="submit">${p.t.gGoLive}</button></form></div>`;
   return guidedPage(p, 6, h, body);
 }
