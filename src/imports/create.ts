@@ -3,7 +3,7 @@ import { bomLength, detectDelimiter, readRecords } from '../core/csv-read';
 import { invalid } from '../core/errors';
 import type { Db } from '../db/client';
 import type { Bindings } from '../env';
-import type { ImportMessage } from '../model/import-messages';
+import { type ImportMessage, nextChunk } from '../model/import-messages';
 import { cellText, WINDOW_BYTES } from './chunk';
 import { type ImportResource, mapHeader } from './fields';
 import { type ImportRow, insertImport, quotaRefused, tooManyImports } from './store';
@@ -74,21 +74,8 @@ async function start(
     .catch((error: unknown) => Promise.reject(quotaRefused(error) ? tooManyImports() : error));
   const created = (inserted[0] as ImportRow[])[0] as ImportRow;
   started(created);
-  const message: ImportMessage = {
-    kind: 'import_chunk',
-    import_id: created.id,
-    key_hash: file.keyHash,
-    resource: options.resource,
-    mode: options.mode,
-    file_key: file.key,
-    delimiter,
-    mapping,
-    offset,
-    line,
-    shard: db.shard,
-  };
   if (empty) await env.IMPORT_FILES.delete(file.key);
-  else await env.IMPORTS.send(message);
+  else await env.IMPORTS.send(nextChunk(created, db.shard));
   return { row: created, ignored: header.filter((_, i) => mapping[i] === null) };
 }
 

@@ -25,3 +25,35 @@ export type ImportMessage = z.infer<typeof ImportMessage>;
 
 export const isImportMessage = (body: unknown): body is ImportMessage =>
   ImportMessage.safeParse(body).success;
+
+/** Where an import stands, as its row holds it: what its next chunk's message is made of. */
+export type ImportState = {
+  id: number;
+  keyHash: string;
+  resource: string;
+  mode: string;
+  fileKey: string;
+  delimiter: string;
+  mapping: (string | null)[];
+  offset: number;
+  line: number;
+};
+
+/**
+ * The message of an import's next chunk on shard `shard`, from its row: its first (imports/create.ts)
+ * or, after a move, the one its old shard's freeze refused (moves/switch.ts).
+ */
+export const nextChunk = (row: ImportState, shard: number): ImportMessage => ({
+  kind: 'import_chunk',
+  import_id: row.id,
+  key_hash: row.keyHash,
+  resource: row.resource,
+  // Stored from this contract's own enum when the import started.
+  mode: row.mode as ImportMessage['mode'],
+  file_key: row.fileKey,
+  delimiter: row.delimiter,
+  mapping: row.mapping,
+  offset: row.offset,
+  line: row.line,
+  shard,
+});

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../auth/secrets';
 import { primaryDb } from '../db/client';
-import type { ImportMessage } from '../model/import-messages';
+import { type ImportState, nextChunk } from '../model/import-messages';
 import { entryBody } from '../outbound/entry-body';
 import { fanOutMoved } from '../outbound/fanout';
 import { enqueueDeliveries } from '../outbound/messages';
@@ -129,39 +129,6 @@ export async function drainStep(c: StepContext): Promise<StepResult> {
   return { progress: { phase: 'drain', table: 0, after: null }, set: { state: 'done', finishedAt: c.now } };
 }
 
-/** An import queued or running, as its row stands: where its next chunk starts, and how to read it. */
-type ActiveImport = {
-  id: number;
-  key_hash: string;
-  resource: string;
-  mode: ImportMessage['mode'];
-  file_key: string;
-  delimiter: string;
-  mapping: string;
-  offset: number;
-  line: number;
-};
-
-/**
- * The next chunk of each of the account's imports on `shard`, from its row: a chunk refused by the
- * freeze named the old shard, and its write never committed, so the row's offset is where it stood.
- * A second message for the same offset is harmless (the chunk's write checks the offset).
- */
-const nextChunks = (rows: ActiveImport[], shard: number): ImportMessage[] =>
-  rows.map((r) => ({
-    kind: 'import_chunk',
-    import_id: r.id,
-    key_hash: r.key_hash,
-    resource: r.resource,
-    mode: r.mode,
-    file_key: r.file_key,
-    delimiter: r.delimiter,
-    mapping: JSON.parse(r.mapping) as ImportMessage['mapping'],
-    offset: r.offset,
-    line: r.line,
-    shard,
-  }));
-
 /**
  * Queues the account's waiting work on `shard` (pending events, deliveries due, the next chunk of
  * each import queued or running): messages refused during the move were acked or named the old shard.
@@ -177,7 +144,7 @@ async function requeueWork(c: StepContext, shard: number, d1: D1Database) {
       .bind(account),
     d1
       .prepare(
-        "SELECT id, key_hash, resource, mode, file_key, delimiter, mapping, offset, line FROM imports WHERE account_id = ? AND status IN ('queued', 'running')",
+        "SELECT id, key_hash AS keyHash, resource, mode, file_key AS fileKey, delimiter, mapping, offset, line FROM imports WHERE account_id = ? AND status IN ('queued', 'running')",
       )
       .bind(account),
   ]);
@@ -191,7 +158,10 @@ async function requeueWork(c: StepContext, shard: number, d1: D1Database) {
     shard,
     (deliveries?.results ?? []).map((r) => r.id),
   );
-  const chunks = nextChunks((imports?.results ?? []) as ActiveImport[], shard);
+  // A chunk the freeze refused never committed: the copied row's offset is where it stood. A second
+  // message for the same offset is harmless (the chunk's write checks the offset).
+  const stored = (imports?.results ?? []) as (Omit<ImportState, 'mapping'> & { mapping: string })[];
+  const chunks = stored.map((row) => nextChunk({ ...row, mapping: JSON.parse(row.mapping) }, shard));
   if (chunks.length > 0) await c.env.IMPORTS.sendBatch(chunks.map((body) => ({ body })));
 }
 
