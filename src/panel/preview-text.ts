@@ -1,5 +1,6 @@
 import type { Lang } from './i18n';
 import { actionLabel } from './labels';
+import { dayText } from './zone';
 
 // A test event's preview (src/webhooks/processing/records.ts `preview`) as a sentence in the page's language:
 // what production would write, with owners by name. Pure: the page passes the names it read in its
@@ -92,12 +93,7 @@ function named(e: Entry, lang: Lang): string {
   return typeof e.id === 'number' ? ` ${words[lang].number}${e.id}` : '';
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-const dayFormats = {
-  'pt-BR': new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeZone: 'UTC' }),
-  en: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }),
-};
 
 /**
  * A custom field's value as a person reads it: a date as they write it (15/03/2025, Mar 15, 2025),
@@ -106,8 +102,7 @@ const dayFormats = {
 function valueText(value: unknown, ctx: PreviewContext): string {
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
-  if (DAY.test(text) && !Number.isNaN(Date.parse(text))) return dayFormats[ctx.lang].format(Date.parse(text));
-  return INSTANT.test(text) ? ctx.time(text) : text;
+  return dayText(text, ctx.lang) ?? (INSTANT.test(text) ? ctx.time(text) : text);
 }
 
 /** A record's custom fields as `key: value`, so the summary shows every field the event fills. */

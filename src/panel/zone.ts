@@ -75,3 +75,20 @@ export function localTime(iso: string, lang: Lang, zone: string): string {
   const text = lang === 'en' ? date.format(ms) : date.format(ms).replace(', ', ' ');
   return `${text} (${zoneName(lang, zone, ms)})`;
 }
+
+// A calendar date a date field wrote (`2027-01-02`): a day, in no zone.
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A calendar date as the language writes a day (02/01/2027, Jan 2, 2027), or undefined for any
+ * other value: a custom field's date on a record's page and in a preview's sentences alike.
+ */
+export function dayText(value: unknown, lang: Lang): string | undefined {
+  const day =
+    typeof value === 'string' && CALENDAR_DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(day)) return undefined;
+  return new Intl.DateTimeFormat(lang, {
+    dateStyle: lang === 'en' ? 'medium' : 'short',
+    timeZone: 'UTC',
+  }).format(day);
+}

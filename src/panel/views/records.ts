@@ -12,6 +12,7 @@ import type { WritingEvent } from '../../webhooks/log/result-records';
 import { type Exported, exportHref } from '../exports';
 import type { Messages } from '../i18n';
 import { importWords } from '../import-words';
+import { dayText } from '../zone';
 import { layout, type Page, when } from './layout';
 
 // The read-only pages of a contact, a deal, a task and a company: what an event's result links to.
@@ -59,9 +60,6 @@ export const moneyText = (p: Page, value: number): string =>
 const statusLabel = (p: Page, status: (typeof dealStatuses)[number]) =>
   ({ open: p.t.recDealOpen, won: p.t.recDealWon, lost: p.t.recDealLost })[status];
 
-// A calendar date a date field wrote (`2027-01-02`): a day, in no zone.
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * A custom field's value: text as sent, a number in the page's language, yes/no, a calendar date
  * as the page's language writes it (02/01/2027, not 2027-01-02), or none.
@@ -70,14 +68,7 @@ function valueText(p: Page, value: unknown): string {
   if (value === null || value === undefined || value === '') return p.t.recNone;
   if (typeof value === 'boolean') return value ? p.t.yes : p.t.no;
   if (typeof value === 'number') return new Intl.NumberFormat(p.lang).format(value);
-  const day =
-    typeof value === 'string' && CALENDAR_DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
-  if (!Number.isNaN(day))
-    return new Intl.DateTimeFormat(p.lang, {
-      dateStyle: p.lang === 'en' ? 'medium' : 'short',
-      timeZone: 'UTC',
-    }).format(day);
-  return String(value);
+  return dayText(value, p.lang) ?? String(value);
 }
 
 /** A time through `when`, or "not set". */
