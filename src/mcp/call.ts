@@ -3,7 +3,7 @@ import type { Problem } from '../contracts/problem';
 import { type DomainError, type FieldError, insufficientScope, invalid } from '../core/errors';
 import { allows, scopeOfRoute } from '../core/scopes';
 import { asApiError } from '../http/problem';
-import type { Operation } from './operations';
+import { isObject, type Operation } from './operations';
 import { choiceOf, type Tool } from './tools';
 
 /** A `/v1` request a tool call stands for: path and query, method, headers and body. */
@@ -16,9 +16,6 @@ const asText = (value: unknown): string => {
   if (Array.isArray(value)) return value.map(asText).join(',');
   return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 };
-
-const isRecord = (value: unknown): value is Args =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The kind the call names: its `resource` argument, or the one kind whose fields it gives. */
 function kindOf(tool: Tool, args: Args): string | FieldError {
@@ -77,7 +74,7 @@ export function requestOf(tool: Tool, args: Args): V1Request | FieldError[] {
       errors.push({ path: name, code: 'unknown_field', message: `Unknown field "${name}".` });
     }
     const given = args[kind];
-    if (isRecord(given)) fields = given;
+    if (isObject(given)) fields = given;
     else errors.push({ path: kind, code: 'invalid_type', message: `The ${kind}'s fields, as an object.` });
   }
   if (errors.length > 0) return errors;

@@ -29,7 +29,8 @@ const HEADER_ARGS: Record<string, string> = { 'Idempotency-Key': 'idempotency_ke
 // OpenAPI's own keywords, not JSON Schema's: an assistant's client need not know them.
 const OPENAPI_ONLY = new Set(['example', 'x-enum-varnames']);
 
-const isObject = (node: unknown): node is Json =>
+/** A JSON object (not null, not an array): what the document's nodes and a message's parts are checked as. */
+export const isObject = (node: unknown): node is Json =>
   node !== null && typeof node === 'object' && !Array.isArray(node);
 
 function pointer(doc: unknown, ref: string): unknown {

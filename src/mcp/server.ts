@@ -14,6 +14,7 @@ import {
 import packageJson from '../../package.json';
 import { MAX_BODY_BYTES } from '../http/body-limit';
 import { beyondToken, refusal, requestOf, resultOf, toolError, type V1Request } from './call';
+import { isObject } from './operations';
 import { inputSchemaOf, outputSchemaOf, type Tool } from './tools';
 
 /** What one `/mcp` request gives the server made for it: its tools and its way to `/v1`. */
@@ -130,9 +131,6 @@ async function legacy(request: Request, session: McpSession, handed: Handed): Pr
   // request: 4% of a call's Worker CPU (docs/mcp.md, Cost).
   return transport.handleRequest(request, handed);
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Whether a message is one the SDK serves on its 2026-07-28 path whatever else it holds: a request or
