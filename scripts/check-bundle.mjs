@@ -51,7 +51,9 @@
 // no filter is set, and a preview's custom-field dates as people write them (15/03/2025): +0.86 KiB
 // (1304.84 -> 1305.70 KiB), so 1306. The guided start's summary after going live (the sender's URL,
 // where to watch and change the webhook, what became of the test leads): +0.94 KiB (1305.70 ->
-// 1306.64 KiB), so 1307.
+// 1306.64 KiB). The review after it took 0.96 KiB back (one copy of each resource's names, of an
+// import's next-chunk message, of a calendar date's words, of the JSON-object check): 1305.68 KiB,
+// so 1306.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +61,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-const BUDGET_KIB = 1307;
+const BUDGET_KIB = 1306;
 
 const outdir = mkdtempSync(join(tmpdir(), 'crm-bundle-'));
 try {
