@@ -10,7 +10,6 @@ import { shardOf } from '../../src/db/shards';
 import worker from '../../src/index';
 import { fanOutOnce } from '../../src/queue/outbound';
 import {
-  BASE,
   CONTACT_BY_PHONE,
   call,
   callWithEnv,
@@ -26,7 +25,7 @@ import {
 import { connect, rawList, refreshGrant, send, signIn } from '../oauth/helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
-import { ended } from '../routes/bulk/import-support';
+import { ended, postParkedImport } from '../routes/bulk/import-support';
 import { inRange, move, startMove, stepUntil } from './support';
 
 // What an account's clients see while it moves and after (src/moves/): webhook calls held, not
@@ -171,20 +170,7 @@ describe('while an account moves', () => {
     const account = await newAccount('Importa Durante', 0);
     const { data } = await json(await startMove(account.id, { to: 1 }));
     // Started while the rows are copied; its first chunk parked, as one the freeze refused would be.
-    const csv = new TextEncoder().encode('name\nAna\nBia\n');
-    const started = await worker.fetch(
-      new Request(`${BASE}/v1/imports?resource=contacts&mode=create`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${account.key}`,
-          'Content-Type': 'text/csv',
-          'Content-Length': String(csv.length),
-        },
-        body: csv,
-      }),
-      { ...env, IMPORTS: env.PARKED_MOVES as unknown as typeof env.IMPORTS },
-      createExecutionContext(),
-    );
+    const started = await postParkedImport(account.key, 'resource=contacts&mode=create', 'name\nAna\nBia\n');
     expect(started.status, await started.clone().text()).toBe(202);
     const { data: job } = await json(started);
     const row = await shardOf(env, 0)

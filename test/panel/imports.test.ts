@@ -1,9 +1,9 @@
-import { createExecutionContext, createScheduledController } from 'cloudflare:test';
+import { createScheduledController } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { accountsOnShard, BASE, json, newAccount, newKey } from '../helpers';
-import { ended } from '../routes/bulk/import-support';
+import { ended, postParkedImport } from '../routes/bulk/import-support';
 import { page, panel, signIn } from './browser';
 
 // This file reads or plants rows in shard 0's database itself (env.DB): its accounts are there
@@ -178,20 +178,7 @@ describe('the panel import page', () => {
       await page(await upload(cookie, 'Nome\nAna\n', { resource: 'contacts', mode: 'upsert' })),
     );
     // An import whose chunk waits (parked), so it stays queued with its file.
-    const csv = new TextEncoder().encode('name\nBia\n');
-    const started = await worker.fetch(
-      new Request(`${BASE}/v1/imports?resource=contacts&mode=create`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${key}`,
-          'Content-Type': 'text/csv',
-          'Content-Length': String(csv.length),
-        },
-        body: csv,
-      }),
-      { ...env, IMPORTS: env.PARKED_MOVES as unknown as typeof env.IMPORTS },
-      createExecutionContext(),
-    );
+    const started = await postParkedImport(key, 'resource=contacts&mode=create', 'name\nBia\n');
     expect(started.status).toBe(202);
     const queued = (await env.DB.prepare('SELECT file_key FROM imports WHERE id = ?')
       .bind((await json(started)).data.id)
