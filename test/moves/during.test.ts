@@ -1,9 +1,4 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  getQueueResult,
-} from 'cloudflare:test';
+import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { shardOf } from '../../src/db/shards';
@@ -25,7 +20,7 @@ import {
 import { connect, rawList, refreshGrant, send, signIn } from '../oauth/helpers';
 import { endpointWithBox, received } from '../outbound/support';
 import { deliver } from '../queue/webhook-support';
-import { ended, postParkedImport } from '../routes/bulk/import-support';
+import { deliverChunk, ended, postParkedImport } from '../routes/bulk/import-support';
 import { inRange, move, startMove, stepUntil } from './support';
 
 // What an account's clients see while it moves and after (src/moves/): webhook calls held, not
@@ -37,16 +32,6 @@ const eventsOf = (shard: number, hookId: number) =>
     .bind(hookId)
     .all<{ id: number; status: string }>()
     .then((r) => r.results);
-
-/** Delivers one `crm-imports` message to the Worker's queue handler; returns what it acked. */
-async function deliverImport(body: unknown) {
-  const batch = createMessageBatch('crm-imports', [
-    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body },
-  ]);
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env);
-  return getQueueResult(batch, ctx);
-}
 
 describe('while an account moves', () => {
   it('accepts webhook posts during the freeze (204), holds them, and stores and processes each once on the new shard', async () => {
@@ -186,7 +171,7 @@ describe('while an account moves', () => {
 
     // The old copy is gone; the old shard's message is delivered late.
     await stepUntil(data.id, (r) => r.progress.phase === 'drain');
-    const late = await deliverImport(stale);
+    const late = await deliverChunk(stale);
     expect(late.explicitAcks).toHaveLength(1);
     expect(late.retryMessages).toEqual([]);
     expect(await env.IMPORT_FILES.head(row?.file_key)).not.toBeNull();
